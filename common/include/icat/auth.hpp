@@ -1,0 +1,31 @@
+// API-key authentication (DESIGN.md section 4): cache in Redis, Postgres as the source of truth.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icat/pipeline.hpp"
+
+namespace icat {
+
+// Statements authentication needs; every handler group prepares them.
+const std::vector<Statement>& AuthStatements();
+
+// Checks the key of the request (Authorization: Bearer or X-API-Key), its state and scope, and
+// the per-key rate limit. Returns the principal; throws ApiError 401, 403 or 429. Adds the
+// RateLimit headers to ctx.reply_headers.
+Principal AuthenticateApiKey(Context& ctx, std::string_view scope);
+
+// Records that the key was used, at most once a minute (inside the request's tenant transaction).
+void TouchApiKey(Context& ctx);
+
+// After a revoke: the Redis cache answers "revoked" for this key from now on, whatever a
+// concurrent cache fill does. key_hash_hex is the hex of the stored SHA-256.
+// Returns false when Redis could not be told (the entry then ages out after ICAT_KEY_CACHE_SECONDS).
+bool MarkApiKeyRevoked(Redis& redis, std::string_view key_hash_hex, int cache_seconds);
+
+// Redis key under which a key's cache entry lives.
+std::string ApiKeyCacheKey(std::string_view key_hash_hex);
+
+}  // namespace icat

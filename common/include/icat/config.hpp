@@ -1,0 +1,44 @@
+// Settings: one sorted table of ICAT_* environment variables, read and checked once at start.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace icat {
+
+struct Setting {
+  std::string_view name;         // ICAT_...
+  std::string_view default_value;
+  std::string_view description;  // one line, as the README shows it
+};
+
+// The table, sorted by name (a unit test checks the order and that README.md lists each one).
+const std::vector<Setting>& AllSettings();
+
+// Values of every setting: the environment where set, else the default.
+// Constructing it checks every value; a bad one throws std::runtime_error naming the variable,
+// so a program stops at start with a clear message instead of failing a request later.
+class Config {
+ public:
+  static Config FromEnvironment();
+
+  std::string pg_dsn;                 // ICAT_PG_DSN: the handlers' connection (role icat_app)
+  std::string pg_admin_dsn;           // ICAT_PG_ADMIN_DSN: icatctl's connection (the owner role)
+  int pg_statement_timeout_ms = 0;    // ICAT_PG_STATEMENT_TIMEOUT_MS
+  std::string redis_host;             // from ICAT_REDIS_URL
+  int redis_port = 0;
+  int redis_db = 0;
+  int redis_timeout_ms = 0;           // ICAT_REDIS_TIMEOUT_MS: connect and command timeout
+  std::string key_prefix;             // ICAT_KEY_PREFIX
+  int key_cache_seconds = 0;          // ICAT_KEY_CACHE_SECONDS
+  int rate_limit_per_minute = 0;      // ICAT_RATE_LIMIT_PER_MINUTE (0 turns the limit off)
+  long max_body_bytes = 0;            // ICAT_MAX_BODY_BYTES
+  std::string registry;               // ICAT_REGISTRY: default repository prefix of new images
+  std::string log_level;              // ICAT_LOG_LEVEL: debug, info, warn, error
+
+  // Raw value of any setting of the table (environment or default).
+  static std::string Get(std::string_view name);
+};
+
+}  // namespace icat

@@ -1,0 +1,33 @@
+// Crypto on OpenSSL: randomness, hashes, MACs, encodings, the API-key checksum, passwords.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace icat {
+
+std::string RandomBytes(size_t count);  // throws if the CSPRNG fails
+std::string RandomUuid();               // version 4, lower case
+
+std::string Sha256(std::string_view data);  // 32 raw bytes
+std::string Sha256Hex(std::string_view data);
+std::string HmacSha256(std::string_view key, std::string_view data);  // 32 raw bytes
+bool ConstantTimeEqual(std::string_view a, std::string_view b);
+
+std::string HexEncode(std::string_view bytes);
+std::string Base64Encode(std::string_view bytes);
+std::optional<std::string> Base64Decode(std::string_view text);
+std::string Base64UrlEncode(std::string_view bytes);  // no padding
+std::optional<std::string> Base64UrlDecode(std::string_view text);
+
+// Base62 (0-9A-Za-z) of a big-endian number, left-padded with '0' to `width` characters.
+std::string Base62Encode(std::string_view bytes, size_t width);
+uint32_t Crc32(std::string_view data);
+
+// Password hashes: scrypt (N=2^17, r=8, p=1) in a PHC string "$scrypt$ln=17,r=8,p=1$salt$hash".
+std::string HashPassword(std::string_view password);
+bool VerifyPassword(std::string_view password, std::string_view phc);
+
+}  // namespace icat

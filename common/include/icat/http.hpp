@@ -1,0 +1,42 @@
+// A request as nginx hands it over FastCGI, and the reply a handler builds.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace icat {
+
+struct Request {
+  std::string method;
+  std::string path;          // path as sent, without the query string (the router decodes segments)
+  std::string query;         // raw query string
+  std::string request_id;    // nginx's $request_id
+  std::string client_ip;     // what nginx saw (REMOTE_ADDR), never a header the client chose
+  std::map<std::string, std::string> headers;      // lower-case names
+  std::map<std::string, std::string> path_params;  // filled by the router
+  long content_length = 0;   // as announced; a body over the limit is not read
+  std::string body;
+
+  std::string Header(std::string_view lower_case_name) const;
+  // The decoded value of a query parameter (the first, if repeated).
+  std::optional<std::string> Query(std::string_view name) const;
+  std::string PathParam(std::string_view name) const;
+};
+
+using Header = std::pair<std::string, std::string>;
+
+struct Reply {
+  int status = 200;
+  std::vector<Header> headers;
+  std::string body;
+
+  static Reply Json(int status, std::string body);
+};
+
+std::string UrlDecode(std::string_view text);
+
+}  // namespace icat

@@ -1,0 +1,31 @@
+// Cursor pagination (DESIGN.md section 6) and the input checks every list shares.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icat/http.hpp"
+
+namespace icat {
+
+inline constexpr int kDefaultLimit = 50;
+inline constexpr int kMaxLimit = 200;
+
+// ?limit=: default 50, 1 to 200, else 400 VALIDATION_ERROR naming "limit".
+int ParseLimit(const Request& request);
+
+// An opaque cursor holding the sort key of the last row of a page.
+std::string EncodeCursor(const std::vector<std::string>& fields);
+// ?cursor=: nullopt when absent; 400 VALIDATION_ERROR naming "cursor" when it is not one we issued
+// with `field_count` fields.
+std::optional<std::vector<std::string>> ParseCursor(const Request& request, size_t field_count);
+
+// True for a canonical UUID (8-4-4-4-12 hex). Malformed ids are answered like unknown ones (404).
+bool IsUuid(std::string_view text);
+
+// Escapes LIKE wildcards so user text matches literally.
+std::string LikeLiteral(std::string_view text);
+
+}  // namespace icat

@@ -1,0 +1,47 @@
+// The request pipeline every handler group runs, in a fixed order:
+// route (404/405) -> limits (413/415/400) -> authenticate and authorise (401/403/429)
+// -> transaction with the tenant set -> handler -> reply or error body -> one log line.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icat/config.hpp"
+#include "icat/db.hpp"
+#include "icat/http.hpp"
+#include "icat/json.hpp"
+#include "icat/redis.hpp"
+#include "icat/router.hpp"
+
+namespace icat {
+
+// Who is calling, as authentication established it.
+struct Principal {
+  std::string tenant_id;
+  std::string key_id;                // API key callers
+  std::vector<std::string> scopes;
+  std::string user_id;               // portal callers
+  std::string role;
+};
+
+struct Context {
+  const Request& request;
+  Db& db;
+  Redis& redis;
+  const Config& config;
+  Principal principal;
+  std::vector<Header> reply_headers;  // added to whatever the handler returns (rate-limit headers, ...)
+  rapidjson::Document body;           // the parsed body of routes with has_body
+};
+
+// Runs one request through the pipeline; never throws.
+Reply HandleRequest(const std::vector<Route>& routes, const Request& request, Db& db, Redis& redis,
+                    const Config& config, std::string_view group);
+
+// A handler executable's whole main: reads the configuration, parses --socket and --workers,
+// and serves the routes with a pool of pre-forked workers. Returns the process exit code.
+int ServeGroup(std::string_view group, const std::vector<Route>& routes,
+               const std::vector<Statement>& statements, int argc, char** argv);
+
+}  // namespace icat

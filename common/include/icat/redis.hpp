@@ -1,0 +1,51 @@
+// Redis through hiredis: one connection per worker, short timeouts, reconnect with backoff.
+// Every call fails soft (nullopt): callers decide whether Redis being down fails open or closed.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct redisContext;
+
+namespace icat {
+
+struct RedisReply {
+  enum class Type { kNil, kString, kInteger, kStatus, kError, kArray };
+  Type type = Type::kNil;
+  std::string text;   // kString, kStatus, kError
+  long long integer = 0;
+  std::vector<RedisReply> elements;
+  bool IsNil() const { return type == Type::kNil; }
+  bool IsError() const { return type == Type::kError; }
+};
+
+class Redis {
+ public:
+  Redis(std::string host, int port, int db, int timeout_ms);
+  ~Redis();
+  Redis(const Redis&) = delete;
+  Redis& operator=(const Redis&) = delete;
+
+  // One command; nullopt when Redis cannot be reached (or a reply failed to arrive in time).
+  [[nodiscard]] std::optional<RedisReply> Command(const std::vector<std::string>& args);
+  // Several commands in one round trip; nullopt when any of them could not be sent or read.
+  [[nodiscard]] std::optional<std::vector<RedisReply>> Pipeline(const std::vector<std::vector<std::string>>& commands);
+  bool Ping();
+
+ private:
+  bool EnsureConnected();
+  void Disconnect();
+
+  std::string host_;
+  int port_;
+  int db_;
+  int timeout_ms_;
+  redisContext* context_ = nullptr;
+  // After a failure, no reconnect is tried before this time, so a dead Redis costs requests nothing.
+  std::chrono::steady_clock::time_point retry_after_{};
+};
+
+}  // namespace icat

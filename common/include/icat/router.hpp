@@ -1,0 +1,40 @@
+// Routes: method + path pattern ("/v1/images/{id}") -> handler, with who may call it.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icat/http.hpp"
+
+namespace icat {
+
+struct Context;
+
+enum class Access {
+  kPublic,  // no credential
+  kApiKey,  // /v1: an API key holding `scope`
+  kPortal,  // /api: access token + X-Tenant (`admin_only` for writes)
+};
+
+struct Route {
+  std::string_view method;
+  std::string_view pattern;  // literal segments and {name} placeholders
+  Access access;
+  std::string_view scope;    // kApiKey: the scope needed
+  Reply (*handle)(Context&);
+  bool has_body = false;     // POST/PUT with a JSON body: 413, 415 and MALFORMED_JSON apply
+};
+
+struct RouteMatch {
+  const Route* route = nullptr;                    // null: no route for this method
+  std::map<std::string, std::string> path_params;  // decoded
+  std::vector<std::string_view> allowed_methods;   // when the path matched but the method did not
+};
+
+// Finds the route for method and path. No match at all: route null, allowed_methods empty.
+RouteMatch MatchRoute(const std::vector<Route>& routes, std::string_view method, std::string_view path);
+
+}  // namespace icat

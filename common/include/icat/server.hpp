@@ -1,0 +1,26 @@
+// The pre-forking FastCGI server: a parent keeping N workers alive.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace icat {
+
+struct ServerOptions {
+  std::string socket;  // unix socket path, ":port" or "host:port"; empty: inherit fd 0
+  int workers = 2;
+  int socket_mode = 0660;  // unix sockets: who may connect (nginx's workers run as another user)
+  int stop_grace_seconds = 10;
+};
+
+// Opens the listening socket, forks `workers` processes running worker_main(listen_fd), respawns
+// any that die, and on SIGTERM/SIGINT lets each finish its request in flight, then returns 0.
+int RunPreforkServer(const ServerOptions& options, const std::function<int(int listen_fd)>& worker_main);
+
+// Inside a worker: true once the parent asked it to stop.
+bool StopRequested();
+
+// Inside a worker: SIGTERM is held back while a request is served and let in only around accept.
+void AllowStopSignal(bool allow);
+
+}  // namespace icat

@@ -1,0 +1,110 @@
+// The settings table and its checked reading from the environment.
+#include "icat/config.hpp"
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace icat {
+
+const std::vector<Setting>& AllSettings() {
+  // Sorted by name. Settings read only by tools/stack (ports, workers) are listed too,
+  // so this is the one table of configuration.
+  static const std::vector<Setting> settings = {
+      {"ICAT_HTTPS_PORT", "8443", "HTTPS port of nginx (tools/stack)."},
+      {"ICAT_HTTP_PORT", "8080", "Plain HTTP port of nginx on 127.0.0.1 (tools/stack)."},
+      {"ICAT_KEY_CACHE_SECONDS", "300", "How long Redis caches an API key look-up."},
+      {"ICAT_KEY_PREFIX", "icat", "Prefix of API keys: <prefix>_live_<secret>."},
+      {"ICAT_LOG_LEVEL", "info", "debug, info, warn or error."},
+      {"ICAT_MAX_BODY_BYTES", "1048576", "Largest request body a handler accepts (413 above)."},
+      {"ICAT_PG_ADMIN_DSN", "host=/var/run/postgresql dbname=icat user=icat_owner",
+       "libpq connection string of icatctl (the schema owner role)."},
+      {"ICAT_PG_DSN", "host=/var/run/postgresql dbname=icat user=icat_app",
+       "libpq connection string of the handlers (role icat_app, owns nothing)."},
+      {"ICAT_PG_PORT", "5432", "Port of the local Postgres (tools/stack; names its unix socket)."},
+      {"ICAT_PG_STATEMENT_TIMEOUT_MS", "5000", "Statement timeout of handler queries."},
+      {"ICAT_RATE_LIMIT_PER_MINUTE", "600", "Requests per minute per API key on /v1 (0: no limit)."},
+      {"ICAT_REDIS_PORT", "6379", "Port of the local Redis (tools/stack)."},
+      {"ICAT_REDIS_TIMEOUT_MS", "200", "Connect and command timeout for Redis."},
+      {"ICAT_REDIS_URL", "redis://127.0.0.1:6379/0", "Redis: redis://host:port/db."},
+      {"ICAT_REGISTRY", "registry.example.test/hardened", "Default repository prefix of new images."},
+      {"ICAT_WORKERS", "2", "Workers per handler pool (ICAT_WORKERS_<GROUP> overrides; tools/stack)."},
+  };
+  return settings;
+}
+
+namespace {
+
+const Setting& Find(std::string_view name) {
+  for (const Setting& s : AllSettings()) {
+    if (s.name == name) return s;
+  }
+  throw std::logic_error("no such setting: " + std::string(name));
+}
+
+int IntSetting(std::string_view name, int min, int max) {
+  std::string text = Config::Get(name);
+  char* end = nullptr;
+  errno = 0;
+  long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno != 0 || value < min || value > max) {
+    throw std::runtime_error(std::string(name) + " must be a whole number from " + std::to_string(min) +
+                             " to " + std::to_string(max) + ", not \"" + text + "\"");
+  }
+  return static_cast<int>(value);
+}
+
+// redis://host:port/db
+void ParseRedisUrl(const std::string& url, Config& config) {
+  const std::string scheme = "redis://";
+  auto fail = [&] { throw std::runtime_error("ICAT_REDIS_URL must look like redis://host:port/db, not \"" + url + "\""); };
+  if (url.rfind(scheme, 0) != 0) fail();
+  std::string rest = url.substr(scheme.size());
+  std::string db = "0";
+  if (size_t slash = rest.find('/'); slash != std::string::npos) {
+    db = rest.substr(slash + 1);
+    rest = rest.substr(0, slash);
+  }
+  size_t colon = rest.rfind(':');
+  config.redis_host = rest.substr(0, colon);
+  std::string port = colon == std::string::npos ? "6379" : rest.substr(colon + 1);
+  if (config.redis_host.empty() || port.empty() || port.find_first_not_of("0123456789") != std::string::npos ||
+      db.empty() || db.find_first_not_of("0123456789") != std::string::npos) {
+    fail();
+  }
+  config.redis_port = std::stoi(port);
+  config.redis_db = std::stoi(db);
+  if (config.redis_port < 1 || config.redis_port > 65535) fail();
+}
+
+}  // namespace
+
+std::string Config::Get(std::string_view name) {
+  const Setting& setting = Find(name);
+  const char* value = std::getenv(std::string(name).c_str());
+  return value && *value ? std::string(value) : std::string(setting.default_value);
+}
+
+Config Config::FromEnvironment() {
+  Config c;
+  c.pg_dsn = Get("ICAT_PG_DSN");
+  c.pg_admin_dsn = Get("ICAT_PG_ADMIN_DSN");
+  c.pg_statement_timeout_ms = IntSetting("ICAT_PG_STATEMENT_TIMEOUT_MS", 100, 600000);
+  ParseRedisUrl(Get("ICAT_REDIS_URL"), c);
+  c.redis_timeout_ms = IntSetting("ICAT_REDIS_TIMEOUT_MS", 10, 10000);
+  c.key_prefix = Get("ICAT_KEY_PREFIX");
+  if (c.key_prefix.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") != std::string::npos ||
+      c.key_prefix.size() > 8) {
+    throw std::runtime_error("ICAT_KEY_PREFIX must be 1 to 8 lower-case letters or digits, not \"" + c.key_prefix + "\"");
+  }
+  c.key_cache_seconds = IntSetting("ICAT_KEY_CACHE_SECONDS", 1, 86400);
+  c.rate_limit_per_minute = IntSetting("ICAT_RATE_LIMIT_PER_MINUTE", 0, 1000000);
+  c.max_body_bytes = IntSetting("ICAT_MAX_BODY_BYTES", 1024, 1 << 30);
+  c.registry = Get("ICAT_REGISTRY");
+  c.log_level = Get("ICAT_LOG_LEVEL");
+  if (c.log_level != "debug" && c.log_level != "info" && c.log_level != "warn" && c.log_level != "error") {
+    throw std::runtime_error("ICAT_LOG_LEVEL must be debug, info, warn or error, not \"" + c.log_level + "\"");
+  }
+  return c;
+}
+
+}  // namespace icat

@@ -1,0 +1,181 @@
+// Crypto primitives on OpenSSL, and the encodings the service's tokens and keys use.
+#include "icat/crypto.hpp"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+
+#include <stdexcept>
+#include <vector>
+
+namespace icat {
+
+std::string RandomBytes(size_t count) {
+  std::string bytes(count, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(count)) != 1) {
+    throw std::runtime_error("the random number generator failed");
+  }
+  return bytes;
+}
+
+std::string RandomUuid() {
+  std::string b = RandomBytes(16);
+  b[6] = static_cast<char>((b[6] & 0x0f) | 0x40);
+  b[8] = static_cast<char>((b[8] & 0x3f) | 0x80);
+  std::string hex = HexEncode(b);
+  return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" + hex.substr(16, 4) + "-" +
+         hex.substr(20);
+}
+
+std::string Sha256(std::string_view data) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(data.data()), data.size(), digest);
+  return std::string(reinterpret_cast<char*>(digest), sizeof digest);
+}
+
+std::string Sha256Hex(std::string_view data) { return HexEncode(Sha256(data)); }
+
+std::string HmacSha256(std::string_view key, std::string_view data) {
+  unsigned char mac[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
+       data.size(), mac, &length);
+  return std::string(reinterpret_cast<char*>(mac), length);
+}
+
+bool ConstantTimeEqual(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::string HexEncode(std::string_view bytes) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    hex += kDigits[c >> 4];
+    hex += kDigits[c & 0x0f];
+  }
+  return hex;
+}
+
+std::string Base64Encode(std::string_view bytes) {
+  std::string text(4 * ((bytes.size() + 2) / 3) + 1, '\0');
+  int length = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(text.data()),
+                               reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
+  text.resize(length);
+  return text;
+}
+
+std::optional<std::string> Base64Decode(std::string_view text) {
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::string bytes(text.size() / 4 * 3 + 1, '\0');
+  int length = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(bytes.data()),
+                               reinterpret_cast<const unsigned char*>(text.data()), static_cast<int>(text.size()));
+  if (length < 0) return std::nullopt;
+  // EVP_DecodeBlock counts padding as zero bytes; drop them.
+  size_t padding = 0;
+  if (!text.empty() && text.back() == '=') padding++;
+  if (text.size() > 1 && text[text.size() - 2] == '=') padding++;
+  bytes.resize(static_cast<size_t>(length) - padding);
+  return bytes;
+}
+
+std::string Base64UrlEncode(std::string_view bytes) {
+  std::string text = Base64Encode(bytes);
+  while (!text.empty() && text.back() == '=') text.pop_back();
+  for (char& c : text) {
+    if (c == '+') c = '-';
+    else if (c == '/') c = '_';
+  }
+  return text;
+}
+
+std::optional<std::string> Base64UrlDecode(std::string_view text) {
+  std::string standard(text);
+  for (char& c : standard) {
+    if (c == '-') c = '+';
+    else if (c == '_') c = '/';
+    else if (c == '+' || c == '/' || c == '=') return std::nullopt;
+  }
+  if (standard.size() % 4 == 1) return std::nullopt;
+  while (standard.size() % 4 != 0) standard += '=';
+  return Base64Decode(standard);
+}
+
+std::string Base62Encode(std::string_view bytes, size_t width) {
+  static const char kDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  std::vector<unsigned char> number(bytes.begin(), bytes.end());  // big-endian, divided in place
+  std::string text;
+  auto is_zero = [&] {
+    for (unsigned char c : number) if (c) return false;
+    return true;
+  };
+  while (!is_zero()) {
+    unsigned remainder = 0;
+    for (unsigned char& digit : number) {
+      unsigned value = remainder * 256 + digit;
+      digit = static_cast<unsigned char>(value / 62);
+      remainder = value % 62;
+    }
+    text += kDigits[remainder];
+  }
+  while (text.size() < width) text += '0';
+  return std::string(text.rbegin(), text.rend());
+}
+
+uint32_t Crc32(std::string_view data) {
+  uint32_t crc = 0xFFFFFFFFu;
+  for (unsigned char c : data) {
+    crc ^= c;
+    for (int bit = 0; bit < 8; bit++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+namespace {
+constexpr uint64_t kScryptLogN = 17, kScryptR = 8, kScryptP = 1;
+constexpr size_t kSaltBytes = 16, kHashBytes = 32;
+constexpr uint64_t kScryptMaxMem = 256ull * 1024 * 1024;  // N=2^17, r=8 needs 128 MiB
+
+std::string Scrypt(std::string_view password, std::string_view salt, uint64_t log_n, uint64_t r, uint64_t p) {
+  std::string hash(kHashBytes, '\0');
+  if (EVP_PBE_scrypt(password.data(), password.size(), reinterpret_cast<const unsigned char*>(salt.data()),
+                     salt.size(), uint64_t{1} << log_n, r, p, kScryptMaxMem,
+                     reinterpret_cast<unsigned char*>(hash.data()), hash.size()) != 1) {
+    throw std::runtime_error("scrypt failed");
+  }
+  return hash;
+}
+
+std::string PhcBase64(std::string_view bytes) {  // PHC strings use unpadded standard base64
+  std::string text = Base64Encode(bytes);
+  while (!text.empty() && text.back() == '=') text.pop_back();
+  return text;
+}
+}  // namespace
+
+std::string HashPassword(std::string_view password) {
+  std::string salt = RandomBytes(kSaltBytes);
+  return "$scrypt$ln=" + std::to_string(kScryptLogN) + ",r=" + std::to_string(kScryptR) + ",p=" +
+         std::to_string(kScryptP) + "$" + PhcBase64(salt) + "$" +
+         PhcBase64(Scrypt(password, salt, kScryptLogN, kScryptR, kScryptP));
+}
+
+bool VerifyPassword(std::string_view password, std::string_view phc) {
+  unsigned log_n = 0, r = 0, p = 0;
+  char salt64[64] = {0}, hash64[128] = {0};
+  std::string text(phc);
+  if (std::sscanf(text.c_str(), "$scrypt$ln=%u,r=%u,p=%u$%63[^$]$%127s", &log_n, &r, &p, salt64, hash64) != 5 ||
+      log_n < 10 || log_n > 20 || r < 1 || r > 16 || p < 1 || p > 4) {
+    return false;
+  }
+  auto pad = [](std::string s) { while (s.size() % 4) s += '='; return s; };
+  std::optional<std::string> salt = Base64Decode(pad(salt64));
+  std::optional<std::string> expected = Base64Decode(pad(hash64));
+  if (!salt || !expected) return false;
+  return ConstantTimeEqual(Scrypt(password, *salt, log_n, r, p), *expected);
+}
+
+}  // namespace icat

@@ -1,0 +1,261 @@
+// The request pipeline and the FastCGI worker loop that feeds it.
+#include "icat/pipeline.hpp"
+
+#include <fcgiapp.h>
+#include <strings.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+
+#include "icat/auth.hpp"
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/log.hpp"
+#include "icat/server.hpp"
+
+namespace icat {
+
+namespace {
+
+// Postgres failures, mapped in one place.
+ApiError FromDbError(const DbError& e) {
+  if (e.connection_lost) return ApiError(Error::kSERVICE_UNAVAILABLE, "The database is unavailable; retry shortly.");
+  if (e.sqlstate == "23505") return ApiError(Error::kCONFLICT, "This already exists.");
+  if (e.sqlstate == "57014" || e.sqlstate.rfind("08", 0) == 0 || e.sqlstate == "57P01" || e.sqlstate == "57P03") {
+    return ApiError(Error::kSERVICE_UNAVAILABLE, "The database is unavailable; retry shortly.");
+  }
+  return ApiError(Error::kINTERNAL_ERROR);
+}
+
+std::string Join(const std::vector<std::string_view>& items, std::string_view separator) {
+  std::string out;
+  for (std::string_view item : items) out += (out.empty() ? "" : std::string(separator)) + std::string(item);
+  return out;
+}
+
+void CheckBody(Context& ctx) {
+  const Request& request = ctx.request;
+  const Config& config = ctx.config;
+  if (request.content_length > config.max_body_bytes) {
+    throw ApiError(Error::kPAYLOAD_TOO_LARGE,
+                   "The request body is larger than " + std::to_string(config.max_body_bytes) + " bytes.");
+  }
+  std::string type = request.Header("content-type");
+  if (strncasecmp(type.c_str(), "application/json", 16) != 0) {
+    throw ApiError(Error::kUNSUPPORTED_MEDIA_TYPE, "The request body must be sent as Content-Type: application/json.");
+  }
+  ctx.body = ParseJson(request.body);  // MALFORMED_JSON before any handler sees it
+}
+
+Reply ErrorReply(const ApiError& e, const Request& request) {
+  std::string message = e.what();
+  if (e.error() == Error::kINTERNAL_ERROR) message += " Request id: " + request.request_id + ".";
+  Reply reply = Reply::Json(Describe(e.error()).status, ErrorBody(e.error(), message, e.details()));
+  reply.headers.insert(reply.headers.end(), e.headers.begin(), e.headers.end());
+  return reply;
+}
+
+// Runs route lookup to handler; throws ApiError for every refusal.
+Reply Dispatch(const std::vector<Route>& routes, Request& request, Context& ctx, bool& in_transaction) {
+  RouteMatch match = MatchRoute(routes, request.method, request.path);
+  if (!match.route) {
+    if (match.allowed_methods.empty()) throw ApiError(Error::kNOT_FOUND, "No such path.");
+    ApiError error(Error::kMETHOD_NOT_ALLOWED, "Use " + Join(match.allowed_methods, " or ") + " on this path.");
+    error.headers.emplace_back("Allow", Join(match.allowed_methods, ", "));
+    throw error;
+  }
+  const Route& route = *match.route;
+  request.path_params = std::move(match.path_params);
+  if (route.has_body) CheckBody(ctx);
+  if (route.access == Access::kApiKey) ctx.principal = AuthenticateApiKey(ctx, route.scope);
+  if (!ctx.principal.tenant_id.empty()) {
+    ctx.db.BeginForTenant(ctx.principal.tenant_id);
+    in_transaction = true;
+    if (!ctx.principal.key_id.empty()) TouchApiKey(ctx);
+  }
+  Reply reply = route.handle(ctx);
+  if (in_transaction) {
+    ctx.db.Commit();
+    in_transaction = false;
+  }
+  return reply;
+}
+
+std::string RouteName(const std::vector<Route>& routes, const Request& request) {
+  RouteMatch match = MatchRoute(routes, request.method, request.path);
+  return match.route ? std::string(match.route->method) + " " + std::string(match.route->pattern)
+                     : request.method + " (unrouted)";
+}
+
+}  // namespace
+
+Reply HandleRequest(const std::vector<Route>& routes, const Request& incoming, Db& db, Redis& redis,
+                    const Config& config, std::string_view group) {
+  auto started = std::chrono::steady_clock::now();
+  Request request = incoming;
+  Context ctx{request, db, redis, config, {}, {}};
+  bool in_transaction = false;
+  Reply reply;
+  try {
+    reply = Dispatch(routes, request, ctx, in_transaction);
+  } catch (const ApiError& e) {
+    reply = ErrorReply(e, request);
+  } catch (const DbError& e) {
+    LogError("rid=" + request.request_id + " postgres: " + (e.sqlstate.empty() ? "" : e.sqlstate + " ") + e.what());
+    reply = ErrorReply(FromDbError(e), request);
+  } catch (const std::exception& e) {
+    LogError("rid=" + request.request_id + " unexpected: " + e.what());
+    reply = ErrorReply(ApiError(Error::kINTERNAL_ERROR), request);
+  }
+  if (in_transaction) db.Rollback();
+  reply.headers.insert(reply.headers.end(), ctx.reply_headers.begin(), ctx.reply_headers.end());
+
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  std::string error = "-";
+  if (reply.status >= 400) {
+    for (const ErrorInfo& info : AllErrors()) {
+      if (reply.body.find("\"" + std::string(info.name) + "\"") != std::string::npos) error = info.name;
+    }
+  }
+  char millis[32];
+  std::snprintf(millis, sizeof millis, "%.1f", ms);
+  LogInfo("rid=" + request.request_id + " group=" + std::string(group) + " tenant=" +
+          (ctx.principal.tenant_id.empty() ? "-" : ctx.principal.tenant_id) + " route=\"" + RouteName(routes, request) +
+          "\" status=" + std::to_string(reply.status) + " error=" + error + " ms=" + millis);
+  return reply;
+}
+
+namespace {
+
+std::string Param(FCGX_ParamArray env, const char* name) {
+  const char* value = FCGX_GetParam(name, env);
+  return value ? value : "";
+}
+
+Request ReadRequest(FCGX_Request& fcgi, long max_body_bytes) {
+  Request r;
+  r.method = Param(fcgi.envp, "REQUEST_METHOD");
+  std::string uri = Param(fcgi.envp, "REQUEST_URI");
+  size_t question = uri.find('?');
+  r.path = uri.substr(0, question);
+  r.query = Param(fcgi.envp, "QUERY_STRING");
+  r.request_id = Param(fcgi.envp, "REQUEST_ID");
+  r.client_ip = Param(fcgi.envp, "REMOTE_ADDR");
+  for (char** p = fcgi.envp; p && *p; p++) {
+    std::string_view entry = *p;
+    size_t eq = entry.find('=');
+    std::string_view name = entry.substr(0, eq);
+    if (name.rfind("HTTP_", 0) != 0 && name != "CONTENT_TYPE") continue;
+    std::string header(name.rfind("HTTP_", 0) == 0 ? name.substr(5) : name);
+    for (char& c : header) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    r.headers[header] = std::string(entry.substr(eq + 1));
+  }
+  r.content_length = std::atol(Param(fcgi.envp, "CONTENT_LENGTH").c_str());
+  if (r.content_length > 0 && r.content_length <= max_body_bytes) {
+    r.body.resize(static_cast<size_t>(r.content_length));
+    int read = FCGX_GetStr(r.body.data(), static_cast<int>(r.body.size()), fcgi.in);
+    r.body.resize(read > 0 ? static_cast<size_t>(read) : 0);
+  }
+  return r;
+}
+
+const char* ReasonPhrase(int status) {
+  switch (status) {
+    case 200: return "OK";
+    case 201: return "Created";
+    case 204: return "No Content";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
+    case 413: return "Payload Too Large";
+    case 415: return "Unsupported Media Type";
+    case 429: return "Too Many Requests";
+    case 500: return "Internal Server Error";
+    case 503: return "Service Unavailable";
+    default: return "";
+  }
+}
+
+void WriteReply(FCGX_Request& fcgi, const Reply& reply) {
+  std::string head = "Status: " + std::to_string(reply.status) + " " + ReasonPhrase(reply.status) + "\r\n";
+  for (const Header& h : reply.headers) head += h.first + ": " + h.second + "\r\n";
+  head += "\r\n";
+  FCGX_PutStr(head.data(), static_cast<int>(head.size()), fcgi.out);
+  FCGX_PutStr(reply.body.data(), static_cast<int>(reply.body.size()), fcgi.out);
+}
+
+int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& routes,
+               const std::vector<Statement>& statements, const Config& config) {
+  Db db(config.pg_dsn, statements, config.pg_statement_timeout_ms);
+  Redis redis(config.redis_host, config.redis_port, config.redis_db, config.redis_timeout_ms);
+  FCGX_Request fcgi;
+  FCGX_InitRequest(&fcgi, listen_fd, FCGI_FAIL_ACCEPT_ON_INTR);
+  while (!StopRequested()) {
+    AllowStopSignal(true);  // a stop arriving while idle interrupts accept
+    if (StopRequested()) break;
+    int accepted = FCGX_Accept_r(&fcgi);
+    AllowStopSignal(false);  // a stop arriving mid-request waits until the reply is out
+    if (accepted < 0) {
+      if (StopRequested() || errno == EINTR) continue;
+      LogError(std::string("accept failed: ") + std::strerror(errno));
+      return 1;
+    }
+    Request request = ReadRequest(fcgi, config.max_body_bytes);
+    WriteReply(fcgi, HandleRequest(routes, request, db, redis, config, group));
+    FCGX_Finish_r(&fcgi);
+  }
+  return 0;
+}
+
+void PrintUsage(std::string_view group) {
+  std::cout << "usage: icat-" << group << " [--socket PATH|:PORT|HOST:PORT] [--workers N]\n"
+            << "Serves the " << group << " endpoints over FastCGI with N pre-forked workers (default 2).\n"
+            << "Without --socket the listening socket is fd 0 (systemd socket activation, spawn-fcgi).\n"
+            << "Configuration comes from ICAT_* environment variables (see README.md).\n";
+}
+
+}  // namespace
+
+int ServeGroup(std::string_view group, const std::vector<Route>& routes, const std::vector<Statement>& statements,
+               int argc, char** argv) {
+  SetLogProgram("icat-" + std::string(group));
+  ServerOptions options;
+  for (int i = 1; i < argc; i++) {
+    std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      PrintUsage(group);
+      return 0;
+    } else if (arg == "--socket" && i + 1 < argc) {
+      options.socket = argv[++i];
+    } else if (arg == "--workers" && i + 1 < argc) {
+      options.workers = std::atoi(argv[++i]);
+      if (options.workers < 1 || options.workers > 512) {
+        std::cerr << "icat-" << group << ": --workers must be 1 to 512\n";
+        return 2;
+      }
+    } else {
+      std::cerr << "icat-" << group << ": unknown argument " << arg << " (see --help)\n";
+      return 2;
+    }
+  }
+  Config config;
+  try {
+    config = Config::FromEnvironment();
+  } catch (const std::exception& e) {
+    std::cerr << "icat-" << group << ": " << e.what() << "\n";
+    return 2;
+  }
+  SetLogLevel(config.log_level);
+  std::vector<Statement> all = statements;
+  all.insert(all.end(), AuthStatements().begin(), AuthStatements().end());
+  return RunPreforkServer(options, [&](int listen_fd) { return WorkerLoop(listen_fd, group, routes, all, config); });
+}
+
+}  // namespace icat

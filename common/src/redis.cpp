@@ -1,0 +1,103 @@
+// Redis: short timeouts and a back-off after failures, so a dead Redis never stalls a request.
+#include "icat/redis.hpp"
+
+#include <hiredis/hiredis.h>
+
+#include "icat/log.hpp"
+
+namespace icat {
+
+namespace {
+constexpr auto kReconnectBackoff = std::chrono::seconds(1);
+
+RedisReply Convert(const redisReply* reply) {
+  RedisReply out;
+  switch (reply->type) {
+    case REDIS_REPLY_STRING: out.type = RedisReply::Type::kString; out.text.assign(reply->str, reply->len); break;
+    case REDIS_REPLY_STATUS: out.type = RedisReply::Type::kStatus; out.text.assign(reply->str, reply->len); break;
+    case REDIS_REPLY_ERROR: out.type = RedisReply::Type::kError; out.text.assign(reply->str, reply->len); break;
+    case REDIS_REPLY_INTEGER: out.type = RedisReply::Type::kInteger; out.integer = reply->integer; break;
+    case REDIS_REPLY_ARRAY:
+      out.type = RedisReply::Type::kArray;
+      for (size_t i = 0; i < reply->elements; i++) out.elements.push_back(Convert(reply->element[i]));
+      break;
+    default: out.type = RedisReply::Type::kNil;
+  }
+  return out;
+}
+
+void AppendCommand(redisContext* context, const std::vector<std::string>& args) {
+  std::vector<const char*> argv;
+  std::vector<size_t> lengths;
+  for (const std::string& a : args) {
+    argv.push_back(a.data());
+    lengths.push_back(a.size());
+  }
+  redisAppendCommandArgv(context, static_cast<int>(args.size()), argv.data(), lengths.data());
+}
+}  // namespace
+
+Redis::Redis(std::string host, int port, int db, int timeout_ms)
+    : host_(std::move(host)), port_(port), db_(db), timeout_ms_(timeout_ms) {}
+
+Redis::~Redis() { Disconnect(); }
+
+void Redis::Disconnect() {
+  if (context_) redisFree(context_);
+  context_ = nullptr;
+}
+
+bool Redis::EnsureConnected() {
+  if (context_) return true;
+  if (std::chrono::steady_clock::now() < retry_after_) return false;
+  timeval timeout{timeout_ms_ / 1000, (timeout_ms_ % 1000) * 1000};
+  context_ = redisConnectWithTimeout(host_.c_str(), port_, timeout);
+  if (!context_ || context_->err || redisSetTimeout(context_, timeout) != REDIS_OK) {
+    LogWarn(std::string("redis unreachable: ") + (context_ ? context_->errstr : "out of memory"));
+    Disconnect();
+    retry_after_ = std::chrono::steady_clock::now() + kReconnectBackoff;
+    return false;
+  }
+  if (db_ != 0) {
+    auto* reply = static_cast<redisReply*>(redisCommand(context_, "SELECT %d", db_));
+    bool ok = reply && reply->type == REDIS_REPLY_STATUS;
+    if (reply) freeReplyObject(reply);
+    if (!ok) {
+      Disconnect();
+      retry_after_ = std::chrono::steady_clock::now() + kReconnectBackoff;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<std::vector<RedisReply>> Redis::Pipeline(const std::vector<std::vector<std::string>>& commands) {
+  if (!EnsureConnected()) return std::nullopt;
+  for (const auto& args : commands) AppendCommand(context_, args);
+  std::vector<RedisReply> replies;
+  for (size_t i = 0; i < commands.size(); i++) {
+    void* raw = nullptr;
+    if (redisGetReply(context_, &raw) != REDIS_OK || !raw) {
+      LogWarn(std::string("redis failed: ") + context_->errstr);
+      Disconnect();  // the stream is out of step now; start over next time
+      retry_after_ = std::chrono::steady_clock::now() + kReconnectBackoff;
+      return std::nullopt;
+    }
+    replies.push_back(Convert(static_cast<redisReply*>(raw)));
+    freeReplyObject(raw);
+  }
+  return replies;
+}
+
+std::optional<RedisReply> Redis::Command(const std::vector<std::string>& args) {
+  auto replies = Pipeline({args});
+  if (!replies) return std::nullopt;
+  return std::move(replies->front());
+}
+
+bool Redis::Ping() {
+  auto reply = Command({"PING"});
+  return reply && reply->type == RedisReply::Type::kStatus;
+}
+
+}  // namespace icat

@@ -1,0 +1,56 @@
+// Path matching: literal segments and {name} placeholders, nothing more.
+#include "icat/router.hpp"
+
+namespace icat {
+
+namespace {
+std::vector<std::string_view> Segments(std::string_view path) {
+  std::vector<std::string_view> segments;
+  if (path.empty() || path[0] != '/') return segments;
+  path.remove_prefix(1);
+  while (true) {
+    size_t slash = path.find('/');
+    segments.push_back(path.substr(0, slash));
+    if (slash == std::string_view::npos) break;
+    path.remove_prefix(slash + 1);
+  }
+  return segments;
+}
+
+bool MatchPattern(std::string_view pattern, const std::vector<std::string_view>& path_segments,
+                  std::map<std::string, std::string>& params) {
+  std::vector<std::string_view> pattern_segments = Segments(pattern);
+  if (pattern_segments.size() != path_segments.size()) return false;
+  std::map<std::string, std::string> found;
+  for (size_t i = 0; i < pattern_segments.size(); i++) {
+    std::string_view want = pattern_segments[i];
+    if (want.size() > 2 && want.front() == '{' && want.back() == '}') {
+      if (path_segments[i].empty()) return false;
+      found[std::string(want.substr(1, want.size() - 2))] = UrlDecode(path_segments[i]);
+    } else if (want != path_segments[i]) {
+      return false;
+    }
+  }
+  params = std::move(found);
+  return true;
+}
+}  // namespace
+
+RouteMatch MatchRoute(const std::vector<Route>& routes, std::string_view method, std::string_view path) {
+  RouteMatch match;
+  std::vector<std::string_view> segments = Segments(path);
+  for (const Route& route : routes) {
+    std::map<std::string, std::string> params;
+    if (!MatchPattern(route.pattern, segments, params)) continue;
+    if (route.method == method) {
+      match.route = &route;
+      match.path_params = std::move(params);
+      match.allowed_methods.clear();
+      return match;
+    }
+    match.allowed_methods.push_back(route.method);
+  }
+  return match;
+}
+
+}  // namespace icat

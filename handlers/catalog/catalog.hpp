@@ -1,0 +1,37 @@
+// The catalog group: endpoint functions and the pure shapes of their replies.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "icat/pipeline.hpp"
+
+namespace icat::catalog {
+
+Reply ListImages(Context& ctx);
+Reply GetImage(Context& ctx);
+
+struct SeverityCounts {
+  long long critical = 0, high = 0, medium = 0, low = 0, unknown = 0;
+};
+
+struct VersionView {
+  std::string id, tag, digest, published_at;
+  std::optional<long long> size_bytes;
+  std::vector<std::string> hardening_tags;
+  SeverityCounts counts;  // of the version's latest scan; zero before the first
+};
+
+struct ImageView {
+  std::string id, name, description, repository;
+  std::optional<std::string> base_os;
+  std::optional<VersionView> latest;
+};
+
+// {"images": [...], "nextCursor": ...}: each image with its latest version.
+std::string ImageListJson(const std::vector<ImageView>& images, const std::optional<std::string>& next_cursor);
+// The detail: base OS, size and vulnerabilityCounts of the latest version, and every version.
+std::string ImageDetailJson(const ImageView& image, const std::vector<VersionView>& versions);
+
+}  // namespace icat::catalog

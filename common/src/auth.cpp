@@ -166,6 +166,10 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   if (record->state == kRevoked) Unauthenticated("The API key has been revoked.");
   if (record->state != "key") Unauthenticated("The API key is not valid.");
   if (record->expires_epoch != 0 && record->expires_epoch <= now) Unauthenticated("The API key has expired.");
+  // Known from here on, so refusals below are logged against the tenant and key.
+  ctx.principal.tenant_id = record->tenant_id;
+  ctx.principal.key_id = record->key_id;
+  ctx.principal.scopes = record->scopes;
 
   if (std::find(record->scopes.begin(), record->scopes.end(), scope) == record->scopes.end()) {
     ApiError error(Error::kINSUFFICIENT_SCOPE, "This endpoint needs an API key with scope " + std::string(scope) + ".");
@@ -175,11 +179,7 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   }
   ApplyRateLimit(ctx, count, now);
 
-  Principal principal;
-  principal.tenant_id = record->key_id.empty() ? "" : record->tenant_id;
-  principal.key_id = record->key_id;
-  principal.scopes = record->scopes;
-  return principal;
+  return ctx.principal;
 }
 
 void TouchApiKey(Context& ctx) {

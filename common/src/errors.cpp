@@ -17,8 +17,8 @@ const std::vector<ErrorInfo>& AllErrors() {
 const ErrorInfo& Describe(Error error) { return AllErrors().at(static_cast<size_t>(error)); }
 
 void ThrowInvalid(std::string field, std::string issue) {
-  throw ApiError(Error::kVALIDATION_ERROR, "Invalid " + field + ": " + issue + ".",
-                 {{std::move(field), std::move(issue)}});
+  std::string message = "Invalid " + field + ": " + issue + ".";
+  throw ApiError(Error::kVALIDATION_ERROR, std::move(message), {{std::move(field), std::move(issue)}});
 }
 
 std::string ErrorBody(Error error, std::string_view message, const std::vector<FieldIssue>& details) {

@@ -99,32 +99,32 @@ Reply HandleRequest(const std::vector<Route>& routes, const Request& incoming, D
   Context ctx{request, db, redis, config, {}, {}};
   bool in_transaction = false;
   Reply reply;
+  std::optional<Error> error;
   try {
     reply = Dispatch(routes, request, ctx, in_transaction);
   } catch (const ApiError& e) {
+    error = e.error();
     reply = ErrorReply(e, request);
   } catch (const DbError& e) {
     LogError("rid=" + request.request_id + " postgres: " + (e.sqlstate.empty() ? "" : e.sqlstate + " ") + e.what());
-    reply = ErrorReply(FromDbError(e), request);
+    ApiError mapped = FromDbError(e);
+    error = mapped.error();
+    reply = ErrorReply(mapped, request);
   } catch (const std::exception& e) {
     LogError("rid=" + request.request_id + " unexpected: " + e.what());
+    error = Error::kINTERNAL_ERROR;
     reply = ErrorReply(ApiError(Error::kINTERNAL_ERROR), request);
   }
   if (in_transaction) db.Rollback();
   reply.headers.insert(reply.headers.end(), ctx.reply_headers.begin(), ctx.reply_headers.end());
 
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  std::string error = "-";
-  if (reply.status >= 400) {
-    for (const ErrorInfo& info : AllErrors()) {
-      if (reply.body.find("\"" + std::string(info.name) + "\"") != std::string::npos) error = info.name;
-    }
-  }
   char millis[32];
   std::snprintf(millis, sizeof millis, "%.1f", ms);
   LogInfo("rid=" + request.request_id + " group=" + std::string(group) + " tenant=" +
           (ctx.principal.tenant_id.empty() ? "-" : ctx.principal.tenant_id) + " route=\"" + RouteName(routes, request) +
-          "\" status=" + std::to_string(reply.status) + " error=" + error + " ms=" + millis);
+          "\" status=" + std::to_string(reply.status) + " error=" + (error ? std::string(Describe(*error).name) : "-") +
+          " ms=" + millis);
   return reply;
 }
 

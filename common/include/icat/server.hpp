@@ -9,7 +9,9 @@ namespace icat {
 struct ServerOptions {
   std::string socket;  // unix socket path, ":port" or "host:port"; empty: inherit fd 0
   int workers = 2;
-  int socket_mode = 0660;  // unix sockets: who may connect (nginx's workers run as another user)
+  // Unix sockets: nginx started as root runs its workers as another user, who must connect. The
+  // directory holding the socket is the guard; under systemd the socket unit sets its own mode.
+  int socket_mode = 0666;
   int stop_grace_seconds = 10;
 };
 

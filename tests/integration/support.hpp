@@ -1,0 +1,227 @@
+// What the integration tests share: the stack's environment, an HTTP client on libcurl, running
+// icatctl and tools/stack, direct SQL as the owner role, handler pids, and a fresh-tenant fixture.
+#pragma once
+
+#include <curl/curl.h>
+#include <rapidjson/document.h>
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace icat::test {
+
+// ------------------------------------------------------------------ environment
+
+// What tools/run-tests hands the binary. Missing required variables throw std::runtime_error.
+struct Env {
+  std::string base_url;      // ICAT_BASE_URL, http://127.0.0.1:PORT
+  std::string https_url;     // ICAT_HTTPS_URL
+  std::string stack_dir;     // ICAT_STACK_DIR
+  std::string repo;          // ICAT_REPO
+  std::string pg_admin_dsn;  // ICAT_PG_ADMIN_DSN (owner role)
+  std::string redis_url;     // ICAT_REDIS_URL
+  std::string key_prefix;    // ICAT_KEY_PREFIX, default icat
+  int rate_limit_per_minute; // ICAT_RATE_LIMIT_PER_MINUTE, default 120
+};
+const Env& GetEnv();
+
+// n lower-case hex characters from the CSPRNG: unique names for tenants, images, keys.
+std::string RandomSuffix(size_t n = 10);
+
+// ------------------------------------------------------------------ HTTP
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+struct Response {
+  long status = 0;          // 0: no HTTP response at all; curl_error says why
+  std::string curl_error;
+  std::map<std::string, std::string> headers;  // lower-case names; repeated headers joined with ", "
+  std::string body;
+  long http_version = 0;    // CURL_HTTP_VERSION_1_1, CURL_HTTP_VERSION_2_0, ...
+
+  bool Has(std::string_view lower_case_name) const { return headers.count(std::string(lower_case_name)) > 0; }
+  std::string Header(std::string_view lower_case_name) const;
+  // For failure messages: status, a few headers and the start of the body.
+  std::string Summary() const;
+};
+
+// One curl easy handle; use one per thread.
+class HttpClient {
+ public:
+  HttpClient();
+  ~HttpClient();
+  HttpClient(const HttpClient&) = delete;
+  HttpClient& operator=(const HttpClient&) = delete;
+
+  // url is absolute (http://, https://) or a path appended to ICAT_BASE_URL. A body is sent when
+  // given (POST/PUT). configure, when set, may change any option just before the transfer.
+  Response Send(std::string_view method, std::string_view url, const Headers& headers = {},
+                const std::optional<std::string>& body = std::nullopt,
+                const std::function<void(CURL*)>& configure = {});
+  Response Get(std::string_view url, const Headers& headers = {}) { return Send("GET", url, headers); }
+
+ private:
+  CURL* curl_;
+};
+
+// Through a client of the calling thread.
+Response Send(std::string_view method, std::string_view url, const Headers& headers = {},
+              const std::optional<std::string>& body = std::nullopt);
+Response Get(std::string_view url, const Headers& headers = {});
+
+Headers Bearer(std::string_view key);     // Authorization: Bearer <key>
+Headers XApiKey(std::string_view key);    // X-API-Key: <key>
+
+// ------------------------------------------------------------------ assertions on responses
+
+// Parses the body as JSON; a Boost.Test failure (and an empty object) when it is not.
+rapidjson::Document JsonOf(const Response& response);
+
+// Asserts an error response: status, JSON content type, X-Request-Id, exactly the members error
+// (== error), message (non-empty string) and, when present, details: [{field, issue}] strings.
+void ExpectError(const Response& response, int status, std::string_view error);
+
+// Asserts a JSON 200 with X-Request-Id; returns the parsed body.
+rapidjson::Document ExpectJson200(const Response& response);
+
+// The fields of a details array of a VALIDATION_ERROR body.
+std::vector<std::string> DetailFields(const Response& response);
+
+// Reading members; a Boost.Test failure when absent or of another type.
+std::string StringMember(const rapidjson::Value& object, const char* name);
+long long IntMember(const rapidjson::Value& object, const char* name);
+bool IsNullMember(const rapidjson::Value& object, const char* name);
+
+// ------------------------------------------------------------------ time
+
+std::string Rfc3339(std::chrono::system_clock::time_point t);  // UTC, seconds, "Z"
+// Seconds since the epoch of an RFC 3339 time with any offset and optional fractions.
+std::optional<long long> ParseRfc3339(std::string_view text);
+
+// Calls probe every interval until it returns true or timeout passes; returns the last result.
+bool WaitFor(const std::function<bool()>& probe, std::chrono::milliseconds timeout,
+             std::chrono::milliseconds interval = std::chrono::milliseconds(100));
+
+// ------------------------------------------------------------------ processes
+
+struct ProcessResult {
+  int exit_code = -1;  // 128 + signal when killed by one
+  std::string out;
+  std::string err;
+};
+
+// Runs argv[0] (searched in PATH) with stdin_text on its standard input, extra_env added to ours.
+ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string& stdin_text = {},
+                         const std::vector<std::string>& extra_env = {});
+
+// build/bin/icatctl of ICAT_REPO.
+ProcessResult Icatctl(const std::vector<std::string>& args, const std::string& stdin_text = {});
+// Same, but a failure throws std::runtime_error with stderr; returns stdout without the final newline.
+std::string IcatctlOk(const std::vector<std::string>& args, const std::string& stdin_text = {});
+
+// tools/stack COMMAND $ICAT_STACK_DIR (pg-stop, pg-start, redis-stop, redis-start); throws on failure.
+void Stack(std::string_view command);
+
+// Polls GET /api/status until 200 with status "ok"; false when timeout passes first.
+bool WaitForStatusOk(std::chrono::seconds timeout = std::chrono::seconds(30));
+
+// Stops Postgres ("pg") or Redis ("redis") now; the destructor starts it again (if Restart did not)
+// and waits until /api/status is "ok" again, so one failing test cannot break the others.
+class StoppedService {
+ public:
+  explicit StoppedService(std::string service);
+  ~StoppedService();
+  StoppedService(const StoppedService&) = delete;
+  StoppedService& operator=(const StoppedService&) = delete;
+  void Restart();  // start it again now (and wait for status ok); idempotent
+
+ private:
+  std::string service_;
+  bool stopped_ = false;
+};
+
+// ------------------------------------------------------------------ Postgres, directly
+
+using PgRow = std::vector<std::optional<std::string>>;
+// Runs one statement as the owner role (ICAT_PG_ADMIN_DSN); throws std::runtime_error on failure.
+std::vector<PgRow> PgQuery(const std::string& sql, const std::vector<std::optional<std::string>>& params = {});
+
+// ------------------------------------------------------------------ handler processes
+
+// The pool parent of a handler group ($ICAT_STACK_DIR/run/<group>.pid).
+pid_t PoolParentPid(std::string_view group);
+// Its live children, the workers.
+std::set<pid_t> WorkerPids(std::string_view group);
+
+// ------------------------------------------------------------------ catalogue and tenants
+
+struct VersionSpec {
+  std::string tag;
+  std::optional<long long> size_bytes;
+  std::optional<std::string> base_os;
+  std::optional<std::string> published;  // RFC 3339
+  std::vector<std::string> hardening_tags;
+};
+
+struct Version {
+  std::string id;
+  std::string tag;
+  std::string digest;
+  std::optional<long long> size_bytes;
+  std::optional<std::string> published;
+  std::vector<std::string> hardening_tags;
+};
+
+struct Image {
+  std::string id;
+  std::string name;
+  std::string description;
+  std::string repository;
+  std::optional<std::string> base_os;
+  std::vector<Version> versions;  // in the order added
+};
+
+// A catalogue image (global, licensed to nobody yet). The name is "it-<label>-<random>".
+Image CreateImage(std::string_view label, std::optional<std::string> base_os = "debian-12");
+Version AddVersion(Image& image, const VersionSpec& spec);
+std::string RandomDigest();  // sha256:<64 hex>
+
+// A scan of a version with these distinct-vulnerability counts, made the version's latest scan.
+struct Counts {
+  int critical = 0, high = 0, medium = 0, low = 0, unknown = 0;
+};
+std::string InsertLatestScan(const std::string& version_id, const Counts& counts);
+
+// A fresh tenant ("it-<random>") for one test.
+class Tenant {
+ public:
+  Tenant();
+  const std::string& subdomain() const { return subdomain_; }
+  const std::string& id() const { return id_; }
+
+  void License(const Image& image);
+  // A new image licensed to this tenant, optionally with versions.
+  Image AddImage(std::string_view label, const std::vector<VersionSpec>& versions = {});
+
+  // Creates a key; returns the full secret.
+  std::string CreateKey(std::string_view scopes = "read:catalog", std::optional<std::string> expires = std::nullopt);
+  // icatctl key list --json, parsed (an array).
+  rapidjson::Document ListKeys();
+  // The list entry of a key (matched by its 14-character prefix); a null value when absent.
+  rapidjson::Document KeyEntry(std::string_view key);
+  void RevokeKey(std::string_view key);  // by prefix
+
+ private:
+  std::string subdomain_;
+  std::string id_;
+};
+
+}  // namespace icat::test

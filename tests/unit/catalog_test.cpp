@@ -1,0 +1,89 @@
+// The catalog group's pure reply shapes.
+#include <boost/test/unit_test.hpp>
+#include <rapidjson/document.h>
+
+#include "../../handlers/catalog/catalog.hpp"
+#include "../../handlers/status/status.hpp"
+
+using icat::catalog::ImageView;
+using icat::catalog::VersionView;
+
+namespace {
+VersionView SampleVersion(std::string tag, long long critical) {
+  VersionView v;
+  v.id = "7f1d2c3b-0000-4000-8000-00000000000" + std::string(tag == "1.0" ? "1" : "2");
+  v.tag = std::move(tag);
+  v.digest = "sha256:" + std::string(64, 'a');
+  v.published_at = "2026-01-02T03:04:05Z";
+  v.size_bytes = 1234;
+  v.hardening_tags = {"fips", "non-root"};
+  v.counts.critical = critical;
+  return v;
+}
+
+rapidjson::Document Parse(const std::string& text) {
+  rapidjson::Document d;
+  d.Parse(text.c_str());
+  BOOST_REQUIRE(!d.HasParseError());
+  return d;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(catalog_shapes)
+
+BOOST_AUTO_TEST_CASE(list_has_images_array_latest_version_and_cursor) {
+  ImageView image{"id-1", "nginx", "web server", "registry.example.test/hardened/nginx", std::string("Debian 12"),
+                  SampleVersion("1.0", 0)};
+  ImageView bare{"id-2", "zlib", "", "registry.example.test/hardened/zlib", std::nullopt, std::nullopt};
+  auto d = Parse(icat::catalog::ImageListJson({image, bare}, std::string("abc")));
+  BOOST_TEST(d["images"].Size() == 2u);
+  BOOST_TEST(d["images"][0]["name"].GetString() == std::string("nginx"));
+  BOOST_TEST(d["images"][0]["latestVersion"]["tag"].GetString() == std::string("1.0"));
+  BOOST_TEST(d["images"][0]["latestVersion"]["sizeBytes"].GetInt64() == 1234);
+  BOOST_TEST(d["images"][0]["latestVersion"]["hardeningTags"].Size() == 2u);
+  BOOST_TEST(d["images"][1]["latestVersion"].IsNull());
+  BOOST_TEST(d["images"][1]["baseOs"].IsNull());
+  BOOST_TEST(d["nextCursor"].GetString() == std::string("abc"));
+}
+
+BOOST_AUTO_TEST_CASE(last_page_has_null_cursor) {
+  auto d = Parse(icat::catalog::ImageListJson({}, std::nullopt));
+  BOOST_TEST(d["images"].Size() == 0u);
+  BOOST_TEST(d["nextCursor"].IsNull());
+}
+
+BOOST_AUTO_TEST_CASE(detail_counts_come_from_the_latest_version) {
+  ImageView image{"id-1", "nginx", "", "r/nginx", std::string("Debian 12"), SampleVersion("2.0", 3)};
+  auto d = Parse(icat::catalog::ImageDetailJson(image, {SampleVersion("2.0", 3), SampleVersion("1.0", 7)}));
+  BOOST_TEST(d["vulnerabilityCounts"]["critical"].GetInt64() == 3);
+  BOOST_TEST(d["vulnerabilityCounts"]["unknown"].GetInt64() == 0);
+  BOOST_TEST(d["sizeBytes"].GetInt64() == 1234);
+  BOOST_TEST(d["baseOs"].GetString() == std::string("Debian 12"));
+  BOOST_TEST(d["versions"].Size() == 2u);
+  BOOST_TEST(d["versions"][1]["vulnerabilityCounts"]["critical"].GetInt64() == 7);
+}
+
+BOOST_AUTO_TEST_CASE(detail_without_versions_has_zero_counts_and_null_size) {
+  ImageView image{"id-1", "nginx", "", "r/nginx", std::nullopt, std::nullopt};
+  auto d = Parse(icat::catalog::ImageDetailJson(image, {}));
+  for (const char* severity : {"critical", "high", "medium", "low", "unknown"}) {
+    BOOST_TEST(d["vulnerabilityCounts"][severity].GetInt64() == 0);
+  }
+  BOOST_TEST(d["sizeBytes"].IsNull());
+  BOOST_TEST(d["latestVersion"].IsNull());
+}
+
+BOOST_AUTO_TEST_CASE(status_is_degraded_without_redis_and_unavailable_without_postgres) {
+  auto ok = Parse(icat::status::StatusJson(true, true));
+  BOOST_TEST(ok["status"].GetString() == std::string("ok"));
+  BOOST_TEST(!ok.HasMember("error"));
+  auto degraded = Parse(icat::status::StatusJson(true, false));
+  BOOST_TEST(degraded["status"].GetString() == std::string("degraded"));
+  BOOST_TEST(degraded["checks"]["redis"].GetString() == std::string("unavailable"));
+  auto down = Parse(icat::status::StatusJson(false, true));
+  BOOST_TEST(down["status"].GetString() == std::string("unavailable"));
+  BOOST_TEST(down["error"].GetString() == std::string("SERVICE_UNAVAILABLE"));
+  BOOST_TEST(down["checks"]["postgres"].GetString() == std::string("unavailable"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,99 @@
+// Route matching: literal segments and {name} placeholders, 404 versus 405.
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+
+#include "icat/router.hpp"
+
+namespace {
+
+icat::Reply ListImages(icat::Context&) { return icat::Reply::Json(200, "[]"); }
+icat::Reply ShowImage(icat::Context&) { return icat::Reply::Json(200, "{}"); }
+icat::Reply ShowSbom(icat::Context&) { return icat::Reply::Json(200, "{}"); }
+icat::Reply CreateHook(icat::Context&) { return icat::Reply::Json(201, "{}"); }
+icat::Reply DeleteHook(icat::Context&) { return icat::Reply::Json(204, ""); }
+
+const std::vector<icat::Route>& Routes() {
+  static const std::vector<icat::Route> routes = {
+      {"GET", "/v1/images", icat::Access::kApiKey, "read:catalog", ListImages},
+      {"GET", "/v1/images/{id}", icat::Access::kApiKey, "read:catalog", ShowImage},
+      {"GET", "/v1/images/{id}/sbom", icat::Access::kApiKey, "read:sbom", ShowSbom},
+      {"POST", "/api/webhooks", icat::Access::kPortal, "", CreateHook, true},
+      {"DELETE", "/api/webhooks/{id}", icat::Access::kPortal, "", DeleteHook},
+  };
+  return routes;
+}
+
+bool Allows(const icat::RouteMatch& match, std::string_view method) {
+  return std::find(match.allowed_methods.begin(), match.allowed_methods.end(), method) != match.allowed_methods.end();
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(router)
+
+BOOST_AUTO_TEST_CASE(literal_path_matches_its_route_without_params) {
+  icat::RouteMatch match = icat::MatchRoute(Routes(), "GET", "/v1/images");
+  BOOST_TEST_REQUIRE(match.route != nullptr);
+  BOOST_TEST(match.route == &Routes()[0]);
+  BOOST_TEST(match.path_params.empty());
+  BOOST_TEST(match.allowed_methods.empty());
+}
+
+BOOST_AUTO_TEST_CASE(placeholder_matches_one_segment_and_is_decoded) {
+  icat::RouteMatch match = icat::MatchRoute(Routes(), "GET", "/v1/images/abc%20d%2Fef");
+  BOOST_TEST_REQUIRE(match.route != nullptr);
+  BOOST_TEST(match.route == &Routes()[1]);
+  BOOST_TEST(match.path_params.size() == 1u);
+  BOOST_TEST(match.path_params["id"] == "abc d/ef");
+}
+
+BOOST_AUTO_TEST_CASE(placeholder_followed_by_literal_matches_the_longer_route) {
+  icat::RouteMatch match = icat::MatchRoute(Routes(), "GET", "/v1/images/42/sbom");
+  BOOST_TEST_REQUIRE(match.route != nullptr);
+  BOOST_TEST(match.route == &Routes()[2]);
+  BOOST_TEST(match.path_params["id"] == "42");
+}
+
+BOOST_AUTO_TEST_CASE(unknown_path_has_no_route_and_no_allowed_methods) {
+  for (std::string_view path : {"/nope", "/", "", "/v1", "/v1/image", "/v1/images/x/y/z", "/v1/images/1/sbomx"}) {
+    icat::RouteMatch match = icat::MatchRoute(Routes(), "GET", path);
+    BOOST_TEST(match.route == nullptr, "path " << path);
+    BOOST_TEST(match.allowed_methods.empty(), "path " << path);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(wrong_method_has_no_route_and_lists_allowed_methods) {
+  icat::RouteMatch match = icat::MatchRoute(Routes(), "POST", "/v1/images");
+  BOOST_TEST(match.route == nullptr);
+  BOOST_TEST(match.allowed_methods.size() == 1u);
+  BOOST_TEST(Allows(match, "GET"));
+
+  icat::RouteMatch hook = icat::MatchRoute(Routes(), "GET", "/api/webhooks/7");
+  BOOST_TEST(hook.route == nullptr);
+  BOOST_TEST(Allows(hook, "DELETE"));
+  BOOST_TEST(!Allows(hook, "GET"));
+}
+
+BOOST_AUTO_TEST_CASE(method_is_case_sensitive) {
+  icat::RouteMatch match = icat::MatchRoute(Routes(), "get", "/v1/images");
+  BOOST_TEST(match.route == nullptr);
+  BOOST_TEST(Allows(match, "GET"));
+}
+
+BOOST_AUTO_TEST_CASE(trailing_slash_does_not_match) {
+  for (std::string_view path : {"/v1/images/", "/v1/images/abc/", "/v1/images//"}) {
+    icat::RouteMatch match = icat::MatchRoute(Routes(), "GET", path);
+    BOOST_TEST(match.route == nullptr, "path " << path);
+    BOOST_TEST(match.allowed_methods.empty(), "path " << path);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(extra_segments_do_not_match) {
+  icat::RouteMatch match = icat::MatchRoute(Routes(), "GET", "/v1/images/abc/def");
+  BOOST_TEST(match.route == nullptr);
+  BOOST_TEST(match.allowed_methods.empty());
+  icat::RouteMatch prefix = icat::MatchRoute(Routes(), "GET", "/x/v1/images");
+  BOOST_TEST(prefix.route == nullptr);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

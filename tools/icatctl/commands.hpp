@@ -1,0 +1,22 @@
+// Every icatctl command: one function each, run by main's dispatch table with parsed arguments.
+// A command prints its result on stdout and throws UsageError (exit 2) or Failure (exit 1).
+#pragma once
+
+#include "args.hpp"
+
+namespace icat::ctl {
+
+void Migrate(const Args& args);        // migrate.cpp
+void TenantCreate(const Args& args);   // tenants.cpp
+void UserCreate(const Args& args);     // users.cpp
+void ImageCreate(const Args& args);    // images.cpp
+void VersionAdd(const Args& args);     // images.cpp
+void LicenseGrant(const Args& args);   // licenses.cpp
+void LicenseRevoke(const Args& args);  // licenses.cpp
+void KeyCreate(const Args& args);      // keys.cpp
+void KeyList(const Args& args);        // keys.cpp
+void KeyRevoke(const Args& args);      // keys.cpp
+void OpenApi(const Args& args);        // openapi.cpp
+void PrintSettings(const Args& args);  // settings.cpp
+
+}  // namespace icat::ctl

@@ -1,0 +1,217 @@
+// icatctl key create, list and revoke: API keys of a tenant. The full key is printed once, at
+// creation, and never stored; lists show only its 14-character prefix.
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "icat/api_key.hpp"
+#include "icat/auth.hpp"
+#include "icat/crypto.hpp"
+#include "icat/redis.hpp"
+#include "session.hpp"
+
+namespace icat::ctl {
+namespace {
+
+constexpr size_t kMaxKeyNameChars = 100;
+
+// Times in UTC with a Z, the same in the table and the JSON, whatever the server's TimeZone.
+constexpr std::string_view kListKeys = R"sql(
+  SELECT id, name, prefix, scopes,
+         to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+         to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+         to_char(last_used_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+         CASE WHEN revoked_at IS NOT NULL THEN 'revoked'
+              WHEN expires_at <= now() THEN 'expired'
+              ELSE 'active' END
+  FROM api_keys WHERE tenant_id = $1 ORDER BY created_at, id)sql";
+
+std::string KnownScopes() {
+  std::string known;
+  for (std::string_view scope : AllScopes()) known += (known.empty() ? "" : ", ") + std::string(scope);
+  return known;
+}
+
+// "read:catalog, read:sbom" -> each scope once, in the order given; any unknown one is refused.
+std::vector<std::string> ParseScopes(const std::string& list) {
+  std::vector<std::string> scopes;
+  std::istringstream pieces(list);
+  for (std::string scope; std::getline(pieces, scope, ',');) {
+    scope.erase(0, scope.find_first_not_of(' '));
+    scope.erase(scope.find_last_not_of(' ') + 1);
+    if (scope.empty()) continue;
+    if (!IsScope(scope)) throw UsageError("--scopes: unknown scope '" + scope + "' (known: " + KnownScopes() + ")");
+    if (std::find(scopes.begin(), scopes.end(), scope) == scopes.end()) scopes.push_back(scope);
+  }
+  if (scopes.empty()) throw UsageError("--scopes needs at least one scope");
+  return scopes;
+}
+
+void PrintTable(const std::vector<std::vector<std::string>>& table) {
+  std::vector<size_t> widths(table.front().size(), 0);
+  for (const auto& row : table) {
+    for (size_t col = 0; col < row.size(); ++col) widths[col] = std::max(widths[col], Utf8Length(row[col]));
+  }
+  for (const auto& row : table) {
+    std::string line;
+    for (size_t col = 0; col < row.size(); ++col) {
+      line += row[col];
+      if (col + 1 < row.size()) line += std::string(widths[col] - Utf8Length(row[col]) + 2, ' ');
+    }
+    std::cout << line << '\n';
+  }
+}
+
+void PrintKeysTable(const Rows& keys) {
+  std::vector<std::vector<std::string>> table = {
+      {"ID", "NAME", "PREFIX", "SCOPES", "CREATED", "EXPIRES", "LAST USED", "STATE"}};
+  for (int row = 0; row < keys.size(); ++row) {
+    std::string scopes;
+    for (const std::string& scope : ParseTextArray(keys.Text(row, 3))) scopes += (scopes.empty() ? "" : ",") + scope;
+    table.push_back({std::string(keys.Text(row, 0)), std::string(keys.Text(row, 1)), std::string(keys.Text(row, 2)),
+                     scopes, std::string(keys.Text(row, 4)), keys.OptionalText(row, 5).value_or("-"),
+                     keys.OptionalText(row, 6).value_or("never"), std::string(keys.Text(row, 7))});
+  }
+  PrintTable(table);
+}
+
+using JsonOut = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+void WriteText(JsonOut& json, std::string_view value) {
+  json.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+}
+
+// One column of a row as "key": "text", or "key": null for SQL NULL.
+void WriteColumn(JsonOut& json, const char* key, const Rows& rows, int row, int col) {
+  json.Key(key);
+  if (rows.IsNull(row, col)) {
+    json.Null();
+  } else {
+    WriteText(json, rows.Text(row, col));
+  }
+}
+
+void PrintKeysJson(const Rows& keys) {
+  rapidjson::StringBuffer buffer;
+  JsonOut json(buffer);
+  json.SetIndent(' ', 2);
+  json.StartArray();
+  for (int row = 0; row < keys.size(); ++row) {
+    json.StartObject();
+    WriteColumn(json, "id", keys, row, 0);
+    WriteColumn(json, "name", keys, row, 1);
+    WriteColumn(json, "prefix", keys, row, 2);
+    json.Key("scopes");
+    json.StartArray();
+    for (const std::string& scope : ParseTextArray(keys.Text(row, 3))) WriteText(json, scope);
+    json.EndArray();
+    WriteColumn(json, "createdAt", keys, row, 4);
+    WriteColumn(json, "expiresAt", keys, row, 5);
+    WriteColumn(json, "lastUsedAt", keys, row, 6);
+    WriteColumn(json, "state", keys, row, 7);
+    json.EndObject();
+  }
+  json.EndArray();
+  std::cout << buffer.GetString() << '\n';
+}
+
+// The key a revoke names: by id, or by the prefix `key list` shows (which two keys may share).
+struct KeyToRevoke {
+  std::string id;
+  bool already_revoked;
+  std::string hash_hex;  // what the Redis cache is keyed by
+};
+
+KeyToRevoke FindKeyToRevoke(Db& db, const std::string& tenant_id, const std::string& subdomain,
+                            const std::string& id_or_prefix) {
+  // FOR UPDATE: two concurrent revokes of one key write one audit entry, not two.
+  Rows keys = db.RunSql(IsUuid(id_or_prefix)
+                            ? "SELECT id, revoked_at IS NOT NULL, encode(key_hash, 'hex') FROM api_keys "
+                              "WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE"
+                            : "SELECT id, revoked_at IS NOT NULL, encode(key_hash, 'hex') FROM api_keys "
+                              "WHERE tenant_id = $1 AND prefix = $2 ORDER BY created_at FOR UPDATE",
+                        {tenant_id, id_or_prefix});
+  if (keys.empty()) throw Failure("tenant " + subdomain + " has no key " + id_or_prefix);
+  if (keys.size() > 1) {
+    std::string ids;
+    for (int row = 0; row < keys.size(); ++row) ids += (row ? ", " : "") + std::string(keys.Text(row, 0));
+    throw Failure("prefix " + id_or_prefix + " matches several keys (" + ids + "); revoke one by its id");
+  }
+  return {std::string(keys.Text(0, 0)), keys.Bool(0, 1), std::string(keys.Text(0, 2))};
+}
+
+}  // namespace
+
+void KeyCreate(const Args& args) {
+  const std::string& subdomain = args.Value("tenant");
+  const std::string& name = args.Value("name");
+  if (Utf8Length(name) > kMaxKeyNameChars) throw UsageError("--name: at most 100 characters");
+  std::vector<std::string> scopes = ParseScopes(args.Value("scopes"));
+  std::optional<std::string> expires = args.Optional("expires");
+
+  Session session;
+  if (expires && TimestampIsPast(session.db, "expires", *expires)) {
+    throw UsageError("--expires: " + *expires + " is in the past");
+  }
+  std::string tenant_id = TenantId(session.db, subdomain);
+  NewApiKey key = GenerateApiKey(session.config.key_prefix);
+  Transaction transaction(session.db);
+  Rows created = session.db.RunSql(
+      "INSERT INTO api_keys (tenant_id, name, prefix, key_hash, scopes, expires_at) "
+      "VALUES ($1, $2, $3, $4::bytea, $5::text[], $6::timestamptz) RETURNING id",
+      {tenant_id, name, key.prefix, "\\x" + HexEncode(key.hash), TextArrayLiteral(scopes), expires});
+  std::string key_id(created.Text(0, 0));
+  Exec(session.db,
+       "INSERT INTO audit_log (tenant_id, actor, action, target, detail) VALUES ($1, 'operator', 'key.created', $2, "
+       "jsonb_build_object('name', $3::text, 'prefix', $4::text, 'scopes', $5::text[]))",
+       {tenant_id, key_id, name, key.prefix, TextArrayLiteral(scopes)});
+  transaction.Commit();
+  // The key alone on stdout, so `KEY=$(icatctl key create ...)` captures exactly it.
+  std::cout << key.secret << '\n';
+  std::cerr << "created key " << key_id << " (" << key.prefix << "); it cannot be shown again\n";
+}
+
+void KeyList(const Args& args) {
+  Session session;
+  std::string tenant_id = TenantId(session.db, args.Value("tenant"));
+  Rows keys = session.db.RunSql(kListKeys, {tenant_id});
+  if (args.Has("json")) {
+    PrintKeysJson(keys);
+  } else {
+    PrintKeysTable(keys);
+  }
+}
+
+void KeyRevoke(const Args& args) {
+  const std::string& subdomain = args.Value("tenant");
+  const std::string& id_or_prefix = args.Positional(0);
+  if (!IsUuid(id_or_prefix) && id_or_prefix.size() != kKeyListedPrefixChars) {
+    throw UsageError("'" + id_or_prefix + "' is neither a key id nor a 14-character key prefix");
+  }
+  Session session;
+  std::string tenant_id = TenantId(session.db, subdomain);
+  Transaction transaction(session.db);
+  KeyToRevoke key = FindKeyToRevoke(session.db, tenant_id, subdomain, id_or_prefix);
+  if (!key.already_revoked) {
+    Exec(session.db, "UPDATE api_keys SET revoked_at = now() WHERE id = $1", {key.id});
+    Exec(session.db,
+         "INSERT INTO audit_log (tenant_id, actor, action, target) VALUES ($1, 'operator', 'key.revoked', $2)",
+         {tenant_id, key.id});
+  }
+  transaction.Commit();
+  // After the commit, so a cache fill that races with us reads the revoked row or meets the
+  // tombstone. Told again for an already revoked key, in case Redis missed it the first time.
+  Redis redis(session.config.redis_host, session.config.redis_port, session.config.redis_db,
+              session.config.redis_timeout_ms);
+  if (!MarkApiKeyRevoked(redis, key.hash_hex, session.config.key_cache_seconds)) {
+    std::cerr << "icatctl: warning: Redis unreachable; a cached copy of the key may be accepted for up to "
+              << session.config.key_cache_seconds << " s\n";
+  }
+  std::cout << (key.already_revoked ? "already revoked " : "revoked ") << key.id << '\n';
+}
+
+}  // namespace icat::ctl

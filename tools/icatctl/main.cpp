@@ -1,0 +1,175 @@
+// icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys).
+// Exit status: 0 done, 1 failed at run time (not found, conflict, database down), 2 bad arguments.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "commands.hpp"
+#include "icat/db.hpp"
+#include "icat/log.hpp"
+#include "session.hpp"
+
+namespace icat::ctl {
+namespace {
+
+struct Command {
+  std::string_view name;     // one or two words: "migrate", "key create"
+  std::string_view summary;  // one line
+  CommandSpec spec;
+  void (*run)(const Args&);
+};
+
+const FlagSpec kTenantFlag{"tenant", FlagKind::kRequired, "SUBDOMAIN", "the tenant, by its subdomain"};
+const FlagSpec kImageFlag{"image", FlagKind::kRequired, "NAME", "the catalogue image, by name"};
+
+const std::vector<Command>& AllCommands() {
+  static const std::vector<Command> commands = {
+      {"migrate", "Applies the embedded SQL migrations not yet applied, in order.", {}, Migrate},
+      {"tenant create", "Creates a tenant; prints its id.",
+       {{"SUBDOMAIN"}, {{"name", FlagKind::kOptional, "NAME", "display name (default: the subdomain)"}}},
+       TenantCreate},
+      {"user create", "Creates a portal user; the password is the first line of stdin. Prints the user id.",
+       {{},
+        {kTenantFlag,
+         {"email", FlagKind::kRequired, "EMAIL", "login email, unique within the tenant"},
+         {"role", FlagKind::kRequired, "ROLE", "admin, user or viewer"}}},
+       UserCreate},
+      {"image create", "Adds an image to the catalogue; prints its id.",
+       {{},
+        {{"name", FlagKind::kRequired, "NAME", "image name, e.g. nginx or hardened/nginx"},
+         {"description", FlagKind::kOptional, "TEXT", "one-line description"},
+         {"base-os", FlagKind::kOptional, "OS", "base operating system"},
+         {"repository", FlagKind::kOptional, "REPO", "registry host and path (default: ICAT_REGISTRY/NAME)"}}},
+       ImageCreate},
+      {"version add", "Adds a version to an image and makes the newest published one its latest; prints its id.",
+       {{},
+        {kImageFlag,
+         {"tag", FlagKind::kRequired, "TAG", "the version's tag, e.g. 1.27.1"},
+         {"digest", FlagKind::kRequired, "sha256:HEX", "the image manifest digest"},
+         {"size", FlagKind::kOptional, "BYTES", "image size in bytes"},
+         {"base-os", FlagKind::kOptional, "OS", "base operating system of this version"},
+         {"published", FlagKind::kOptional, "RFC3339", "publication time (default: now)"},
+         {"hardening-tag", FlagKind::kRepeated, "TAG", "a hardening property, e.g. non-root; repeatable"}}},
+       VersionAdd},
+      {"license grant", "Lets a tenant see an image (idempotent).", {{}, {kTenantFlag, kImageFlag}}, LicenseGrant},
+      {"license revoke", "Hides an image from a tenant (idempotent).", {{}, {kTenantFlag, kImageFlag}}, LicenseRevoke},
+      {"key create", "Creates an API key and prints it alone on stdout; it cannot be shown again.",
+       {{},
+        {kTenantFlag,
+         {"name", FlagKind::kRequired, "NAME", "what the key is for"},
+         {"scopes", FlagKind::kRequired, "SCOPE,...",
+          "comma-separated: read:catalog, read:sbom, read:vulns, admission"},
+         {"expires", FlagKind::kOptional, "RFC3339", "expiry time (default: never)"}}},
+       KeyCreate},
+      {"key list", "Lists a tenant's API keys (never their secrets).",
+       {{}, {kTenantFlag, {"json", FlagKind::kSwitch, "", "print a JSON array instead of a table"}}},
+       KeyList},
+      {"key revoke", "Revokes an API key, by id or 14-character prefix, with immediate effect.",
+       {{"ID_OR_PREFIX"}, {kTenantFlag}},
+       KeyRevoke},
+      {"openapi", "Prints the OpenAPI document FILE with the error enum filled from the error table.",
+       {{"FILE"}, {}},
+       OpenApi},
+      {"settings", "Prints the ICAT_* settings as a Markdown table.", {}, PrintSettings},
+  };
+  return commands;
+}
+
+size_t WordCount(std::string_view name) { return name.find(' ') == std::string_view::npos ? 1 : 2; }
+
+// The command the first one or two tokens name, or a UsageError that lists what was possible.
+const Command& FindCommand(const std::vector<std::string>& tokens) {
+  for (const Command& command : AllCommands()) {
+    size_t words = WordCount(command.name);
+    if (tokens.size() < words) continue;
+    std::string typed = words == 1 ? tokens[0] : tokens[0] + " " + tokens[1];
+    if (typed == command.name) return command;
+  }
+  std::string subcommands;
+  for (const Command& command : AllCommands()) {
+    if (WordCount(command.name) == 2 && command.name.substr(0, command.name.find(' ')) == tokens[0]) {
+      subcommands += (subcommands.empty() ? "" : ", ") + std::string(command.name.substr(command.name.find(' ') + 1));
+    }
+  }
+  if (subcommands.empty()) throw UsageError("unknown command '" + tokens[0] + "' (see icatctl --help)");
+  if (tokens.size() == 1) throw UsageError("'" + tokens[0] + "' needs one of: " + subcommands);
+  throw UsageError("unknown command '" + tokens[0] + " " + tokens[1] + "' ('" + tokens[0] + "' takes: " + subcommands +
+                   ")");
+}
+
+void PrintOverview() {
+  std::cout << "usage: icatctl COMMAND [ARGUMENTS]   (icatctl COMMAND --help for its arguments)\n\n";
+  for (const Command& command : AllCommands()) {
+    std::cout << "  " << command.name << std::string(18 - command.name.size(), ' ') << command.summary << '\n';
+  }
+  std::cout << "\nConnects with ICAT_PG_ADMIN_DSN (the owner role) and ICAT_REDIS_URL.\n";
+}
+
+// Messages from libpq span lines (DETAIL, HINT); an error here stays on one line.
+std::string OneLine(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  for (size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at)) {
+    size_t next = text.find_first_not_of(" \t\n", at);  // libpq indents continuation lines
+    text.replace(at, (next == std::string::npos ? text.size() : next) - at, "; ");
+  }
+  return text;
+}
+
+int Fail(int status, const std::string& message) {
+  std::cerr << "icatctl: " << OneLine(message) << '\n';
+  return status;
+}
+
+// The server's words without libpq's "ERROR:  " and the PL/pgSQL CONTEXT trace an operator cannot use.
+std::string ServerMessage(std::string text) {
+  if (text.rfind("ERROR:", 0) == 0) text.erase(0, text.find_first_not_of(' ', 6));
+  size_t context = text.find("\nCONTEXT:");
+  if (context != std::string::npos) text.erase(context);
+  return text;
+}
+
+// Postgres errors map here and only here.
+int FailOnDb(const DbError& error) {
+  std::string what = ServerMessage(error.what());
+  if (error.connection_lost || error.sqlstate.empty()) {
+    // libicat's connect failure already says "cannot connect to Postgres".
+    return Fail(1, what.find("Postgres") == std::string::npos ? "cannot reach Postgres: " + what : what);
+  }
+  if (error.sqlstate == "23505") return Fail(1, "already exists: " + what);
+  return Fail(1, "database error " + error.sqlstate + ": " + what);
+}
+
+int Run(const std::vector<std::string>& tokens) {
+  if (tokens.empty()) return Fail(2, "missing command (see icatctl --help)");
+  if (tokens[0] == "--help" || tokens[0] == "-h" || tokens[0] == "help") {
+    PrintOverview();
+    return 0;
+  }
+  const Command* command = nullptr;
+  try {
+    command = &FindCommand(tokens);
+    std::vector<std::string> rest(tokens.begin() + static_cast<long>(WordCount(command->name)), tokens.end());
+    if (WantsHelp(rest)) {
+      std::cout << HelpText(command->name, command->summary, command->spec);
+      return 0;
+    }
+    command->run(Args::Parse(rest, command->spec));
+    return 0;
+  } catch (const UsageError& error) {
+    std::string hint = command ? " (see icatctl " + std::string(command->name) + " --help)" : "";
+    return Fail(2, error.what() + hint);
+  } catch (const DbError& error) {
+    return FailOnDb(error);
+  } catch (const std::exception& error) {
+    return Fail(1, error.what());  // Failure, a bad setting, or anything unexpected
+  }
+}
+
+}  // namespace
+}  // namespace icat::ctl
+
+int main(int argc, char** argv) {
+  icat::SetLogProgram("icatctl");
+  return icat::ctl::Run(std::vector<std::string>(argv + 1, argv + argc));
+}

@@ -1,0 +1,60 @@
+// What icatctl's commands share: the runtime-failure exception, the owner's database session,
+// look-ups by the names operators type, and checks of the values they pass.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icat/config.hpp"
+#include "icat/db.hpp"
+
+namespace icat::ctl {
+
+// A failure at run time (not found, conflict, ...): main prints it as one line and exits 1.
+class Failure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The settings and a connection as the owner role (ICAT_PG_ADMIN_DSN), which bypasses
+// row-level security: the operator acts for every tenant. Nothing connects until first use.
+struct Session {
+  Session();
+  Config config;
+  Db db;
+};
+
+// BEGIN now; ROLLBACK on destruction unless Commit() was called, so a throw never half-applies.
+class Transaction {
+ public:
+  explicit Transaction(Db& db);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void Commit();
+
+ private:
+  Db& db_;
+  bool finished_ = false;
+};
+
+// Runs a statement whose rows nobody needs.
+void Exec(Db& db, std::string_view sql, const std::vector<Param>& params = {});
+
+// Ids by the names operators type; a Failure ("tenant acme not found") when there is none.
+std::string TenantId(Db& db, std::string_view subdomain);
+std::string ImageId(Db& db, std::string_view name);
+
+// Throws UsageError "--flag: 'value' <expectation>" unless value matches the ECMAScript pattern.
+void RequireMatch(std::string_view flag, std::string_view value, const char* pattern, std::string_view expectation);
+
+// Checks an RFC 3339 timestamp given as --flag: its shape here (so the message names the flag),
+// its calendar by Postgres. Returns whether it lies in the past. Throws UsageError.
+bool TimestampIsPast(Db& db, std::string_view flag, const std::string& value);
+
+bool IsUuid(std::string_view text);
+size_t Utf8Length(std::string_view text);  // characters, as Postgres' length() counts them
+
+}  // namespace icat::ctl

@@ -148,13 +148,20 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   std::string cache_key = ApiKeyCacheKey(hash_hex);
   long long now = std::time(nullptr);
   std::string window_key = "icat:rate:" + hash_hex.substr(0, 32) + ":" + std::to_string(now / kWindowSeconds);
-  auto replies = ctx.redis.Pipeline({{"GET", cache_key}, {"INCR", window_key}, {"EXPIRE", window_key, "120"}});
+  // One round trip: the cached record, this window's count, and whether this is the key's first
+  // use this minute (last_used_at is written at most once a minute).
+  auto replies = ctx.redis.Pipeline({{"GET", cache_key},
+                                     {"INCR", window_key},
+                                     {"EXPIRE", window_key, "120"},
+                                     {"SET", "icat:lastused:" + hash_hex, "1", "EX", "60", "NX"}});
 
   std::optional<KeyRecord> record;
   std::optional<long long> count;
+  bool first_use_this_minute = true;  // without Redis, the UPDATE's own condition throttles
   if (replies) {
     if ((*replies)[0].type == RedisReply::Type::kString) record = Decode((*replies)[0].text);
     if ((*replies)[1].type == RedisReply::Type::kInteger) count = (*replies)[1].integer;
+    first_use_this_minute = !(*replies)[3].IsNil();
   }
   if (!record) {
     record = LookUpInPostgres(ctx.db, hash_hex);
@@ -170,6 +177,7 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   ctx.principal.tenant_id = record->tenant_id;
   ctx.principal.key_id = record->key_id;
   ctx.principal.scopes = record->scopes;
+  ctx.principal.touch_key = first_use_this_minute;
 
   if (std::find(record->scopes.begin(), record->scopes.end(), scope) == record->scopes.end()) {
     ApiError error(Error::kINSUFFICIENT_SCOPE, "This endpoint needs an API key with scope " + std::string(scope) + ".");
@@ -183,10 +191,7 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
 }
 
 void TouchApiKey(Context& ctx) {
-  // Redis gates the write to once a minute per key; without Redis the UPDATE's WHERE does.
-  auto gate = ctx.redis.Command({"SET", "icat:lastused:" + ctx.principal.key_id, "1", "EX", "60", "NX"});
-  if (gate && gate->IsNil()) return;
-  Rows ignored = ctx.db.Run(kTouchKey, {ctx.principal.key_id});
+  if (ctx.principal.touch_key) Rows ignored = ctx.db.Run(kTouchKey, {ctx.principal.key_id});
 }
 
 }  // namespace icat

@@ -21,6 +21,7 @@ struct Principal {
   std::string tenant_id;
   std::string key_id;                // API key callers
   std::vector<std::string> scopes;
+  bool touch_key = false;            // the key's last_used_at is due for an update
   std::string user_id;               // portal callers
   std::string role;
 };

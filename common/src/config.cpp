@@ -20,6 +20,7 @@ const std::vector<Setting>& AllSettings() {
        "libpq connection string of icatctl (the schema owner role)."},
       {"ICAT_PG_DSN", "host=/var/run/postgresql dbname=icat user=icat_app",
        "libpq connection string of the handlers (role icat_app, owns nothing)."},
+      {"ICAT_PG_NO_FSYNC", "", "1: the local Postgres runs without fsync (tools/stack; tests only)."},
       {"ICAT_PG_PORT", "5432", "Port of the local Postgres (tools/stack; names its unix socket)."},
       {"ICAT_PG_STATEMENT_TIMEOUT_MS", "5000", "Statement timeout of handler queries."},
       {"ICAT_RATE_LIMIT_PER_MINUTE", "600", "Requests per minute per API key on /v1 (0: no limit)."},

@@ -93,6 +93,8 @@ int RunPreforkServer(const ServerOptions& options, const std::function<int(int l
     return 1;
   }
   InstallStopHandler();
+  // nginx may close a connection mid-reply (client gone); that is an error to log, not a death.
+  signal(SIGPIPE, SIG_IGN);
   std::set<pid_t> workers;
   for (int i = 0; i < options.workers; i++) workers.insert(StartWorker(listen_fd, worker_main));
   LogInfo("serving on " + (options.socket.empty() ? std::string("fd 0") : options.socket) + " with " +

@@ -25,6 +25,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "icat/config.hpp"
+
 extern char** environ;
 
 namespace icat::test {
@@ -63,7 +65,7 @@ const Env& GetEnv() {
     e.pg_admin_dsn = EnvRequired("ICAT_PG_ADMIN_DSN");
     e.redis_url = EnvOr("ICAT_REDIS_URL", "");
     e.key_prefix = EnvOr("ICAT_KEY_PREFIX", "icat");
-    e.rate_limit_per_minute = std::stoi(EnvOr("ICAT_RATE_LIMIT_PER_MINUTE", "120"));
+    e.rate_limit_per_minute = std::stoi(icat::Config::Get("ICAT_RATE_LIMIT_PER_MINUTE"));  // as the handlers read it
     return e;
   }();
   return env;
@@ -505,6 +507,17 @@ std::vector<PgRow> PgQuery(const std::string& sql, const std::vector<std::option
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+// ------------------------------------------------------------------ Redis, directly
+
+std::optional<icat::RedisReply> RedisCommand(const std::vector<std::string>& args) {
+  thread_local std::unique_ptr<icat::Redis> redis;
+  if (!redis) {
+    icat::Config config = icat::Config::FromEnvironment();  // parses ICAT_REDIS_URL as the handlers do
+    redis = std::make_unique<icat::Redis>(config.redis_host, config.redis_port, config.redis_db, 1000);
+  }
+  return redis->Command(args);
 }
 
 // ------------------------------------------------------------------ handler processes

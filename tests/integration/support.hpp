@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "icat/redis.hpp"
+
 namespace icat::test {
 
 // ------------------------------------------------------------------ environment
@@ -29,7 +31,7 @@ struct Env {
   std::string pg_admin_dsn;  // ICAT_PG_ADMIN_DSN (owner role)
   std::string redis_url;     // ICAT_REDIS_URL
   std::string key_prefix;    // ICAT_KEY_PREFIX, default icat
-  int rate_limit_per_minute; // ICAT_RATE_LIMIT_PER_MINUTE, default 120
+  int rate_limit_per_minute; // ICAT_RATE_LIMIT_PER_MINUTE (run-tests sets 120)
 };
 const Env& GetEnv();
 
@@ -153,6 +155,12 @@ class StoppedService {
 using PgRow = std::vector<std::optional<std::string>>;
 // Runs one statement as the owner role (ICAT_PG_ADMIN_DSN); throws std::runtime_error on failure.
 std::vector<PgRow> PgQuery(const std::string& sql, const std::vector<std::optional<std::string>>& params = {});
+
+// ------------------------------------------------------------------ Redis, directly
+
+// One command on the stack's Redis (ICAT_REDIS_URL), through a connection of the calling thread;
+// nullopt when Redis cannot be reached.
+std::optional<icat::RedisReply> RedisCommand(const std::vector<std::string>& args);
 
 // ------------------------------------------------------------------ handler processes
 

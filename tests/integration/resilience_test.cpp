@@ -1,0 +1,200 @@
+// Outages: a worker killed, Redis stopped, Postgres stopped. Each test restores what it stopped
+// (StoppedService) and waits for /api/status "ok" before it returns; this file links last, so
+// these tests also run after the others.
+#include <signal.h>
+
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <cstdio>
+#include <iterator>
+#include <thread>
+
+#include "support.hpp"
+
+namespace it = icat::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string ToString(const std::set<pid_t>& pids) {
+  std::string text;
+  for (pid_t pid : pids) text += (text.empty() ? "" : " ") + std::to_string(pid);
+  return "{" + text + "}";
+}
+
+// /api/status body: {"status": ..., "checks": {"postgres": ..., "redis": ...}}.
+struct Status {
+  long http_status = 0;
+  std::string status, postgres, redis, error;
+  std::string summary;
+};
+
+Status GetStatus() {
+  it::Response r = it::Get("/api/status");
+  Status s;
+  s.http_status = r.status;
+  s.summary = r.Summary();
+  BOOST_TEST(r.Header("content-type").rfind("application/json", 0) == 0u, s.summary);
+  rapidjson::Document body = it::JsonOf(r);
+  if (!body.IsObject()) return s;
+  if (body.HasMember("status") && body["status"].IsString()) s.status = body["status"].GetString();
+  if (body.HasMember("error") && body["error"].IsString()) s.error = body["error"].GetString();
+  if (body.HasMember("checks") && body["checks"].IsObject()) {
+    const rapidjson::Value& checks = body["checks"];
+    if (checks.HasMember("postgres") && checks["postgres"].IsString()) s.postgres = checks["postgres"].GetString();
+    if (checks.HasMember("redis") && checks["redis"].IsString()) s.redis = checks["redis"].GetString();
+  }
+  return s;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(resilience)
+
+BOOST_AUTO_TEST_CASE(killed_catalog_worker_is_respawned_and_requests_keep_succeeding) {
+  it::Tenant tenant;
+  std::string key = tenant.CreateKey();
+  tenant.AddImage("respawn", {{"1.0"}});
+  std::set<pid_t> before = it::WorkerPids("catalog");
+  BOOST_TEST_REQUIRE(!before.empty(), "no catalog workers under pid " << it::PoolParentPid("catalog"));
+  pid_t victim = *before.begin();
+  BOOST_TEST_REQUIRE(kill(victim, SIGKILL) == 0);
+
+  std::set<pid_t> after;
+  bool respawned = it::WaitFor(
+      [&] {
+        after = it::WorkerPids("catalog");
+        return after.count(victim) == 0 && after.size() == before.size();
+      },
+      5s);
+  BOOST_TEST_REQUIRE(respawned, "workers before " << ToString(before) << ", 5 s after killing " << victim << ": "
+                                                  << ToString(after));
+  std::vector<pid_t> fresh;
+  std::set_difference(after.begin(), after.end(), before.begin(), before.end(), std::back_inserter(fresh));
+  BOOST_TEST(fresh.size() == 1u, "new workers: " << ToString(after));
+
+  for (int i = 0; i < 20; i++) {
+    it::Response r = it::Get("/v1/images", it::Bearer(key));
+    BOOST_TEST(r.status == 200, "request " << i << ": " << r.Summary());
+  }
+}
+
+BOOST_AUTO_TEST_CASE(unreachable_handler_pool_is_502_service_unavailable_json) {
+  it::Tenant tenant;
+  std::string key = tenant.CreateKey();
+  // Moving the socket's name away makes nginx's connect fail while the pool itself keeps running.
+  const std::string socket = it::GetEnv().stack_dir + "/run/catalog.sock";
+  const std::string moved = socket + ".moved";
+  BOOST_TEST_REQUIRE(std::rename(socket.c_str(), moved.c_str()) == 0, "cannot move " << socket);
+  struct PutBack {
+    std::string from, to;
+    ~PutBack() { std::rename(from.c_str(), to.c_str()); }
+  } put_back{moved, socket};
+  it::ExpectError(it::Get("/v1/images", it::Bearer(key)), 502, "SERVICE_UNAVAILABLE");
+  BOOST_TEST(std::rename(moved.c_str(), socket.c_str()) == 0);
+  put_back.from.clear();
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(key)));
+}
+
+BOOST_AUTO_TEST_CASE(redis_down_keeps_reads_working_and_status_degraded) {
+  it::Tenant tenant;
+  it::Image image = tenant.AddImage("redisdown", {{"1.0"}});
+  std::string known_key = tenant.CreateKey();
+  std::string fresh_key = tenant.CreateKey();
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(known_key)));  // cached in Redis now
+  {
+    it::StoppedService redis("redis");
+    Status s = GetStatus();
+    BOOST_TEST_CONTEXT(s.summary) {
+      BOOST_TEST(s.http_status == 200);
+      BOOST_TEST(s.status == "degraded");
+      BOOST_TEST(s.redis == "unavailable");
+      BOOST_TEST(s.postgres == "ok");
+    }
+    for (const std::string& key : {known_key, fresh_key}) {
+      it::Response list = it::Get("/v1/images", it::Bearer(key));
+      rapidjson::Document body = it::ExpectJson200(list);
+      BOOST_TEST((body.HasMember("images") && body["images"].IsArray() && body["images"].Size() == 1u), list.Summary());
+      it::ExpectJson200(it::Get("/v1/images/" + image.id, it::Bearer(key)));
+    }
+    // Refusals still work without Redis.
+    it::ExpectError(it::Get("/v1/images", it::Bearer(known_key + "x")), 401, "UNAUTHENTICATED");
+    std::string sbom_key = tenant.CreateKey("read:sbom");
+    it::ExpectError(it::Get("/v1/images", it::Bearer(sbom_key)), 403, "INSUFFICIENT_SCOPE");
+
+    redis.Restart();
+    Status back = GetStatus();
+    BOOST_TEST(back.status == "ok", back.summary);
+    BOOST_TEST(back.redis == "ok", back.summary);
+  }
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(known_key)));
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(fresh_key)));
+}
+
+BOOST_AUTO_TEST_CASE(key_revoked_while_redis_is_down_stays_revoked_after_redis_returns) {
+  it::Tenant tenant;
+  std::string key = tenant.CreateKey();
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(key)));  // cached in Redis now
+  {
+    it::StoppedService redis("redis");
+    it::ProcessResult revoke = it::Icatctl({"key", "revoke", "--tenant", tenant.subdomain(), key.substr(0, 14)});
+    BOOST_TEST_MESSAGE("icatctl key revoke with Redis down: exit " << revoke.exit_code << ", stderr: " << revoke.err);
+    rapidjson::Document entry = tenant.KeyEntry(key);
+    BOOST_TEST_REQUIRE(entry.IsObject());
+    BOOST_TEST(it::StringMember(entry, "state") == "revoked", "exit " << revoke.exit_code << ": " << revoke.err);
+    it::ExpectError(it::Get("/v1/images", it::Bearer(key)), 401, "UNAUTHENTICATED");
+    redis.Restart();
+  }
+  it::ExpectError(it::Get("/v1/images", it::Bearer(key)), 401, "UNAUTHENTICATED");
+}
+
+BOOST_AUTO_TEST_CASE(postgres_down_is_503_and_the_same_workers_recover_after_restart) {
+  it::Tenant tenant;
+  it::Image image = tenant.AddImage("pgdown", {{"1.0"}});
+  std::string known_key = tenant.CreateKey();
+  std::string fresh_key = tenant.CreateKey();
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(known_key)));  // cached in Redis now
+  const std::set<pid_t> catalog_before = it::WorkerPids("catalog");
+  const std::set<pid_t> status_before = it::WorkerPids("status");
+  BOOST_TEST_REQUIRE(!catalog_before.empty());
+  BOOST_TEST_REQUIRE(!status_before.empty());
+  {
+    it::StoppedService pg("pg");
+    it::ExpectError(it::Get("/v1/images", it::Bearer(known_key)), 503, "SERVICE_UNAVAILABLE");
+    it::ExpectError(it::Get("/v1/images/" + image.id, it::Bearer(known_key)), 503, "SERVICE_UNAVAILABLE");
+    // A valid key that cannot be checked is not an invalid key.
+    it::ExpectError(it::Get("/v1/images", it::Bearer(fresh_key)), 503, "SERVICE_UNAVAILABLE");
+
+    Status s = GetStatus();
+    BOOST_TEST_CONTEXT(s.summary) {
+      BOOST_TEST(s.http_status == 503);
+      BOOST_TEST(s.status == "unavailable");
+      BOOST_TEST(s.error == "SERVICE_UNAVAILABLE");
+      BOOST_TEST(s.postgres == "unavailable");
+      BOOST_TEST(s.redis == "ok");
+    }
+
+    // A key with a bad checksum is refused offline: 401, not 503.
+    std::string bad = known_key;
+    bad.back() = bad.back() == 'a' ? 'b' : 'a';
+    it::Response refused = it::Get("/v1/images", it::Bearer(bad));
+    it::ExpectError(refused, 401, "UNAUTHENTICATED");
+    BOOST_TEST(refused.Header("www-authenticate").rfind("Bearer", 0) == 0u);
+
+    pg.Restart();
+  }
+  it::Response first_ok;
+  bool recovered = it::WaitFor(
+      [&] {
+        first_ok = it::Get("/v1/images", it::Bearer(known_key));
+        return first_ok.status == 200;
+      },
+      10s, 250ms);
+  BOOST_TEST_REQUIRE(recovered, "10 s after pg-start: " << first_ok.Summary());
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(fresh_key)));
+  it::ExpectJson200(it::Get("/v1/images/" + image.id, it::Bearer(fresh_key)));
+  BOOST_TEST(ToString(it::WorkerPids("catalog")) == ToString(catalog_before), "catalog workers were replaced");
+  BOOST_TEST(ToString(it::WorkerPids("status")) == ToString(status_before), "status workers were replaced");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -16,6 +16,8 @@ COMMON_OBJS  := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard common/src/*.cpp))
 # Handler code outside main.cpp is pure enough for unit tests to link it.
 HANDLER_LIB_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(filter-out %/main.cpp,$(wildcard handlers/*/*.cpp)))
 ICATCTL_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icatctl/*.cpp)) $(OBJ)/gen/migrations.o
+# icatctl's code outside main.cpp (report parsers, normalisation) is unit-tested too.
+ICATCTL_LIB_OBJS := $(filter-out $(OBJ)/tools/icatctl/main.o,$(ICATCTL_OBJS))
 UNIT_OBJS    := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/unit/*.cpp))
 INTEG_OBJS   := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/integration/*.cpp))
 DEPS_STAMP   := $(BUILD)/deps.stamp
@@ -62,7 +64,7 @@ $(BIN)/icatctl: $(ICATCTL_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(BUILD)/lib/libicat.a
+$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(ICATCTL_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -267,6 +267,7 @@ CREATE TABLE audit_log (
   action      text NOT NULL,                -- login.succeeded, key.revoked, ...
   target      text,
   client_ip   text,
+  request_id  text,                         -- nginx's $request_id, to find the request's log line
   detail      jsonb NOT NULL DEFAULT '{}'
 );
 CREATE INDEX audit_log_tenant ON audit_log (tenant_id, at DESC);

@@ -11,6 +11,7 @@
 #include "icat/api_key.hpp"
 #include "icat/crypto.hpp"
 #include "icat/errors.hpp"
+#include "icat/jwt.hpp"
 #include "icat/log.hpp"
 
 namespace icat {
@@ -18,6 +19,7 @@ namespace icat {
 namespace {
 constexpr std::string_view kLookupKey = "auth_lookup_key";
 constexpr std::string_view kTouchKey = "auth_touch_key";
+constexpr std::string_view kAuditInsert = "auth_audit_insert";
 constexpr std::string_view kRevoked = "revoked";
 constexpr std::string_view kUnknown = "unknown";
 constexpr int kUnknownCacheSeconds = 60;
@@ -125,6 +127,9 @@ const std::vector<Statement>& AuthStatements() {
       {kTouchKey,
        "UPDATE api_keys SET last_used_at = now() WHERE id = $1 "
        "AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')"},
+      {kAuditInsert,
+       "INSERT INTO audit_log (tenant_id, actor, action, target, client_ip, request_id, detail) "
+       "VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)"},
   };
   return statements;
 }
@@ -192,6 +197,35 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
 
 void TouchApiKey(Context& ctx) {
   if (ctx.principal.touch_key) Rows ignored = ctx.db.Run(kTouchKey, {ctx.principal.key_id});
+}
+
+Principal AuthenticatePortal(Context& ctx) {
+  std::string tenant = ctx.request.Header("x-tenant");
+  std::string authorization = ctx.request.Header("authorization");
+  if (tenant.empty()) ThrowInvalid("X-Tenant", "header is required: the tenant's subdomain");
+  if (authorization.size() <= 7 || strncasecmp(authorization.c_str(), "Bearer ", 7) != 0) {
+    ThrowInvalid("Authorization", "header is required: Bearer <access token>");
+  }
+  std::optional<AccessClaims> claims = VerifyAccessToken(authorization.substr(7), ctx.config.jwt_secret, std::time(nullptr));
+  std::transform(tenant.begin(), tenant.end(), tenant.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (!claims) Unauthenticated("The access token is invalid or expired; sign in again.");
+  if (claims->tenant != tenant) Unauthenticated("The access token belongs to another tenant.");
+  ctx.principal.tenant_id = claims->tenant_id;
+  ctx.principal.user_id = claims->user_id;
+  ctx.principal.role = claims->role;
+  // SPEC 4.2 rule 3, in one place: every write of the portal API needs the admin role.
+  if (ctx.request.method != "GET" && claims->role != "admin") {
+    throw ApiError(Error::kFORBIDDEN, "This needs the admin role; yours is " + claims->role + ".");
+  }
+  return ctx.principal;
+}
+
+void Audit(Context& ctx, std::string_view action, std::string_view target, std::string_view detail_json) {
+  std::string actor = !ctx.principal.user_id.empty() ? "user:" + ctx.principal.user_id
+                      : !ctx.principal.key_id.empty() ? "key:" + ctx.principal.key_id
+                                                       : "anonymous";
+  Rows ignored = ctx.db.Run(kAuditInsert, {ctx.principal.tenant_id, actor, action, target, ctx.request.client_ip,
+                                           ctx.request.request_id, detail_json});
 }
 
 }  // namespace icat

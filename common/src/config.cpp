@@ -2,6 +2,8 @@
 #include "icat/config.hpp"
 
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 namespace icat {
@@ -12,6 +14,7 @@ const std::vector<Setting>& AllSettings() {
   static const std::vector<Setting> settings = {
       {"ICAT_HTTPS_PORT", "8443", "HTTPS port of nginx (tools/stack)."},
       {"ICAT_HTTP_PORT", "8080", "Plain HTTP port of nginx on 127.0.0.1 (tools/stack)."},
+      {"ICAT_JWT_SECRET_FILE", "", "File holding the secret (32+ bytes) that signs portal access tokens."},
       {"ICAT_KEY_CACHE_SECONDS", "300", "How long Redis caches an API key look-up."},
       {"ICAT_KEY_PREFIX", "icat", "Prefix of API keys: <prefix>_live_<secret>."},
       {"ICAT_LOG_LEVEL", "info", "debug, info, warn or error."},
@@ -77,6 +80,21 @@ void ParseRedisUrl(const std::string& url, Config& config) {
   if (config.redis_port < 1 || config.redis_port > 65535) fail();
 }
 
+// The contents of the file a secret setting names (trailing newlines dropped); empty when unset.
+std::string ReadSecretFile(std::string_view name, size_t min_bytes) {
+  std::string path = Config::Get(name);
+  if (path.empty()) return {};
+  std::ifstream file(path, std::ios::binary);
+  std::string secret((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  if (!file.good() && !file.eof()) throw std::runtime_error(std::string(name) + ": cannot read " + path);
+  while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
+  if (secret.size() < min_bytes) {
+    throw std::runtime_error(std::string(name) + ": " + path + " must hold at least " + std::to_string(min_bytes) +
+                             " bytes");
+  }
+  return secret;
+}
+
 }  // namespace
 
 std::string Config::Get(std::string_view name) {
@@ -105,6 +123,7 @@ Config Config::FromEnvironment() {
   if (c.log_level != "debug" && c.log_level != "info" && c.log_level != "warn" && c.log_level != "error") {
     throw std::runtime_error("ICAT_LOG_LEVEL must be debug, info, warn or error, not \"" + c.log_level + "\"");
   }
+  c.jwt_secret = ReadSecretFile("ICAT_JWT_SECRET_FILE", 32);
   return c;
 }
 

@@ -4,6 +4,7 @@
 #include <fcgiapp.h>
 #include <strings.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -70,7 +71,8 @@ Reply Dispatch(const std::vector<Route>& routes, Request& request, Context& ctx,
   const Route& route = *match.route;
   request.path_params = std::move(match.path_params);
   if (route.has_body) CheckBody(ctx);
-  if (route.access == Access::kApiKey) ctx.principal = AuthenticateApiKey(ctx, route.scope);
+  if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, route.scope);
+  if (route.access == Access::kPortal) AuthenticatePortal(ctx);
   if (!ctx.principal.tenant_id.empty()) {
     ctx.db.BeginForTenant(ctx.principal.tenant_id);
     in_transaction = true;
@@ -82,6 +84,18 @@ Reply Dispatch(const std::vector<Route>& routes, Request& request, Context& ctx,
     in_transaction = false;
   }
   return reply;
+}
+
+// A role denial is a security event: recorded in its own transaction, the request's was rolled back.
+void AuditDenial(Context& ctx) {
+  try {
+    ctx.db.BeginForTenant(ctx.principal.tenant_id);
+    Audit(ctx, "role.denied", ctx.request.method + " " + ctx.request.path);
+    ctx.db.Commit();
+  } catch (const std::exception& e) {
+    ctx.db.Rollback();
+    LogError("rid=" + ctx.request.request_id + " cannot audit a role denial: " + e.what());
+  }
 }
 
 std::string RouteName(const std::vector<Route>& routes, const Request& request) {
@@ -116,6 +130,7 @@ Reply HandleRequest(const std::vector<Route>& routes, const Request& incoming, D
     reply = ErrorReply(ApiError(Error::kINTERNAL_ERROR), request);
   }
   if (in_transaction) db.Rollback();
+  if (error == Error::kFORBIDDEN && !ctx.principal.tenant_id.empty()) AuditDenial(ctx);
   reply.headers.insert(reply.headers.end(), ctx.reply_headers.begin(), ctx.reply_headers.end());
 
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
@@ -253,6 +268,11 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
     return 2;
   }
   SetLogLevel(config.log_level);
+  bool has_portal_routes = std::any_of(routes.begin(), routes.end(), [](const Route& r) { return r.access == Access::kPortal; });
+  if (has_portal_routes && config.jwt_secret.empty()) {
+    std::cerr << "icat-" << group << ": ICAT_JWT_SECRET_FILE must name the file holding the access-token secret\n";
+    return 2;
+  }
   std::vector<Statement> all = statements;
   all.insert(all.end(), AuthStatements().begin(), AuthStatements().end());
   return RunPreforkServer(options, [&](int listen_fd) { return WorkerLoop(listen_fd, group, routes, all, config); });

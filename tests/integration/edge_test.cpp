@@ -18,6 +18,7 @@ BOOST_AUTO_TEST_SUITE(edge)
 BOOST_AUTO_TEST_CASE(unknown_path_is_404_not_found_json) {
   it::ExpectError(it::Get("/nope"), 404, "NOT_FOUND");
   it::ExpectError(it::Get("/v1/images/x/y/z"), 404, "NOT_FOUND");
+  it::ExpectError(it::Get("/v1/images/"), 404, "NOT_FOUND");
   it::ExpectError(it::Send("POST", "/nope", {{"Content-Type", "application/json"}}, "{}"), 404, "NOT_FOUND");
 }
 

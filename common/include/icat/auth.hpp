@@ -17,6 +17,15 @@ const std::vector<Statement>& AuthStatements();
 // RateLimit headers to ctx.reply_headers.
 Principal AuthenticateApiKey(Context& ctx, std::string_view scope);
 
+// Checks the portal credential: X-Tenant and an access token (Bearer) of that tenant. Missing
+// headers are 400 VALIDATION_ERROR naming them; a bad, expired or other tenant's token is 401;
+// any method but GET by a non-admin is 403 FORBIDDEN. Fills and returns ctx.principal.
+Principal AuthenticatePortal(Context& ctx);
+
+// Appends to the tenant's audit log inside the request's transaction: the actor comes from
+// ctx.principal, the client address and request id from the request. detail_json is an object.
+void Audit(Context& ctx, std::string_view action, std::string_view target, std::string_view detail_json = "{}");
+
 // Records that the key was used, at most once a minute (inside the request's tenant transaction).
 void TouchApiKey(Context& ctx);
 

@@ -36,6 +36,7 @@ class Config {
   long max_body_bytes = 0;            // ICAT_MAX_BODY_BYTES
   std::string registry;               // ICAT_REGISTRY: default repository prefix of new images
   std::string log_level;              // ICAT_LOG_LEVEL: debug, info, warn, error
+  std::string jwt_secret;             // read from ICAT_JWT_SECRET_FILE; empty when unset
 
   // Raw value of any setting of the table (environment or default).
   static std::string Get(std::string_view name);

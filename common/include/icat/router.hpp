@@ -16,7 +16,7 @@ struct Context;
 enum class Access {
   kPublic,  // no credential
   kApiKey,  // /v1: an API key holding `scope`
-  kPortal,  // /api: access token + X-Tenant (`admin_only` for writes)
+  kPortal,  // /api: access token + X-Tenant; every method but GET needs the admin role
 };
 
 struct Route {

@@ -1,0 +1,97 @@
+// Access tokens: what verifies, and every way a token must fail.
+#include <boost/test/unit_test.hpp>
+
+#include "icat/crypto.hpp"
+#include "icat/jwt.hpp"
+
+namespace {
+const std::string kSecret = "0123456789abcdef0123456789abcdef";
+constexpr long long kNow = 1800000000;
+
+icat::AccessClaims Claims() {
+  icat::AccessClaims c;
+  c.user_id = "u-1";
+  c.tenant_id = "t-1";
+  c.tenant = "acme";
+  c.role = "viewer";
+  c.issued_at = kNow;
+  c.expires_at = kNow + icat::kAccessTokenSeconds;
+  c.token_id = "j-1";
+  return c;
+}
+
+// A token with the given header and claims JSON, signed with kSecret.
+std::string Forge(const std::string& header, const std::string& claims) {
+  std::string input = icat::Base64UrlEncode(header) + "." + icat::Base64UrlEncode(claims);
+  return input + "." + icat::Base64UrlEncode(icat::HmacSha256(kSecret, input));
+}
+
+const std::string kGoodClaims =
+    R"({"iss":"icat","aud":"icat-portal","sub":"u","tid":"t","ten":"acme","role":"admin","iat":1800000000,"exp":1800000900,"jti":"j"})";
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(jwt)
+
+BOOST_AUTO_TEST_CASE(issued_token_verifies_with_its_claims) {
+  auto claims = icat::VerifyAccessToken(icat::IssueAccessToken(Claims(), kSecret), kSecret, kNow + 1);
+  BOOST_TEST_REQUIRE(claims.has_value());
+  BOOST_TEST(claims->user_id == "u-1");
+  BOOST_TEST(claims->tenant_id == "t-1");
+  BOOST_TEST(claims->tenant == "acme");
+  BOOST_TEST(claims->role == "viewer");
+  BOOST_TEST(claims->token_id == "j-1");
+}
+
+BOOST_AUTO_TEST_CASE(forged_hs256_token_with_all_claims_verifies) {
+  BOOST_TEST(icat::VerifyAccessToken(Forge(R"({"alg":"HS256","typ":"JWT"})", kGoodClaims), kSecret, kNow).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(expired_token_fails) {
+  std::string token = icat::IssueAccessToken(Claims(), kSecret);
+  BOOST_TEST(!icat::VerifyAccessToken(token, kSecret, kNow + icat::kAccessTokenSeconds).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(token_from_the_future_fails) {
+  std::string token = icat::IssueAccessToken(Claims(), kSecret);
+  BOOST_TEST(!icat::VerifyAccessToken(token, kSecret, kNow - 3600).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(other_secret_fails) {
+  std::string token = icat::IssueAccessToken(Claims(), kSecret);
+  BOOST_TEST(!icat::VerifyAccessToken(token, "another-secret-another-secret-xx", kNow).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(tampered_claims_fail) {
+  std::string token = icat::IssueAccessToken(Claims(), kSecret);
+  size_t first = token.find('.'), second = token.find('.', first + 1);
+  std::string admin_claims = icat::Base64UrlEncode(R"({"iss":"icat","aud":"icat-portal","sub":"u-1","tid":"t-1","ten":"acme","role":"admin","iat":1800000000,"exp":1800000900,"jti":"j-1"})");
+  std::string tampered = token.substr(0, first + 1) + admin_claims + token.substr(second);
+  BOOST_TEST(!icat::VerifyAccessToken(tampered, kSecret, kNow).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(alg_none_and_other_algorithms_fail) {
+  std::string claims = icat::Base64UrlEncode(kGoodClaims);
+  BOOST_TEST(!icat::VerifyAccessToken(icat::Base64UrlEncode(R"({"alg":"none"})") + "." + claims + ".", kSecret, kNow));
+  BOOST_TEST(!icat::VerifyAccessToken(Forge(R"({"alg":"HS512","typ":"JWT"})", kGoodClaims), kSecret, kNow));
+  BOOST_TEST(!icat::VerifyAccessToken(Forge(R"({"alg":"RS256","typ":"JWT"})", kGoodClaims), kSecret, kNow));
+}
+
+BOOST_AUTO_TEST_CASE(wrong_issuer_audience_or_role_fail) {
+  auto with = [](const std::string& from, const std::string& to) {
+    std::string c = kGoodClaims;
+    c.replace(c.find(from), from.size(), to);
+    return Forge(R"({"alg":"HS256"})", c);
+  };
+  BOOST_TEST(!icat::VerifyAccessToken(with(R"("iss":"icat")", R"("iss":"evil")"), kSecret, kNow));
+  BOOST_TEST(!icat::VerifyAccessToken(with(R"("aud":"icat-portal")", R"("aud":"other")"), kSecret, kNow));
+  BOOST_TEST(!icat::VerifyAccessToken(with(R"("role":"admin")", R"("role":"root")"), kSecret, kNow));
+  BOOST_TEST(!icat::VerifyAccessToken(with(R"("sub":"u",)", ""), kSecret, kNow));
+}
+
+BOOST_AUTO_TEST_CASE(garbage_fails) {
+  for (std::string token : {"", "a", "a.b", "a.b.c", "a.b.c.d", "..", "eyJ.eyJ.sig"}) {
+    BOOST_TEST(!icat::VerifyAccessToken(token, kSecret, kNow).has_value(), token);
+  }
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -12,11 +12,18 @@ const std::vector<Setting>& AllSettings() {
   // Sorted by name. Settings read only by tools/stack (ports, workers) are listed too,
   // so this is the one table of configuration.
   static const std::vector<Setting> settings = {
+      {"ICAT_BLOB_DIR", "/var/lib/icat/blobs",
+       "SBOM blob store: sha256/<2 hex>/<64 hex> files; icatctl ingest writes, nginx serves (/_blobs/)."},
       {"ICAT_HTTPS_PORT", "8443", "HTTPS port of nginx (tools/stack)."},
       {"ICAT_HTTP_PORT", "8080", "Plain HTTP port of nginx on 127.0.0.1 (tools/stack)."},
+      {"ICAT_INGEST_MAX_BYTES", "67108864", "Largest scan report or SBOM file icatctl ingest accepts."},
       {"ICAT_JWT_SECRET_FILE", "", "File holding the secret (32+ bytes) that signs portal access tokens."},
       {"ICAT_KEY_CACHE_SECONDS", "300", "How long Redis caches an API key look-up."},
       {"ICAT_KEY_PREFIX", "icat", "Prefix of API keys: <prefix>_live_<secret>."},
+      {"ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES", "10",
+       "Failed portal logins per account (tenant and email) per window; more get 429."},
+      {"ICAT_LOGIN_LIMIT_IP_ATTEMPTS", "5", "Portal login attempts per client IP per window; more get 429."},
+      {"ICAT_LOGIN_LIMIT_WINDOW_SECONDS", "900", "Window of the login limits, counted from its first attempt."},
       {"ICAT_LOG_LEVEL", "info", "debug, info, warn or error."},
       {"ICAT_MAX_BODY_BYTES", "1048576", "Largest request body a handler accepts (413 above)."},
       {"ICAT_PG_ADMIN_DSN", "host=/var/run/postgresql dbname=icat user=icat_owner",
@@ -30,7 +37,15 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_REDIS_PORT", "6379", "Port of the local Redis (tools/stack)."},
       {"ICAT_REDIS_TIMEOUT_MS", "200", "Connect and command timeout for Redis."},
       {"ICAT_REDIS_URL", "redis://127.0.0.1:6379/0", "Redis: redis://host:port/db."},
+      {"ICAT_REFRESH_TOKEN_DAYS", "30", "Lifetime of a portal refresh token; every refresh issues a new one."},
       {"ICAT_REGISTRY", "registry.example.test/hardened", "Default repository prefix of new images."},
+      {"ICAT_SIGNING_KEY_FILE", "",
+       "PEM Ed25519 private key with which icatctl ingest signs SBOMs (openssl genpkey -algorithm ed25519)."},
+      {"ICAT_TRUSTED_PROXIES", "",
+       "Comma-separated addresses or CIDRs of proxies before nginx whose X-Forwarded-For is believed."},
+      {"ICAT_WEBHOOK_ALLOW_HTTP", "0", "1: webhook URLs may use plain http (local receivers, tests)."},
+      {"ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS", "",
+       "Comma-separated CIDRs webhooks may reach although loopback, private or link-local."},
       {"ICAT_WORKERS", "2", "Workers per handler pool (ICAT_WORKERS_<GROUP> overrides; tools/stack)."},
   };
   return settings;
@@ -55,6 +70,15 @@ int IntSetting(std::string_view name, int min, int max) {
                              " to " + std::to_string(max) + ", not \"" + text + "\"");
   }
   return static_cast<int>(value);
+}
+
+// A comma-separated list of addresses and CIDRs (may be empty).
+std::vector<IpNetwork> CidrSetting(std::string_view name) {
+  try {
+    return ParseCidrList(Config::Get(name));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string(name) + ": " + e.what() + " (give addresses or CIDRs, comma-separated)");
+  }
 }
 
 // redis://host:port/db
@@ -124,6 +148,20 @@ Config Config::FromEnvironment() {
     throw std::runtime_error("ICAT_LOG_LEVEL must be debug, info, warn or error, not \"" + c.log_level + "\"");
   }
   c.jwt_secret = ReadSecretFile("ICAT_JWT_SECRET_FILE", 32);
+  c.blob_dir = Get("ICAT_BLOB_DIR");
+  if (c.blob_dir.empty() || c.blob_dir[0] != '/') {
+    throw std::runtime_error("ICAT_BLOB_DIR must be an absolute directory path, not \"" + c.blob_dir + "\"");
+  }
+  c.ingest_max_bytes = IntSetting("ICAT_INGEST_MAX_BYTES", 1024, 1 << 30);
+  // Only icatctl ingest reads the key itself (SigningKeyPem), so handlers never hold it.
+  c.signing_key_file = Get("ICAT_SIGNING_KEY_FILE");
+  c.login_limits.ip_attempts = IntSetting("ICAT_LOGIN_LIMIT_IP_ATTEMPTS", 1, 1000000);
+  c.login_limits.account_failures = IntSetting("ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES", 1, 1000000);
+  c.login_limits.window_seconds = IntSetting("ICAT_LOGIN_LIMIT_WINDOW_SECONDS", 1, 86400);
+  c.refresh_token_days = IntSetting("ICAT_REFRESH_TOKEN_DAYS", 1, 365);
+  c.trusted_proxies = CidrSetting("ICAT_TRUSTED_PROXIES");
+  c.webhook_policy.allow_http = IntSetting("ICAT_WEBHOOK_ALLOW_HTTP", 0, 1) == 1;
+  c.webhook_policy.allow_private = CidrSetting("ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS");
   return c;
 }
 

@@ -4,9 +4,11 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/pem.h>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -176,6 +178,75 @@ bool VerifyPassword(std::string_view password, std::string_view phc) {
   std::optional<std::string> expected = Base64Decode(pad(hash64));
   if (!salt || !expected) return false;
   return ConstantTimeEqual(Scrypt(password, *salt, log_n, r, p), *expected);
+}
+
+namespace {
+using PKeyPtr = std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)>;
+using BioPtr = std::unique_ptr<BIO, decltype(&BIO_free)>;
+using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
+
+// Reads a PEM key (private or public) and insists it is Ed25519.
+PKeyPtr ReadEd25519(std::string_view pem, bool is_private) {
+  BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), BIO_free);
+  if (!bio) throw std::runtime_error("out of memory reading a key");
+  EVP_PKEY* raw = is_private ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr)
+                             : PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr);
+  PKeyPtr key(raw, EVP_PKEY_free);
+  if (!key) {
+    throw std::runtime_error(is_private ? "not a PEM private key" : "not a PEM public key");
+  }
+  if (EVP_PKEY_get_base_id(key.get()) != EVP_PKEY_ED25519) throw std::runtime_error("the key is not an Ed25519 key");
+  return key;
+}
+
+std::string PublicKeyDer(EVP_PKEY* key) {
+  int length = i2d_PUBKEY(key, nullptr);
+  if (length <= 0) throw std::runtime_error("cannot encode the public key");
+  std::string der(static_cast<size_t>(length), '\0');
+  unsigned char* out = reinterpret_cast<unsigned char*>(der.data());
+  i2d_PUBKEY(key, &out);
+  return der;
+}
+}  // namespace
+
+std::string Ed25519Sign(std::string_view private_key_pem, std::string_view data) {
+  PKeyPtr key = ReadEd25519(private_key_pem, true);
+  MdCtxPtr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  size_t length = 0;
+  // Ed25519 signs the message itself (no separate digest), so one-shot DigestSign with a null md.
+  if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) != 1 ||
+      EVP_DigestSign(ctx.get(), nullptr, &length, reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1) {
+    throw std::runtime_error("Ed25519 signing failed");
+  }
+  std::string signature(length, '\0');
+  if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &length,
+                     reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1) {
+    throw std::runtime_error("Ed25519 signing failed");
+  }
+  signature.resize(length);
+  return signature;
+}
+
+bool Ed25519Verify(std::string_view public_key_pem, std::string_view data, std::string_view signature) {
+  PKeyPtr key = ReadEd25519(public_key_pem, false);
+  MdCtxPtr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) != 1) return false;
+  return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()), signature.size(),
+                          reinterpret_cast<const unsigned char*>(data.data()), data.size()) == 1;
+}
+
+std::string Ed25519PublicKeyPem(std::string_view private_key_pem) {
+  PKeyPtr key = ReadEd25519(private_key_pem, true);
+  BioPtr bio(BIO_new(BIO_s_mem()), BIO_free);
+  if (!bio || PEM_write_bio_PUBKEY(bio.get(), key.get()) != 1) throw std::runtime_error("cannot write the public key");
+  char* text = nullptr;
+  long length = BIO_get_mem_data(bio.get(), &text);
+  return std::string(text, static_cast<size_t>(length));
+}
+
+std::string SigningKeyId(std::string_view public_key_pem) {
+  PKeyPtr key = ReadEd25519(public_key_pem, false);
+  return Sha256Hex(PublicKeyDer(key.get())).substr(0, 16);
 }
 
 }  // namespace icat

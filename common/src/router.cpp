@@ -42,7 +42,8 @@ RouteMatch MatchRoute(const std::vector<Route>& routes, std::string_view method,
   for (const Route& route : routes) {
     std::map<std::string, std::string> params;
     if (!MatchPattern(route.pattern, segments, params)) continue;
-    if (route.method == method) {
+    // HEAD is GET without the body (nginx drops it), so every GET route answers HEAD too.
+    if (route.method == method || (method == "HEAD" && route.method == "GET")) {
       match.route = &route;
       match.path_params = std::move(params);
       match.allowed_methods.clear();

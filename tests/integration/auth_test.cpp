@@ -145,19 +145,29 @@ BOOST_AUTO_TEST_CASE(revoke_under_concurrent_load_leaves_no_success_after_it_ret
   const int budget_before_revoke = it::GetEnv().rate_limit_per_minute - 20;
   BOOST_TEST_REQUIRE(budget_before_revoke >= 40, "ICAT_RATE_LIMIT_PER_MINUTE too low for this test");
 
-  // The key's cache entry is deleted over and over until just before the revoke starts, so
-  // requests keep refilling the cache from Postgres around it (the race a plain DEL on revoke
-  // loses). Deleting during the revoke would also delete its tombstone, which no real client
-  // does, so the flusher stops first: this narrows the race rather than forcing it.
+  // Until Postgres shows the key revoked, its live cache entry is deleted over and over, so the
+  // handlers keep refilling the cache from Postgres while the revoke runs: the race a plain DEL
+  // on revoke (or a fill that overwrites) loses. Only the live entry, exactly as cached before,
+  // is deleted (compare and delete in one Lua script), never whatever the revoke leaves there.
+  // That race needs a fill delayed across the revoke, so this makes it likely, not certain; a
+  // revoke that does not reach the cache at all fails here every time.
   const std::string cache_key = icat::ApiKeyCacheKey(icat::Sha256Hex(key));
   it::ExpectJson200(it::Get("/v1/images", it::Bearer(key)));
-  std::optional<icat::RedisReply> exists = it::RedisCommand({"EXISTS", cache_key});
-  BOOST_TEST_REQUIRE((exists && exists->integer == 1), "no cache entry " << cache_key << " after a request");
+  std::optional<icat::RedisReply> live = it::RedisCommand({"GET", cache_key});
+  BOOST_TEST_REQUIRE((live && live->type == icat::RedisReply::Type::kString),
+                     "no cache entry " << cache_key << " after a request");
   std::atomic<bool> stop_flushing{false};
+  std::atomic<int> flushes{0};
   std::thread flusher([&] {
+    it::PgConnection pg;
     while (!stop_flushing.load()) {
-      (void)it::RedisCommand({"DEL", cache_key});
-      std::this_thread::sleep_for(1ms);
+      std::vector<it::PgRow> state = pg.Query(
+          "SELECT revoked_at IS NOT NULL FROM api_keys WHERE key_hash = sha256(convert_to($1, 'UTF8'))", {key});
+      if (state.empty() || state[0][0] == "t") break;
+      std::optional<icat::RedisReply> deleted = it::RedisCommand(
+          {"EVAL", "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", "1",
+           cache_key, live->text});
+      if (deleted && deleted->integer == 1) flushes++;
     }
   });
 
@@ -184,12 +194,12 @@ BOOST_AUTO_TEST_CASE(revoke_under_concurrent_load_leaves_no_success_after_it_ret
     });
   }
   bool warmed = it::WaitFor([&] { return completed.load() >= 24; }, 10s, 1ms);
-  stop_flushing = true;
-  flusher.join();
   Clock::time_point revoke_started = Clock::now();
   it::ProcessResult revoke = it::Icatctl({"key", "revoke", "--tenant", tenant.subdomain(), key.substr(0, 14)});
   Clock::time_point revoke_returned = Clock::now();
   revoked = true;
+  stop_flushing = true;
+  flusher.join();
   for (std::thread& thread : threads) thread.join();
 
   BOOST_TEST(warmed, "the threads did not get going");
@@ -209,7 +219,8 @@ BOOST_AUTO_TEST_CASE(revoke_under_concurrent_load_leaves_no_success_after_it_ret
       }
     }
   }
-  BOOST_TEST_MESSAGE("revoke under load: " << before << " before, " << in_flight << " during ("
+  BOOST_TEST(flushes.load() > 0, "the cache entry was never flushed");
+  BOOST_TEST_MESSAGE("revoke under load: " << flushes.load() << " cache flushes, " << before << " before, " << in_flight << " during ("
                      << std::chrono::duration_cast<std::chrono::milliseconds>(revoke_returned - revoke_started).count()
                      << " ms), " << after << " after");
   BOOST_TEST(before >= 20);

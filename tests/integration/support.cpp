@@ -480,15 +480,21 @@ void StoppedService::Restart() {
 
 // ------------------------------------------------------------------ Postgres, directly
 
-std::vector<PgRow> PgQuery(const std::string& sql, const std::vector<std::optional<std::string>>& params) {
-  std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(GetEnv().pg_admin_dsn.c_str()), PQfinish);
-  if (PQstatus(conn.get()) != CONNECTION_OK) {
-    throw std::runtime_error("cannot connect with ICAT_PG_ADMIN_DSN: " + std::string(PQerrorMessage(conn.get())));
+PgConnection::PgConnection() : conn_(PQconnectdb(GetEnv().pg_admin_dsn.c_str())) {
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    std::string error = PQerrorMessage(conn_);
+    PQfinish(conn_);
+    throw std::runtime_error("cannot connect with ICAT_PG_ADMIN_DSN: " + error);
   }
+}
+
+PgConnection::~PgConnection() { PQfinish(conn_); }
+
+std::vector<PgRow> PgConnection::Query(const std::string& sql, const std::vector<std::optional<std::string>>& params) {
   std::vector<const char*> values;
   for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
   std::unique_ptr<PGresult, decltype(&PQclear)> result(
-      PQexecParams(conn.get(), sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
+      PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0),
       PQclear);
   ExecStatusType status = PQresultStatus(result.get());
   if (status != PGRES_TUPLES_OK && status != PGRES_COMMAND_OK) {
@@ -507,6 +513,11 @@ std::vector<PgRow> PgQuery(const std::string& sql, const std::vector<std::option
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+std::vector<PgRow> PgQuery(const std::string& sql, const std::vector<std::optional<std::string>>& params) {
+  PgConnection connection;
+  return connection.Query(sql, params);
 }
 
 // ------------------------------------------------------------------ Redis, directly

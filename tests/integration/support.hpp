@@ -3,6 +3,7 @@
 #pragma once
 
 #include <curl/curl.h>
+#include <libpq-fe.h>
 #include <rapidjson/document.h>
 #include <sys/types.h>
 
@@ -153,7 +154,22 @@ class StoppedService {
 // ------------------------------------------------------------------ Postgres, directly
 
 using PgRow = std::vector<std::optional<std::string>>;
-// Runs one statement as the owner role (ICAT_PG_ADMIN_DSN); throws std::runtime_error on failure.
+
+// A connection as the owner role (ICAT_PG_ADMIN_DSN), for a test that queries in a tight loop.
+class PgConnection {
+ public:
+  PgConnection();  // throws std::runtime_error when Postgres cannot be reached
+  ~PgConnection();
+  PgConnection(const PgConnection&) = delete;
+  PgConnection& operator=(const PgConnection&) = delete;
+  // Runs one statement; throws std::runtime_error on failure.
+  std::vector<PgRow> Query(const std::string& sql, const std::vector<std::optional<std::string>>& params = {});
+
+ private:
+  PGconn* conn_;
+};
+
+// One statement on a connection of its own.
 std::vector<PgRow> PgQuery(const std::string& sql, const std::vector<std::optional<std::string>>& params = {});
 
 // ------------------------------------------------------------------ Redis, directly

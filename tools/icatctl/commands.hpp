@@ -18,5 +18,6 @@ void KeyList(const Args& args);        // keys.cpp
 void KeyRevoke(const Args& args);      // keys.cpp
 void OpenApi(const Args& args);        // openapi.cpp
 void PrintSettings(const Args& args);  // settings.cpp
+void Ingest(const Args& args);         // ingest.cpp
 
 }  // namespace icat::ctl

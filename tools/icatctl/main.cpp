@@ -1,4 +1,4 @@
-// icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys).
+// icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys, ingest).
 // Exit status: 0 done, 1 failed at run time (not found, conflict, database down), 2 bad arguments.
 #include <iostream>
 #include <string>
@@ -68,6 +68,20 @@ const std::vector<Command>& AllCommands() {
       {"key revoke", "Revokes an API key, by id or 14-character prefix, with immediate effect.",
        {{"ID_OR_PREFIX"}, {kTenantFlag}},
        KeyRevoke},
+      {"ingest", "Stores one scanner run of an image version: its report and SBOMs, signed; prints the new scan.",
+       {{},
+        {{"image", FlagKind::kRequired, "NAME", "the catalogue image (created when unknown)"},
+         {"version", FlagKind::kRequired, "TAG", "the version's tag (created when unknown)"},
+         {"digest", FlagKind::kRequired, "sha256:HEX", "the version's image manifest digest"},
+         {"report", FlagKind::kRequired, "FILE", "the scan report: Trivy JSON (SchemaVersion 2) or Grype JSON"},
+         {"spdx", FlagKind::kOptional, "FILE", "the run's SPDX 2.3 JSON SBOM"},
+         {"cyclonedx", FlagKind::kOptional, "FILE", "the run's CycloneDX 1.5 JSON SBOM (one SBOM at least)"},
+         {"repository", FlagKind::kOptional, "REPO", "registry host and path of a new image (default: the report's)"},
+         {"base-os", FlagKind::kOptional, "OS", "base operating system (default: the report's)"},
+         {"size", FlagKind::kOptional, "BYTES", "image size in bytes (default: the report's, if any)"},
+         {"published", FlagKind::kOptional, "RFC3339", "publication time of a new version (default: now)"},
+         {"hardening-tag", FlagKind::kRepeated, "TAG", "a hardening property, e.g. non-root; repeatable"}}},
+       Ingest},
       {"openapi", "Prints the OpenAPI document FILE with the error enum filled from the error table.",
        {{"FILE"}, {}},
        OpenApi},

@@ -5,6 +5,9 @@
 #include <string_view>
 #include <vector>
 
+#include "icat/login_limit.hpp"
+#include "icat/url_guard.hpp"
+
 namespace icat {
 
 struct Setting {
@@ -37,6 +40,13 @@ class Config {
   std::string registry;               // ICAT_REGISTRY: default repository prefix of new images
   std::string log_level;              // ICAT_LOG_LEVEL: debug, info, warn, error
   std::string jwt_secret;             // read from ICAT_JWT_SECRET_FILE; empty when unset
+  std::string blob_dir;               // ICAT_BLOB_DIR: the SBOM blob store
+  long ingest_max_bytes = 0;          // ICAT_INGEST_MAX_BYTES: largest file icatctl ingest reads
+  std::string signing_key_file;       // ICAT_SIGNING_KEY_FILE: path only, read by icatctl ingest
+  LoginLimits login_limits;           // ICAT_LOGIN_LIMIT_*: portal login attempts
+  int refresh_token_days = 0;         // ICAT_REFRESH_TOKEN_DAYS
+  std::vector<IpNetwork> trusted_proxies;  // ICAT_TRUSTED_PROXIES: checked here, applied by nginx (realip)
+  WebhookUrlPolicy webhook_policy;    // ICAT_WEBHOOK_ALLOW_HTTP, ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS
 
   // Raw value of any setting of the table (environment or default).
   static std::string Get(std::string_view name);

@@ -30,4 +30,12 @@ uint32_t Crc32(std::string_view data);
 std::string HashPassword(std::string_view password);
 bool VerifyPassword(std::string_view password, std::string_view phc);
 
+// Ed25519 (SBOM signatures): sign the exact bytes, verify, and describe the public key.
+// A PEM that is not an Ed25519 key of the expected kind throws std::runtime_error.
+std::string Ed25519Sign(std::string_view private_key_pem, std::string_view data);  // 64 raw bytes
+bool Ed25519Verify(std::string_view public_key_pem, std::string_view data, std::string_view signature);
+std::string Ed25519PublicKeyPem(std::string_view private_key_pem);  // SubjectPublicKeyInfo PEM
+// Key id: the first 16 hex characters of SHA-256 of the public key's DER (SubjectPublicKeyInfo).
+std::string SigningKeyId(std::string_view public_key_pem);
+
 }  // namespace icat

@@ -1,0 +1,55 @@
+// A tenant's admission policy (DESIGN.md section 8): the document, its defaults, its checks.
+// The portal stores it (GET/PUT /api/admission-policy); the admission handler reads it.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icat/errors.hpp"
+
+namespace icat {
+
+struct PolicyException {
+  std::string cve_id;                   // upper case
+  std::optional<std::string> image_id;  // a catalogue image id; none: every image
+  std::string justification;
+  std::string expires_at;               // RFC 3339, as given
+};
+
+// Every field with its default: what a tenant that never saved a policy gets.
+struct AdmissionPolicy {
+  std::string mode = "enforce";  // enforce | warn | audit
+  bool require_catalog_images = true;
+  std::vector<std::string> allowed_registries;  // prefixes; empty: any
+  std::vector<std::string> exempt_namespaces = {"kube-system"};
+  std::vector<std::string> exempt_images;                // glob patterns on the full reference
+  std::optional<std::string> severity_threshold = "critical";  // critical|high|medium|low; none: rule off
+  bool only_fixable = false;
+  int grace_period_days = 0;
+  bool deny_watched_cves = false;
+  bool require_digest = false;
+  std::vector<PolicyException> exceptions;
+};
+
+inline constexpr size_t kMaxPolicyListItems = 100;
+inline constexpr size_t kMaxPolicyExceptions = 500;
+inline constexpr int kMaxGracePeriodDays = 365;
+
+// The document, every field present, in the order DESIGN.md shows.
+std::string AdmissionPolicyJson(const AdmissionPolicy& policy);
+
+// Reads a PUT body: fields left out (or null, except severityThreshold where null turns the rule
+// off) keep their defaults; each problem is appended to issues with its field name
+// ("exceptions[2].expiresAt"), and unknown fields are problems too.
+AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vector<FieldIssue>& issues);
+
+// A stored document (checked when it was saved) merged over the defaults, so fields added to the
+// policy later get their default; a field that does not read cleanly keeps its default, and text
+// that is not a JSON object gives the defaults.
+AdmissionPolicy StoredAdmissionPolicy(std::string_view json);
+
+}  // namespace icat

@@ -1,0 +1,117 @@
+// The account group: a tenant's API keys, CVE watches, feature requests, webhook subscriptions,
+// admission policy and decisions, and audit log, as the portal manages them. Endpoint functions,
+// the views their rows become and the pure functions that shape the JSON replies.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "icat/pipeline.hpp"
+
+namespace icat::account {
+
+// ------------------------------------------------------------------ endpoints
+
+Reply ListApiKeys(Context& ctx);       // api_keys.cpp
+Reply CreateApiKey(Context& ctx);
+Reply RevokeApiKey(Context& ctx);
+Reply ListCveWatches(Context& ctx);    // cve_watches.cpp
+Reply CreateCveWatch(Context& ctx);
+Reply DeleteCveWatch(Context& ctx);
+Reply ListFeatureRequests(Context& ctx);   // feature_requests.cpp
+Reply CreateFeatureRequest(Context& ctx);
+Reply ListWebhooks(Context& ctx);      // webhooks.cpp
+Reply UpsertWebhook(Context& ctx);
+Reply UpdateWebhook(Context& ctx);
+Reply DeleteWebhook(Context& ctx);
+Reply GetAdmissionPolicy(Context& ctx);    // admission.cpp
+Reply PutAdmissionPolicy(Context& ctx);
+Reply ListAdmissionDecisions(Context& ctx);
+Reply ListAuditLog(Context& ctx);      // audit_log.cpp
+
+// ------------------------------------------------------------------ shared by the endpoints (support.cpp)
+
+// A page of a list sorted newest first by (created_at, id): ?limit= and ?cursor=.
+struct Page {
+  int limit = 0;
+  std::optional<std::string> after_time, after_id;  // the last row of the previous page
+};
+Page ReadPage(const Request& request);  // 400 VALIDATION_ERROR naming limit or cursor
+// The cursor after row limit-1 when the query (LIMIT limit+1) returned more rows than shown.
+std::optional<std::string> NextCursor(const Rows& rows, int limit, int time_col, int id_col);
+
+// The :id path parameter; 404 NOT_FOUND (with `what` in the message) when it is not a UUID.
+std::string PathId(const Context& ctx, std::string_view what);
+// Reads limited to admins (API keys, audit log): 403 FORBIDDEN for others, audited by the pipeline.
+void RequireAdmin(const Context& ctx, std::string_view what);
+// A JSON object of string members, for audit details.
+std::string DetailJson(const std::vector<std::pair<std::string, std::string>>& fields);
+// A reply with a JSON body and, for secrets shown once, Cache-Control: no-store.
+Reply JsonReply(int status, std::string body, bool no_store = false);
+Reply NoContent();
+
+// ------------------------------------------------------------------ views and shapes
+
+struct ApiKeyView {
+  std::string id, name, prefix;
+  std::vector<std::string> scopes;
+  std::string created_at;
+  std::optional<std::string> expires_at, last_used_at, created_by;
+  std::string state;                  // active, expired, revoked
+  std::optional<std::string> secret;  // only in the reply to its creation
+};
+std::string ApiKeyJson(const ApiKeyView& key);
+std::string ApiKeyListJson(const std::vector<ApiKeyView>& keys, const std::optional<std::string>& next_cursor);
+
+struct WatchedImage {
+  std::string image_id, name, version_id, tag;
+  std::vector<std::string> packages;
+};
+struct CveWatchView {
+  std::string id, cve_id;
+  std::optional<std::string> note, created_by;
+  std::string created_at;
+  std::vector<WatchedImage> images;  // the tenant's images whose latest version carries the CVE now
+};
+std::string CveWatchJson(const CveWatchView& watch);
+std::string CveWatchListJson(const std::vector<CveWatchView>& watches, const std::optional<std::string>& next_cursor);
+
+struct FeatureRequestView {
+  std::string id, type, title, description, status, created_at, updated_at;
+  std::optional<std::string> image_id, image_name, cve_id, package_name;
+  std::optional<std::string> created_by_id, created_by_email;  // who filed it (null once the user is gone)
+};
+std::string FeatureRequestJson(const FeatureRequestView& request);
+std::string FeatureRequestListJson(const std::vector<FeatureRequestView>& requests,
+                                   const std::optional<std::string>& next_cursor);
+
+struct WebhookView {
+  std::string id, url;
+  std::vector<std::string> events;
+  bool active = true;
+  std::optional<std::string> disabled_reason;
+  std::string created_at, updated_at;
+  std::optional<std::string> secret;  // only in the reply to its creation
+};
+std::string WebhookJson(const WebhookView& webhook);
+std::string WebhookListJson(const std::vector<WebhookView>& webhooks, const std::optional<std::string>& next_cursor);
+
+struct DecisionView {
+  std::string id, created_at, request_uid, operation, kind, mode;
+  std::optional<std::string> namespace_name, name;
+  std::string images_json, reasons_json;  // stored JSON, passed through
+  bool allowed = false, dry_run = false;
+};
+std::string DecisionListJson(const std::vector<DecisionView>& decisions, const std::optional<std::string>& next_cursor);
+
+struct AuditEntryView {
+  long long id = 0;
+  std::string at, actor, action;
+  std::optional<std::string> target, client_ip, request_id;
+  std::string detail_json;  // stored JSON object, passed through
+};
+std::string AuditLogJson(const std::vector<AuditEntryView>& entries, const std::optional<std::string>& next_cursor);
+
+}  // namespace icat::account

@@ -1,0 +1,149 @@
+// GET, POST /api/api-keys and DELETE /api/api-keys/:id: the tenant's public-API keys, managed by
+// its admins (SPEC.md 5). The full key is in the reply to its creation and nowhere else.
+#include <ctime>
+
+#include "account.hpp"
+#include "icat/api_key.hpp"
+#include "icat/auth.hpp"
+#include "icat/crypto.hpp"
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/log.hpp"
+#include "icat/validate.hpp"
+
+namespace icat::account {
+
+namespace {
+
+constexpr size_t kMaxKeyNameChars = 100;
+
+std::vector<std::string_view> ScopeNames() { return AllScopes(); }
+
+// Columns of ICAT_KEY_COLUMNS (queries.hpp).
+ApiKeyView KeyAt(const Rows& rows, int row) {
+  ApiKeyView k;
+  k.id = rows.Text(row, 0);
+  k.name = rows.Text(row, 1);
+  k.prefix = rows.Text(row, 2);
+  k.scopes = ParseTextArray(rows.Text(row, 3));
+  k.created_at = rows.Text(row, 4);
+  k.expires_at = rows.OptionalText(row, 5);
+  k.last_used_at = rows.OptionalText(row, 6);
+  k.state = rows.Text(row, 7);
+  k.created_by = rows.OptionalText(row, 8);
+  return k;
+}
+
+void WriteKeyFields(JsonWriter& w, const ApiKeyView& k) {
+  w.StartObject();
+  WriteString(w, "id", k.id);
+  WriteString(w, "name", k.name);
+  WriteString(w, "prefix", k.prefix);
+  WriteStringArray(w, "scopes", k.scopes);
+  WriteString(w, "createdAt", k.created_at);
+  WriteOptionalString(w, "expiresAt", k.expires_at);
+  WriteOptionalString(w, "lastUsedAt", k.last_used_at);
+  WriteString(w, "state", k.state);
+  WriteOptionalString(w, "createdBy", k.created_by);
+  if (k.secret) WriteString(w, "secret", *k.secret);
+  w.EndObject();
+}
+
+struct NewKeyInput {
+  std::string name;
+  std::vector<std::string> scopes;
+  std::optional<std::string> expires_at;
+};
+
+NewKeyInput ReadNewKey(Context& ctx) {
+  std::vector<FieldIssue> issues;
+  FieldReader body(ctx.body, issues);
+  NewKeyInput in;
+  in.name = body.String("name", Need::kRequired, kMaxKeyNameChars).value_or("");
+  in.scopes = body.StringArray("scopes", Need::kRequired, 4, 20, false, ScopeNames()).value_or(std::vector<std::string>{});
+  in.expires_at = body.String("expiresAt", Need::kOptional, 40);
+  if (in.expires_at) {
+    std::optional<long long> at = ParseRfc3339(*in.expires_at);
+    if (!at) {
+      body.Issue("expiresAt", "must be an RFC 3339 time such as 2027-01-01T00:00:00Z");
+    } else if (*at <= std::time(nullptr)) {
+      body.Issue("expiresAt", "must be in the future");
+    }
+  }
+  body.CheckUnknown();
+  ThrowIfIssues(issues);
+  return in;
+}
+
+}  // namespace
+
+std::string ApiKeyJson(const ApiKeyView& key) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  WriteKeyFields(w, key);
+  return buffer.GetString();
+}
+
+std::string ApiKeyListJson(const std::vector<ApiKeyView>& keys, const std::optional<std::string>& next_cursor) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, "apiKeys");
+  w.StartArray();
+  for (const ApiKeyView& k : keys) WriteKeyFields(w, k);
+  w.EndArray();
+  WriteOptionalString(w, "nextCursor", next_cursor);
+  w.EndObject();
+  return buffer.GetString();
+}
+
+// GET /api/api-keys?limit=&cursor=   (portal; admin only)
+//   200 {"apiKeys": [{id, name, prefix, scopes, createdAt, expiresAt, lastUsedAt, state, createdBy}],
+//        "nextCursor"}: newest first, revoked and expired keys included
+//   400 VALIDATION_ERROR (limit, cursor, headers); 401; 403 FORBIDDEN (not an admin)
+Reply ListApiKeys(Context& ctx) {
+  RequireAdmin(ctx, "API keys");
+  Page page = ReadPage(ctx.request);
+  Rows rows = ctx.db.Run("account_list_keys", {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
+  std::vector<ApiKeyView> keys;
+  for (int row = 0; row < rows.size() && row < page.limit; row++) keys.push_back(KeyAt(rows, row));
+  return JsonReply(200, ApiKeyListJson(keys, NextCursor(rows, page.limit, 9, 0)));
+}
+
+// POST /api/api-keys {"name", "scopes": [...], "expiresAt"?}   (portal; admin)
+//   201 the key with "secret": the full key, shown this once (Cache-Control: no-store)
+//   400 VALIDATION_ERROR (name 1-100 characters, scopes known and at least one, expiresAt RFC 3339
+//       in the future, unknown fields); 401; 403 FORBIDDEN; 415; MALFORMED_JSON
+Reply CreateApiKey(Context& ctx) {
+  NewKeyInput in = ReadNewKey(ctx);
+  NewApiKey key = GenerateApiKey(ctx.config.key_prefix);
+  Rows rows = ctx.db.Run("account_insert_key", {ctx.principal.tenant_id, in.name, key.prefix, "\\x" + HexEncode(key.hash),
+                                                TextArrayLiteral(in.scopes), in.expires_at, ctx.principal.user_id});
+  ApiKeyView view = KeyAt(rows, 0);
+  view.secret = key.secret;
+  Audit(ctx, "key.created", view.id, DetailJson({{"name", view.name}, {"prefix", view.prefix}}));
+  return JsonReply(201, ApiKeyJson(view), true);
+}
+
+// DELETE /api/api-keys/:id   (portal; admin)
+//   204: revoked with immediate effect (also when it already was); the key is then refused with 401
+//   404 NOT_FOUND: unknown, malformed or another tenant's id; 401; 403 FORBIDDEN
+Reply RevokeApiKey(Context& ctx) {
+  std::string id = PathId(ctx, "API key");
+  Rows found = ctx.db.Run("account_key_for_revoke", {ctx.principal.tenant_id, id});
+  if (found.empty()) throw ApiError(Error::kNOT_FOUND, "No such API key.");
+  if (!found.Bool(0, 1)) {
+    Rows revoked = ctx.db.Run("account_revoke_key", {ctx.principal.tenant_id, id});
+    Audit(ctx, "key.revoked", id, DetailJson({{"name", std::string(found.Text(0, 2))}, {"prefix", std::string(found.Text(0, 3))}}));
+  }
+  // The Redis tombstone goes in before the commit: cache fills use SET NX, so none can replace it,
+  // and the revoked row is committed before this reply leaves. A rollback after this point leaves
+  // the key refused until the tombstone expires: the safe side.
+  if (!MarkApiKeyRevoked(ctx.redis, found.Text(0, 0), ctx.config.key_cache_seconds)) {
+    LogWarn("rid=" + ctx.request.request_id + " redis unreachable at key revoke; a cached copy may live up to " +
+            std::to_string(ctx.config.key_cache_seconds) + " s");
+  }
+  return NoContent();
+}
+
+}  // namespace icat::account

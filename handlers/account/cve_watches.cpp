@@ -1,0 +1,132 @@
+// GET, POST /api/cve-watches and DELETE /api/cve-watches/:id: the CVE ids a tenant watches,
+// each listed with the tenant's images whose latest version carries it right now.
+#include <map>
+
+#include "account.hpp"
+#include "icat/auth.hpp"
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/validate.hpp"
+
+namespace icat::account {
+
+namespace {
+
+constexpr size_t kMaxNoteChars = 500;
+
+// Columns of ICAT_WATCH_COLUMNS (queries.hpp).
+CveWatchView WatchAt(const Rows& rows, int row) {
+  CveWatchView w;
+  w.id = rows.Text(row, 0);
+  w.cve_id = rows.Text(row, 1);
+  w.note = rows.OptionalText(row, 2);
+  w.created_at = rows.Text(row, 3);
+  w.created_by = rows.OptionalText(row, 4);
+  return w;
+}
+
+// Fills each watch's images with one query for the whole page.
+void AddImages(Context& ctx, std::vector<CveWatchView>& watches) {
+  if (watches.empty()) return;
+  std::vector<std::string> ids;
+  for (const CveWatchView& w : watches) ids.push_back(w.id);
+  Rows rows = ctx.db.Run("account_watched_images", {ctx.principal.tenant_id, TextArrayLiteral(ids)});
+  std::map<std::string, std::vector<WatchedImage>, std::less<>> by_watch;
+  for (int row = 0; row < rows.size(); row++) {
+    by_watch[std::string(rows.Text(row, 0))].push_back({std::string(rows.Text(row, 1)), std::string(rows.Text(row, 2)),
+                                                        std::string(rows.Text(row, 3)), std::string(rows.Text(row, 4)),
+                                                        ParseTextArray(rows.Text(row, 5))});
+  }
+  for (CveWatchView& w : watches) w.images = std::move(by_watch[w.id]);
+}
+
+void WriteWatch(JsonWriter& w, const CveWatchView& watch) {
+  w.StartObject();
+  WriteString(w, "id", watch.id);
+  WriteString(w, "cveId", watch.cve_id);
+  WriteOptionalString(w, "note", watch.note);
+  WriteString(w, "createdAt", watch.created_at);
+  WriteOptionalString(w, "createdBy", watch.created_by);
+  WriteKey(w, "images");
+  w.StartArray();
+  for (const WatchedImage& image : watch.images) {
+    w.StartObject();
+    WriteString(w, "id", image.image_id);
+    WriteString(w, "name", image.name);
+    WriteString(w, "versionId", image.version_id);
+    WriteString(w, "tag", image.tag);
+    WriteStringArray(w, "packages", image.packages);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string CveWatchJson(const CveWatchView& watch) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  WriteWatch(w, watch);
+  return buffer.GetString();
+}
+
+std::string CveWatchListJson(const std::vector<CveWatchView>& watches, const std::optional<std::string>& next_cursor) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, "cveWatches");
+  w.StartArray();
+  for (const CveWatchView& watch : watches) WriteWatch(w, watch);
+  w.EndArray();
+  WriteOptionalString(w, "nextCursor", next_cursor);
+  w.EndObject();
+  return buffer.GetString();
+}
+
+// GET /api/cve-watches?limit=&cursor=   (portal)
+//   200 {"cveWatches": [{id, cveId, note, createdAt, createdBy, images: [{id, name, versionId, tag,
+//        packages}]}], "nextCursor"}: newest first; images are those whose latest version carries it
+//   400 VALIDATION_ERROR (limit, cursor, headers); 401
+Reply ListCveWatches(Context& ctx) {
+  Page page = ReadPage(ctx.request);
+  Rows rows = ctx.db.Run("account_list_watches", {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
+  std::vector<CveWatchView> watches;
+  for (int row = 0; row < rows.size() && row < page.limit; row++) watches.push_back(WatchAt(rows, row));
+  AddImages(ctx, watches);
+  return JsonReply(200, CveWatchListJson(watches, NextCursor(rows, page.limit, 5, 0)));
+}
+
+// POST /api/cve-watches {"cveId", "note"?}   (portal; admin)
+//   201 the watch (cveId upper case) with its images
+//   400 VALIDATION_ERROR (cveId not CVE-YYYY-NNNN... or GHSA-xxxx-xxxx-xxxx, note over 500
+//       characters, unknown fields); 409 CONFLICT: already watched; 401; 403 FORBIDDEN; 415
+Reply CreateCveWatch(Context& ctx) {
+  std::vector<FieldIssue> issues;
+  FieldReader body(ctx.body, issues);
+  std::optional<std::string> cve = body.String("cveId", Need::kRequired, 40);
+  std::optional<std::string> cve_id = cve ? NormaliseVulnId(*cve) : std::nullopt;
+  if (cve && !cve_id) body.Issue("cveId", "must be a CVE id (CVE-2024-3094) or a GHSA id (GHSA-xxxx-xxxx-xxxx)");
+  std::optional<std::string> note = body.String("note", Need::kOptional, kMaxNoteChars, 0, true);
+  body.CheckUnknown();
+  ThrowIfIssues(issues);
+
+  Rows rows = ctx.db.Run("account_insert_watch", {ctx.principal.tenant_id, *cve_id, note, ctx.principal.user_id});
+  if (rows.empty()) throw ApiError(Error::kCONFLICT, *cve_id + " is already on the watch list.");
+  std::vector<CveWatchView> watch = {WatchAt(rows, 0)};
+  AddImages(ctx, watch);
+  Audit(ctx, "cve_watch.created", watch[0].id, DetailJson({{"cveId", *cve_id}}));
+  return JsonReply(201, CveWatchJson(watch[0]));
+}
+
+// DELETE /api/cve-watches/:id   (portal; admin)
+//   204; 404 NOT_FOUND: unknown, malformed or another tenant's id; 401; 403 FORBIDDEN
+Reply DeleteCveWatch(Context& ctx) {
+  std::string id = PathId(ctx, "CVE watch");
+  Rows rows = ctx.db.Run("account_delete_watch", {ctx.principal.tenant_id, id});
+  if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such CVE watch.");
+  Audit(ctx, "cve_watch.deleted", id, DetailJson({{"cveId", std::string(rows.Text(0, 0))}}));
+  return NoContent();
+}
+
+}  // namespace icat::account

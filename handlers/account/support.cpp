@@ -1,0 +1,61 @@
+// What the account group's endpoints share: pages and cursors, path ids, the admin check for
+// reads, audit details and replies.
+#include "account.hpp"
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/paging.hpp"
+#include "icat/validate.hpp"
+
+namespace icat::account {
+
+Page ReadPage(const Request& request) {
+  Page page;
+  page.limit = ParseLimit(request);
+  std::optional<std::vector<std::string>> after = ParseCursor(request, 2);
+  if (after) {
+    // Checked here, so a forged cursor is a 400 and never reaches a cast in SQL.
+    if (!ParseRfc3339((*after)[0]) || !IsUuid((*after)[1])) {
+      ThrowInvalid("cursor", "is not a cursor returned by this list");
+    }
+    page.after_time = (*after)[0];
+    page.after_id = (*after)[1];
+  }
+  return page;
+}
+
+std::optional<std::string> NextCursor(const Rows& rows, int limit, int time_col, int id_col) {
+  if (rows.size() <= limit) return std::nullopt;
+  return EncodeCursor({std::string(rows.Text(limit - 1, time_col)), std::string(rows.Text(limit - 1, id_col))});
+}
+
+std::string PathId(const Context& ctx, std::string_view what) {
+  std::string id = ctx.request.PathParam("id");
+  if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such " + std::string(what) + ".");
+  return id;
+}
+
+void RequireAdmin(const Context& ctx, std::string_view what) {
+  if (ctx.principal.role != "admin") {
+    throw ApiError(Error::kFORBIDDEN, "Only admins can see " + std::string(what) + "; your role is " +
+                                          ctx.principal.role + ".");
+  }
+}
+
+std::string DetailJson(const std::vector<std::pair<std::string, std::string>>& fields) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  for (const auto& [key, value] : fields) WriteString(w, key, value);
+  w.EndObject();
+  return buffer.GetString();
+}
+
+Reply JsonReply(int status, std::string body, bool no_store) {
+  Reply reply = Reply::Json(status, std::move(body));
+  if (no_store) reply.headers.emplace_back("Cache-Control", "no-store");
+  return reply;
+}
+
+Reply NoContent() { return Reply{204, {}, ""}; }
+
+}  // namespace icat::account

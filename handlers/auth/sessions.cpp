@@ -1,0 +1,307 @@
+// POST /api/auth/login, /api/auth/refresh, /api/auth/logout and GET /api/auth/me.
+// Sign-in answers an unknown tenant, an unknown email, a disabled account and a wrong password
+// with the same 401 after the same work (one scrypt verification); refresh tokens are opaque,
+// stored as SHA-256 only, rotated on every use, and a reused one signs out its whole family.
+#include <algorithm>
+#include <ctime>
+
+#include "icat/auth.hpp"
+#include "icat/crypto.hpp"
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/jwt.hpp"
+#include "icat/login_limit.hpp"
+#include "icat/log.hpp"
+#include "icat/paging.hpp"
+#include "icat/validate.hpp"
+#include "queries.hpp"
+#include "sessions.hpp"
+
+namespace icat::auth {
+
+namespace {
+
+// The scrypt hash (N=2^17, r=8, p=1) of a password nobody has, verified when there is no such
+// user, so that case costs what a wrong password costs.
+constexpr std::string_view kDummyHash =
+    "$scrypt$ln=17,r=8,p=1$iGfsqUvQGBrQKg2yvi/Y2A$O9XaoKhlyqYNQb37kvoP+EExIrH9eRm/acI2Ws1Eabg";
+constexpr size_t kRefreshTokenBytes = 32;
+constexpr size_t kMaxPasswordBytes = 1024;
+constexpr size_t kMaxTokenChars = 256;
+constexpr std::string_view kWrongCredentials = "The email, password or tenant is not right.";
+
+// A transaction for a public route (the pipeline opens none): rolled back unless committed.
+class TenantTransaction {
+ public:
+  TenantTransaction(Context& ctx, std::string tenant_id) : db_(ctx.db) {
+    ctx.db.BeginForTenant(tenant_id);
+    ctx.principal.tenant_id = std::move(tenant_id);
+  }
+  ~TenantTransaction() {
+    if (open_) db_.Rollback();
+  }
+  TenantTransaction(const TenantTransaction&) = delete;
+  TenantTransaction& operator=(const TenantTransaction&) = delete;
+  void Commit() {
+    db_.Commit();
+    open_ = false;
+  }
+
+ private:
+  Db& db_;
+  bool open_ = true;
+};
+
+[[noreturn]] void Unauthenticated(std::string_view message) {
+  ApiError error(Error::kUNAUTHENTICATED, std::string(message));
+  error.headers.emplace_back("WWW-Authenticate", "Bearer");
+  throw error;
+}
+
+std::string TenantHeader(const Request& request, std::vector<FieldIssue>& issues) {
+  std::string tenant = request.Header("x-tenant");
+  std::transform(tenant.begin(), tenant.end(), tenant.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (tenant.empty()) issues.push_back({"X-Tenant", "header is required: the tenant's subdomain"});
+  return tenant;
+}
+
+// A string member taken exactly as sent (passwords are never trimmed); 1 to max_bytes bytes.
+std::optional<std::string> ExactString(FieldReader& body, std::string_view name, size_t max_bytes) {
+  const rapidjson::Value* value = body.Member(name, Need::kRequired);
+  if (!value) return std::nullopt;
+  if (!value->IsString() || value->GetStringLength() == 0 || value->GetStringLength() > max_bytes) {
+    body.Issue(name, "must be a string of 1 to " + std::to_string(max_bytes) + " bytes");
+    return std::nullopt;
+  }
+  return std::string(value->GetString(), value->GetStringLength());
+}
+
+struct Credentials {
+  std::string tenant, email, password;
+};
+
+Credentials ReadCredentials(Context& ctx) {
+  std::vector<FieldIssue> issues;
+  Credentials in;
+  in.tenant = TenantHeader(ctx.request, issues);
+  FieldReader body(ctx.body, issues);
+  std::optional<std::string> email = body.String("email", Need::kRequired, 254);
+  std::optional<std::string> password = ExactString(body, "password", kMaxPasswordBytes);
+  body.CheckUnknown();
+  ThrowIfIssues(issues);
+  in.email = *email;
+  in.password = *password;
+  return in;
+}
+
+struct PresentedToken {
+  std::string tenant, token_hash;  // token_hash: bytea hex literal of SHA-256
+};
+
+PresentedToken ReadRefreshToken(Context& ctx) {
+  std::vector<FieldIssue> issues;
+  PresentedToken in;
+  in.tenant = TenantHeader(ctx.request, issues);
+  FieldReader body(ctx.body, issues);
+  std::optional<std::string> token = ExactString(body, "refreshToken", kMaxTokenChars);
+  body.CheckUnknown();
+  ThrowIfIssues(issues);
+  in.token_hash = "\\x" + Sha256Hex(*token);
+  return in;
+}
+
+// 503 when Redis cannot count (login fails closed), 429 with Retry-After past a limit.
+void CheckLoginLimits(Context& ctx, const std::string& account_key) {
+  std::string ip = ctx.request.client_ip.empty() ? "unknown" : ctx.request.client_ip;
+  std::optional<LoginVerdict> verdict = AdmitLogin(ctx.redis, LoginIpKey(ip), account_key, ctx.config.login_limits);
+  if (!verdict) throw ApiError(Error::kSERVICE_UNAVAILABLE, "Sign-in is unavailable right now; retry shortly.");
+  if (!verdict->allowed) {
+    ApiError error(Error::kRATE_LIMITED, "Too many sign-in attempts; retry in " +
+                                             std::to_string(verdict->retry_after) + " seconds.");
+    error.headers.emplace_back("Retry-After", std::to_string(verdict->retry_after));
+    throw error;
+  }
+}
+
+// A new refresh token of the family (stored hashed) and an access token for the user.
+SessionView StartSession(Context& ctx, const UserView& user, const std::string& tenant, const std::string& family) {
+  SessionView session;
+  session.user = user;
+  session.refresh_token = Base64UrlEncode(RandomBytes(kRefreshTokenBytes));
+  Rows ignored = ctx.db.Run(kInsertRefresh, {ctx.principal.tenant_id, user.id, family,
+                                             "\\x" + Sha256Hex(session.refresh_token), ctx.config.refresh_token_days});
+  AccessClaims claims;
+  claims.user_id = user.id;
+  claims.tenant_id = ctx.principal.tenant_id;
+  claims.tenant = tenant;
+  claims.role = user.role;
+  claims.issued_at = std::time(nullptr);
+  claims.expires_at = claims.issued_at + kAccessTokenSeconds;
+  claims.token_id = RandomUuid();
+  session.access_token = IssueAccessToken(claims, ctx.config.jwt_secret);
+  session.expires_in = kAccessTokenSeconds;
+  ctx.principal.user_id = user.id;
+  ctx.principal.role = user.role;
+  return session;
+}
+
+Reply SessionReply(const SessionView& session) {
+  Reply reply = Reply::Json(200, SessionJson(session));
+  reply.headers.emplace_back("Cache-Control", "no-store");  // tokens must not sit in caches
+  return reply;
+}
+
+// A failed sign-in: counted against the account, audited when the tenant exists, then 401.
+[[noreturn]] void RefuseLogin(Context& ctx, const Credentials& in, const std::string& account_key,
+                              const Rows& found, std::string_view reason) {
+  if (!RecordLoginFailure(ctx.redis, account_key, ctx.config.login_limits)) {
+    LogWarn("rid=" + ctx.request.request_id + " cannot count a failed login: redis unreachable");
+  }
+  if (!found.empty()) {
+    TenantTransaction transaction(ctx, std::string(found.Text(0, 0)));
+    Audit(ctx, "login.failed", in.email, DetailJson({{"email", in.email}, {"reason", std::string(reason)}}));
+    transaction.Commit();
+  }
+  Unauthenticated(kWrongCredentials);
+}
+
+}  // namespace
+
+std::string DetailJson(const std::vector<std::pair<std::string, std::string>>& fields) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  for (const auto& [key, value] : fields) WriteString(w, key, value);
+  w.EndObject();
+  return buffer.GetString();
+}
+
+std::string SessionJson(const SessionView& s) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteString(w, "accessToken", s.access_token);
+  WriteString(w, "refreshToken", s.refresh_token);
+  WriteInt(w, "expiresIn", s.expires_in);
+  WriteString(w, "tokenType", "Bearer");
+  WriteKey(w, "user");
+  w.StartObject();
+  WriteString(w, "id", s.user.id);
+  WriteString(w, "email", s.user.email);
+  WriteString(w, "role", s.user.role);
+  w.EndObject();
+  w.EndObject();
+  return buffer.GetString();
+}
+
+std::string MeJson(const MeView& me) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteString(w, "id", me.user.id);
+  WriteString(w, "email", me.user.email);
+  WriteString(w, "role", me.user.role);
+  WriteString(w, "createdAt", me.created_at);
+  WriteKey(w, "tenant");
+  w.StartObject();
+  WriteString(w, "id", me.tenant_id);
+  WriteString(w, "subdomain", me.tenant_subdomain);
+  WriteString(w, "name", me.tenant_name);
+  w.EndObject();
+  w.EndObject();
+  return buffer.GetString();
+}
+
+// POST /api/auth/login   (public; X-Tenant and {"email", "password"})
+//   200 SessionJson; Cache-Control: no-store
+//   400 VALIDATION_ERROR (X-Tenant, email, password, unknown fields); 415; MALFORMED_JSON
+//   401 UNAUTHENTICATED: unknown tenant, unknown email, disabled account or wrong password, alike
+//   429 RATE_LIMITED + Retry-After: 5 attempts per IP, 10 failures per account, per 15 minutes
+//   503 SERVICE_UNAVAILABLE: Redis cannot count attempts (fails closed)
+Reply Login(Context& ctx) {
+  Credentials in = ReadCredentials(ctx);
+  std::string account_key = LoginAccountKey(in.tenant, in.email);
+  CheckLoginLimits(ctx, account_key);
+  Rows found = ctx.db.Run(kLoginLookup, {in.tenant, in.email});
+  bool user_known = !found.empty() && !found.IsNull(0, 1);
+  // Always one verification: against the dummy hash when there is no such user.
+  bool password_ok = VerifyPassword(in.password, user_known ? found.Text(0, 4) : kDummyHash);
+  if (!user_known) RefuseLogin(ctx, in, account_key, found, found.empty() ? "unknown_tenant" : "unknown_user");
+  if (!password_ok) RefuseLogin(ctx, in, account_key, found, "wrong_password");
+  if (found.Bool(0, 5)) RefuseLogin(ctx, in, account_key, found, "disabled");
+
+  ClearLoginFailures(ctx.redis, account_key);
+  UserView user{std::string(found.Text(0, 1)), std::string(found.Text(0, 2)), std::string(found.Text(0, 3))};
+  TenantTransaction transaction(ctx, std::string(found.Text(0, 0)));
+  SessionView session = StartSession(ctx, user, in.tenant, RandomUuid());
+  Audit(ctx, "login.succeeded", user.id, DetailJson({{"email", user.email}}));
+  transaction.Commit();
+  return SessionReply(session);
+}
+
+// POST /api/auth/refresh   (public; X-Tenant and {"refreshToken"})
+//   200 SessionJson with a new refresh token (the presented one is used up)
+//   400 VALIDATION_ERROR; 415; MALFORMED_JSON
+//   401 UNAUTHENTICATED: unknown, expired or revoked token, another tenant's, a disabled user;
+//       an already used token also revokes its whole family (every session of that sign-in)
+Reply Refresh(Context& ctx) {
+  PresentedToken in = ReadRefreshToken(ctx);
+  Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});
+  if (tenant.empty()) Unauthenticated("The refresh token is not valid; sign in again.");
+  TenantTransaction transaction(ctx, std::string(tenant.Text(0, 0)));
+  Rows token = ctx.db.Run(kFindRefresh, {ctx.principal.tenant_id, in.token_hash});
+  if (token.empty()) Unauthenticated("The refresh token is not valid; sign in again.");
+  std::string token_id(token.Text(0, 0)), user_id(token.Text(0, 1)), family(token.Text(0, 2));
+  ctx.principal.user_id = user_id;
+  if (token.Bool(0, 3) && !token.Bool(0, 4)) {
+    // Reuse: whoever holds the family's newest token may be a thief; everyone signs in again.
+    Rows revoked = ctx.db.Run(kRevokeFamily, {ctx.principal.tenant_id, family});
+    Audit(ctx, "session.reuse_detected", user_id, DetailJson({{"family", family}}));
+    transaction.Commit();
+    Unauthenticated("This refresh token was already used; its sessions are signed out. Sign in again.");
+  }
+  if (token.Bool(0, 3) || token.Bool(0, 4) || token.Bool(0, 5) || !token.Bool(0, 8)) {
+    Unauthenticated("The refresh token has expired or was revoked; sign in again.");
+  }
+  Rows used = ctx.db.Run(kMarkRefreshUsed, {ctx.principal.tenant_id, token_id});
+  UserView user{user_id, std::string(token.Text(0, 6)), std::string(token.Text(0, 7))};
+  SessionView session = StartSession(ctx, user, in.tenant, family);
+  Audit(ctx, "session.refreshed", user_id, DetailJson({{"family", family}}));
+  transaction.Commit();
+  return SessionReply(session);
+}
+
+// POST /api/auth/logout   (public; X-Tenant and {"refreshToken"})
+//   204: the token's family is revoked (also when it already was)
+//   400 VALIDATION_ERROR; 415; MALFORMED_JSON; 401 UNAUTHENTICATED: unknown token or tenant
+Reply Logout(Context& ctx) {
+  PresentedToken in = ReadRefreshToken(ctx);
+  Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});
+  if (tenant.empty()) Unauthenticated("The refresh token is not valid.");
+  TenantTransaction transaction(ctx, std::string(tenant.Text(0, 0)));
+  Rows token = ctx.db.Run(kFindRefresh, {ctx.principal.tenant_id, in.token_hash});
+  if (token.empty()) Unauthenticated("The refresh token is not valid.");
+  std::string user_id(token.Text(0, 1)), family(token.Text(0, 2));
+  ctx.principal.user_id = user_id;
+  Rows revoked = ctx.db.Run(kRevokeFamily, {ctx.principal.tenant_id, family});
+  if (revoked.affected() > 0) Audit(ctx, "session.logout", user_id, DetailJson({{"family", family}}));
+  transaction.Commit();
+  return Reply{204, {{"Cache-Control", "no-store"}}, ""};
+}
+
+// GET /api/auth/me   (portal: X-Tenant + Bearer)
+//   200 MeJson: the user as stored now (its role may be newer than the token's) and the tenant
+//   400 VALIDATION_ERROR (headers); 401 UNAUTHENTICATED: bad token, or the user is gone or disabled
+Reply Me(Context& ctx) {
+  if (!IsUuid(ctx.principal.user_id)) Unauthenticated("The access token is not valid.");
+  Rows rows = ctx.db.Run(kGetMe, {ctx.principal.tenant_id, ctx.principal.user_id});
+  if (rows.empty()) Unauthenticated("This account no longer exists or is disabled; sign in again.");
+  MeView me{{std::string(rows.Text(0, 0)), std::string(rows.Text(0, 1)), std::string(rows.Text(0, 2))},
+            std::string(rows.Text(0, 3)),
+            std::string(rows.Text(0, 4)),
+            std::string(rows.Text(0, 5)),
+            std::string(rows.Text(0, 6))};
+  return Reply::Json(200, MeJson(me));
+}
+
+}  // namespace icat::auth

@@ -1,0 +1,474 @@
+// icatctl ingest: one scanner run of one image version (a Trivy or Grype report and the SBOMs of
+// that run) checked, signed and stored as one unit. Every check runs before anything is written;
+// then the SBOM blobs are written (content-addressed, durable) and one transaction stores the
+// version, scan, SBOM records, findings, counts, first-seen times and outbox events.
+// docs/scans.md describes the rules.
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "commands.hpp"
+#include "icat/crypto.hpp"
+#include "ingest_blobs.hpp"
+#include "ingest_model.hpp"
+#include "reports.hpp"
+#include "sbom_docs.hpp"
+#include "session.hpp"
+
+namespace icat::ctl {
+namespace {
+
+// The same rules as the catalogue tables' CHECKs.
+constexpr const char* kImageName = "[a-z0-9][a-z0-9._/-]{0,127}";
+constexpr const char* kTag = "[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}";
+constexpr const char* kDigest = "sha256:[0-9a-f]{64}";
+constexpr const char* kRepository = "[a-z0-9][a-z0-9._-]*(:[0-9]+)?(/[a-z0-9._-]+)+";
+
+// ------------------------------------------------------------------ SQL (run as the owner role)
+
+constexpr std::string_view kLockImage = "SELECT id, repository FROM images WHERE name = $1 FOR UPDATE";
+constexpr std::string_view kCreateImage =
+    "INSERT INTO images (name, base_os, repository) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id";
+constexpr std::string_view kRepositoryOwner = "SELECT name FROM images WHERE repository = $1";
+constexpr std::string_view kLockVersion =
+    "SELECT id, digest, latest_scan_id FROM image_versions WHERE image_id = $1 AND tag = $2 FOR UPDATE";
+constexpr std::string_view kCreateVersion =
+    "INSERT INTO image_versions (image_id, tag, digest, size_bytes, base_os, hardening_tags, published_at) "
+    "VALUES ($1, $2, $3, $4, $5, $6::text[], COALESCE($7::timestamptz, now())) RETURNING id";
+// Metadata given on the command line for an existing version replaces what it had; omitted stays.
+constexpr std::string_view kUpdateVersion =
+    "UPDATE image_versions SET size_bytes = COALESCE($2, size_bytes), base_os = COALESCE($3, base_os), "
+    "hardening_tags = COALESCE($4::text[], hardening_tags), published_at = COALESCE($5::timestamptz, published_at) "
+    "WHERE id = $1";
+constexpr std::string_view kSameFiles = "SELECT id FROM scans WHERE version_id = $1 AND input_sha256 = $2";
+constexpr std::string_view kPreviousFindings =
+    "SELECT vuln_id, severity, package_name, fix_state FROM vulnerabilities WHERE scan_id = $1 ORDER BY id";
+constexpr std::string_view kRememberKey =
+    "INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'Ed25519', $2) ON CONFLICT (id) DO NOTHING";
+constexpr std::string_view kInsertScan =
+    "INSERT INTO scans (version_id, scanner_name, scanner_version, scanned_at, vulndb_updated_at, input_sha256, "
+    "critical_count, high_count, medium_count, low_count, unknown_count, findings_critical, findings_high, "
+    "findings_medium, findings_low, findings_unknown, fixable_count) "
+    "VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5::timestamptz, $6, $7, $8, $9, $10, $11, $12, $13, "
+    "$14, $15, $16, $17) RETURNING id, rfc3339(scanned_at)";
+constexpr std::string_view kInsertSbom =
+    "INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, tool_name, tool_version, signature, "
+    "signing_key_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+// One round trip for every finding, stored in the order given (ids ascend with it).
+constexpr std::string_view kInsertFindings =
+    "INSERT INTO vulnerabilities (scan_id, vuln_id, aliases, package_name, package_version, package_type, purl, "
+    "severity, cvss_score, fix_state, fixed_version, title, primary_url) "
+    "SELECT $1::uuid, e.v->>'id', ARRAY(SELECT jsonb_array_elements_text(e.v->'aliases')), e.v->>'package', "
+    "e.v->>'version', e.v->>'type', e.v->>'purl', e.v->>'severity', round((e.v->>'cvss')::numeric, 1), "
+    "e.v->>'fixState', e.v->>'fixedVersion', e.v->>'title', e.v->>'url' "
+    "FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n";
+// The version's latest scan is its newest by scan time; an equal time goes to the later ingest.
+constexpr std::string_view kUpdateLatestScan =
+    "UPDATE image_versions SET latest_scan_id = (SELECT id FROM scans WHERE version_id = $1 "
+    "ORDER BY scanned_at DESC, created_at DESC, id DESC LIMIT 1) WHERE id = $1 RETURNING latest_scan_id";
+constexpr std::string_view kUpdateLatestVersion =
+    "UPDATE images SET latest_version_id = (SELECT id FROM image_versions WHERE image_id = $1 "
+    "ORDER BY published_at DESC, created_at DESC, id LIMIT 1) WHERE id = $1";
+constexpr std::string_view kFirstSeen =
+    "INSERT INTO vulnerability_first_seen (version_id, vuln_id, first_seen_at) "
+    "SELECT DISTINCT $1::uuid, vuln_id, now() FROM vulnerabilities WHERE scan_id = $2 AND fix_state <> 'not-affected' "
+    "ON CONFLICT DO NOTHING";
+// One outbox row per tenant licensed for the image.
+constexpr std::string_view kEventPerLicensee =
+    "INSERT INTO events (tenant_id, type, payload) SELECT tenant_id, $2, $3::jsonb FROM licenses WHERE image_id = $1";
+constexpr std::string_view kWatchers =
+    "SELECT w.tenant_id, w.cve_id FROM cve_watches w JOIN licenses l ON l.tenant_id = w.tenant_id AND l.image_id = $1 "
+    "WHERE w.cve_id = ANY($2::text[]) ORDER BY w.tenant_id, w.cve_id";
+constexpr std::string_view kEventForTenant =
+    "INSERT INTO events (tenant_id, type, payload) VALUES ($1, 'cve_watch.matched', $2::jsonb)";
+
+// ------------------------------------------------------------------ arguments and inputs
+
+struct Request {
+  std::string image, tag, digest;
+  std::string report_path;
+  std::optional<std::string> spdx_path, cyclonedx_path;
+  std::optional<std::string> repository, base_os, published;
+  std::optional<long long> size;
+  std::optional<std::vector<std::string>> hardening_tags;  // set when any --hardening-tag was given
+};
+
+struct InputFile {
+  std::string path, bytes, sha256_hex;
+};
+
+struct Sbom {
+  InputFile file;
+  SbomDocument doc;
+  std::string signature;  // base64 Ed25519 over the bytes
+};
+
+struct Inputs {
+  InputFile report_file;
+  ScanReport report;
+  std::vector<Sbom> sboms;
+  std::string input_sha256;
+  std::optional<std::string> scanned_at;  // nullopt: the time of ingest
+};
+
+struct SigningKey {
+  std::string private_pem, public_pem, id;
+};
+
+Request ParseRequest(const Args& args) {
+  Request r;
+  r.image = args.Value("image");
+  r.tag = args.Value("version");
+  r.digest = args.Value("digest");
+  RequireMatch("--image", r.image, kImageName, "is not an image name (a-z, 0-9, '._/-', at most 128 characters)");
+  RequireMatch("--version", r.tag, kTag, "is not an image tag");
+  RequireMatch("--digest", r.digest, kDigest, "is not sha256: followed by 64 lower-case hex digits");
+  r.report_path = args.Value("report");
+  r.spdx_path = args.Optional("spdx");
+  r.cyclonedx_path = args.Optional("cyclonedx");
+  if (!r.spdx_path && !r.cyclonedx_path) {
+    throw UsageError("give the run's SBOMs: --spdx FILE and/or --cyclonedx FILE (at least one)");
+  }
+  r.repository = args.Optional("repository");
+  if (r.repository) RequireMatch("--repository", *r.repository, kRepository, "is not a registry host and path");
+  r.base_os = args.Optional("base-os");
+  r.published = args.Optional("published");
+  if (r.published && !IsRfc3339(*r.published)) {
+    throw UsageError("--published: '" + *r.published + "' is not an RFC 3339 time such as 2027-01-31T12:00:00Z");
+  }
+  if (std::optional<std::string> size = args.Optional("size")) {
+    long long bytes = -1;
+    auto [end, error] = std::from_chars(size->data(), size->data() + size->size(), bytes);
+    if (error != std::errc() || end != size->data() + size->size() || bytes < 0) {
+      throw UsageError("--size: '" + *size + "' is not a number of bytes");
+    }
+    r.size = bytes;
+  }
+  if (args.Has("hardening-tag")) r.hardening_tags = args.All("hardening-tag");
+  return r;
+}
+
+InputFile ReadInput(const std::string& path, long max_bytes) {
+  struct stat st{};
+  if (stat(path.c_str(), &st) != 0) throw Failure(path + ": cannot read: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw Failure(path + ": is not a regular file");
+  if (st.st_size > max_bytes) {
+    throw Failure(path + ": is " + std::to_string(st.st_size) + " bytes, over the ICAT_INGEST_MAX_BYTES limit of " +
+                  std::to_string(max_bytes));
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in.good() && !in.eof()) throw Failure(path + ": cannot read: " + std::strerror(errno));
+  InputFile file{path, bytes.str(), ""};
+  if (static_cast<long>(file.bytes.size()) > max_bytes) {
+    throw Failure(path + ": is over the ICAT_INGEST_MAX_BYTES limit of " + std::to_string(max_bytes));
+  }
+  file.sha256_hex = Sha256Hex(file.bytes);
+  return file;
+}
+
+SigningKey LoadSigningKey(const Config& config) {
+  if (config.signing_key_file.empty()) {
+    throw Failure("ICAT_SIGNING_KEY_FILE is not set: it names the PEM Ed25519 key that signs SBOMs");
+  }
+  std::ifstream in(config.signing_key_file, std::ios::binary);
+  if (!in) throw Failure("ICAT_SIGNING_KEY_FILE: cannot read " + config.signing_key_file + ": " + std::strerror(errno));
+  std::ostringstream pem;
+  pem << in.rdbuf();
+  SigningKey key;
+  key.private_pem = pem.str();
+  try {
+    key.public_pem = Ed25519PublicKeyPem(key.private_pem);
+    key.id = SigningKeyId(key.public_pem);
+  } catch (const std::exception& e) {
+    throw Failure("ICAT_SIGNING_KEY_FILE: " + config.signing_key_file + ": " + e.what() +
+                  " (expected a PEM Ed25519 private key)");
+  }
+  return key;
+}
+
+// The documents must be able to describe one image, pairwise.
+void CheckAgreement(const Inputs& inputs) {
+  std::vector<std::pair<const ImageIdentity*, std::string>> documents = {{&inputs.report.identity, inputs.report_file.path}};
+  for (const Sbom& sbom : inputs.sboms) documents.emplace_back(&sbom.doc.identity, sbom.file.path);
+  for (size_t i = 0; i < documents.size(); ++i) {
+    for (size_t j = i + 1; j < documents.size(); ++j) {
+      if (auto conflict = IdentityConflict(*documents[i].first, documents[i].second, *documents[j].first, documents[j].second)) {
+        throw Failure(*conflict);
+      }
+    }
+  }
+}
+
+void CheckTime(const std::string& path, const char* what, const std::optional<std::string>& time) {
+  if (time && !IsRfc3339(*time)) throw Failure(path + ": " + what + " '" + *time + "' is not an RFC 3339 time");
+}
+
+// Reads, parses and checks every file; signs the SBOMs. Nothing is written.
+Inputs LoadInputs(const Request& request, const Config& config, const SigningKey& key) {
+  Inputs inputs;
+  inputs.report_file = ReadInput(request.report_path, config.ingest_max_bytes);
+  inputs.report = ParseReport(inputs.report_file.path, inputs.report_file.bytes);
+  CheckTime(inputs.report_file.path, "the scan time", inputs.report.scanned_at);
+  CheckTime(inputs.report_file.path, "the vulnerability database time", inputs.report.vulndb_updated_at);
+  std::optional<std::string> spdx_bytes, cyclonedx_bytes;
+  if (request.cyclonedx_path) {
+    InputFile file = ReadInput(*request.cyclonedx_path, config.ingest_max_bytes);
+    SbomDocument doc = ParseCycloneDx(file.path, file.bytes);
+    cyclonedx_bytes = file.bytes;
+    inputs.sboms.push_back({std::move(file), std::move(doc), ""});
+  }
+  if (request.spdx_path) {
+    InputFile file = ReadInput(*request.spdx_path, config.ingest_max_bytes);
+    SbomDocument doc = ParseSpdx(file.path, file.bytes);
+    spdx_bytes = file.bytes;
+    inputs.sboms.push_back({std::move(file), std::move(doc), ""});
+  }
+  CheckAgreement(inputs);
+  inputs.input_sha256 = InputDigest(inputs.report_file.bytes, spdx_bytes, cyclonedx_bytes);
+  // The scan time: the report's, else the SBOMs' creation time (same run), else now.
+  inputs.scanned_at = inputs.report.scanned_at;
+  for (const Sbom& sbom : inputs.sboms) {
+    if (!inputs.scanned_at && sbom.doc.created && IsRfc3339(*sbom.doc.created)) inputs.scanned_at = sbom.doc.created;
+    // Older Trivy reports carry no version; the same run's SBOM names it.
+    if (!inputs.report.scanner_version && sbom.doc.tool_name && sbom.doc.tool_version &&
+        UpperAscii(*sbom.doc.tool_name) == UpperAscii(inputs.report.scanner_name)) {
+      inputs.report.scanner_version = sbom.doc.tool_version;
+    }
+  }
+  for (Sbom& sbom : inputs.sboms) sbom.signature = Base64Encode(Ed25519Sign(key.private_pem, sbom.file.bytes));
+  SortFindings(inputs.report.findings);
+  return inputs;
+}
+
+// ------------------------------------------------------------------ database
+
+struct Target {
+  std::string image_id, version_id;
+  std::optional<std::string> previous_scan_id;  // the version's latest scan before this one
+  bool created_version = false;
+};
+
+std::string DefaultRepository(std::string registry, const std::string& name) {
+  while (!registry.empty() && registry.back() == '/') registry.pop_back();
+  return registry.empty() ? name : registry + "/" + name;
+}
+
+std::string LockOrCreateImage(Db& db, const Request& request, const Inputs& inputs, const Config& config) {
+  Rows image = db.RunSql(kLockImage, {request.image});
+  if (!image.empty()) {
+    if (request.repository && *request.repository != image.Text(0, 1)) {
+      throw Failure("--repository: image " + request.image + " already has repository " +
+                    std::string(image.Text(0, 1)) + "; ingest does not change it");
+    }
+    return std::string(image.Text(0, 0));
+  }
+  std::string repository = request.repository.value_or(
+      inputs.report.repositories.empty() ? DefaultRepository(config.registry, request.image) : inputs.report.repositories.front());
+  std::optional<std::string> base_os = request.base_os ? request.base_os : inputs.report.os;
+  Rows created = db.RunSql(kCreateImage, {request.image, base_os, repository});
+  if (!created.empty()) return std::string(created.Text(0, 0));
+  image = db.RunSql(kLockImage, {request.image});  // created meanwhile by a concurrent ingest
+  if (!image.empty()) return std::string(image.Text(0, 0));
+  Rows owner = db.RunSql(kRepositoryOwner, {repository});
+  throw Failure("repository " + repository + " already belongs to image " +
+                (owner.empty() ? std::string("another image") : std::string(owner.Text(0, 0))) +
+                " (give --repository for " + request.image + ")");
+}
+
+Target LockOrCreateVersion(Db& db, const Request& request, const Inputs& inputs, const Config& config) {
+  Target target;
+  target.image_id = LockOrCreateImage(db, request, inputs, config);
+  std::optional<long long> size = request.size ? request.size : inputs.report.image_size;
+  std::optional<std::string> base_os = request.base_os ? request.base_os : inputs.report.os;
+  std::optional<std::string> tags;
+  if (request.hardening_tags) tags = TextArrayLiteral(*request.hardening_tags);
+  Rows version = db.RunSql(kLockVersion, {target.image_id, request.tag});
+  if (version.empty()) {
+    Rows created = db.RunSql(kCreateVersion, {target.image_id, request.tag, request.digest, size, base_os,
+                                              tags.value_or("{}"), request.published});
+    target.version_id = created.Text(0, 0);
+    target.created_version = true;
+    return target;
+  }
+  if (version.Text(0, 1) != request.digest) {
+    throw Failure("--digest: version " + request.tag + " of " + request.image + " has digest " +
+                  std::string(version.Text(0, 1)) + ", not " + request.digest);
+  }
+  target.version_id = version.Text(0, 0);
+  target.previous_scan_id = version.OptionalText(0, 2);
+  Exec(db, kUpdateVersion, {target.version_id, request.size, request.base_os, tags, request.published});
+  return target;
+}
+
+std::string FindingsJson(const std::vector<Finding>& findings) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  auto text = [&](const char* key, const std::optional<std::string>& value) {
+    w.Key(key);
+    if (value) w.String(value->data(), static_cast<rapidjson::SizeType>(value->size()));
+    else w.Null();
+  };
+  w.StartArray();
+  for (const Finding& f : findings) {
+    w.StartObject();
+    text("id", f.vuln_id);
+    w.Key("aliases");
+    w.StartArray();
+    for (const std::string& alias : f.aliases) w.String(alias.data(), static_cast<rapidjson::SizeType>(alias.size()));
+    w.EndArray();
+    text("package", f.package_name);
+    text("version", f.package_version);
+    text("type", f.package_type);
+    text("purl", f.purl);
+    text("severity", f.severity);
+    w.Key("cvss");
+    if (f.cvss_score) w.Double(*f.cvss_score);
+    else w.Null();
+    text("fixState", f.fix_state);
+    text("fixedVersion", f.fixed_version);
+    text("title", f.title);
+    text("url", f.primary_url);
+    w.EndObject();
+  }
+  w.EndArray();
+  return buffer.GetString();
+}
+
+struct StoredScan {
+  std::string id, scanned_at;
+};
+
+StoredScan InsertScan(Db& db, const Target& target, const Inputs& inputs, const std::string& key_id) {
+  const ScanReport& r = inputs.report;
+  ScanCounts c = CountFindings(r.findings);
+  Rows scan = db.RunSql(kInsertScan, {target.version_id, r.scanner_name, r.scanner_version, inputs.scanned_at,
+                                      r.vulndb_updated_at, inputs.input_sha256, c.vulnerabilities[0],
+                                      c.vulnerabilities[1], c.vulnerabilities[2], c.vulnerabilities[3],
+                                      c.vulnerabilities[4], c.findings[0], c.findings[1], c.findings[2], c.findings[3],
+                                      c.findings[4], c.fixable});
+  StoredScan stored{std::string(scan.Text(0, 0)), std::string(scan.Text(0, 1))};
+  for (const Sbom& sbom : inputs.sboms) {
+    Exec(db, kInsertSbom, {stored.id, sbom.doc.format, sbom.doc.spec_version, sbom.file.sha256_hex,
+                           static_cast<long long>(sbom.file.bytes.size()), sbom.doc.tool_name, sbom.doc.tool_version,
+                           sbom.signature, key_id});
+  }
+  Exec(db, kInsertFindings, {stored.id, FindingsJson(r.findings)});
+  return stored;
+}
+
+std::vector<EventFinding> EventFindings(const std::vector<Finding>& findings) {
+  std::vector<EventFinding> out;
+  for (const Finding& f : findings) out.push_back({f.vuln_id, f.severity, f.package_name, f.fix_state});
+  return out;
+}
+
+std::vector<EventFinding> PreviousFindings(Db& db, const std::optional<std::string>& scan_id) {
+  std::vector<EventFinding> out;
+  if (!scan_id) return out;
+  Rows rows = db.RunSql(kPreviousFindings, {*scan_id});
+  for (int i = 0; i < rows.size(); ++i) {
+    out.push_back({std::string(rows.Text(i, 0)), std::string(rows.Text(i, 1)), std::string(rows.Text(i, 2)),
+                   std::string(rows.Text(i, 3))});
+  }
+  return out;
+}
+
+// cve_watch.matched: one event per tenant and watched id newly present on this version (the id of
+// a finding or one of its aliases), carrying the findings it names.
+void WriteWatchEvents(Db& db, const Target& target, const EventSubject& subject, const std::vector<Finding>& findings,
+                      const std::vector<EventFinding>& fresh) {
+  std::map<std::string, std::vector<EventFinding>> by_id;
+  for (const EventFinding& e : fresh) {
+    for (const Finding& f : findings) {
+      if (f.vuln_id != e.vuln_id || f.package_name != e.package) continue;
+      by_id[f.vuln_id].push_back(e);
+      for (const std::string& alias : f.aliases) by_id[alias].push_back(e);
+      break;
+    }
+  }
+  if (by_id.empty()) return;
+  std::vector<std::string> ids;
+  for (const auto& [id, matched] : by_id) ids.push_back(id);
+  Rows watchers = db.RunSql(kWatchers, {target.image_id, TextArrayLiteral(ids)});
+  for (int i = 0; i < watchers.size(); ++i) {
+    std::string cve_id(watchers.Text(i, 1));
+    Exec(db, kEventForTenant, {std::string(watchers.Text(i, 0)), EventData(subject, &by_id[cve_id], &cve_id)});
+  }
+}
+
+// scan.completed always; when this scan is now the version's latest, also vulnerability.detected
+// and .fixed against the previous latest scan, and cve_watch.matched. A back-filled older scan
+// changes nothing current, so it announces only its completion.
+void WriteEvents(Db& db, const Target& target, const EventSubject& subject, const std::vector<Finding>& findings,
+                 bool became_latest) {
+  Exec(db, kEventPerLicensee, {target.image_id, "scan.completed", EventData(subject)});
+  if (!became_latest) return;
+  std::vector<EventFinding> current = EventFindings(findings);
+  std::vector<EventFinding> previous = PreviousFindings(db, target.previous_scan_id);
+  std::vector<EventFinding> detected = NewlyPresent(current, previous);
+  std::vector<EventFinding> fixed = NewlyPresent(previous, current);
+  if (!detected.empty()) Exec(db, kEventPerLicensee, {target.image_id, "vulnerability.detected", EventData(subject, &detected)});
+  if (!fixed.empty()) Exec(db, kEventPerLicensee, {target.image_id, "vulnerability.fixed", EventData(subject, &fixed)});
+  WriteWatchEvents(db, target, subject, findings, detected);
+}
+
+std::string CountsText(const ScanCounts& c) {
+  long long total = 0, findings = 0;
+  std::string parts;
+  for (size_t i = 0; i < kSeverities.size(); ++i) {
+    total += c.vulnerabilities[i];
+    findings += c.findings[i];
+    parts += (i ? ", " : "") + std::to_string(c.vulnerabilities[i]) + " " + std::string(kSeverities[i]);
+  }
+  return std::to_string(total) + " vulnerabilities (" + parts + ") in " + std::to_string(findings) + " findings";
+}
+
+}  // namespace
+
+void Ingest(const Args& args) {
+  Request request = ParseRequest(args);
+  Session session;
+  const Config& config = session.config;
+  SigningKey key = LoadSigningKey(config);
+  Inputs inputs = LoadInputs(request, config, key);
+
+  Db& db = session.db;
+  Transaction transaction(db);
+  Target target = LockOrCreateVersion(db, request, inputs, config);
+  Rows same = db.RunSql(kSameFiles, {target.version_id, inputs.input_sha256});
+  if (!same.empty()) {
+    std::cout << "scan " << same.Text(0, 0) << " already ingested: " << request.image << " " << request.tag
+              << " has a scan of exactly these files; nothing changed\n";
+    return;  // the transaction rolls back
+  }
+  Exec(db, kRememberKey, {key.id, key.public_pem});
+  // Every check has passed: the bytes go to the blob store (durably) before the scan that
+  // references them can commit. A crash from here on leaves at most unreferenced blobs.
+  for (const Sbom& sbom : inputs.sboms) (void)StoreBlob(config.blob_dir, sbom.file.bytes, sbom.file.sha256_hex);
+  StoredScan scan = InsertScan(db, target, inputs, key.id);
+  Rows latest = db.RunSql(kUpdateLatestScan, {target.version_id});
+  Exec(db, kUpdateLatestVersion, {target.image_id});
+  Exec(db, kFirstSeen, {target.version_id, scan.id});
+  EventSubject subject{target.image_id, request.image, target.version_id, request.tag, request.digest,
+                       scan.id, inputs.report.scanner_name, scan.scanned_at};
+  WriteEvents(db, target, subject, inputs.report.findings, latest.Text(0, 0) == scan.id);
+  transaction.Commit();
+
+  std::string sboms;
+  for (const Sbom& sbom : inputs.sboms) sboms += (sboms.empty() ? "" : ", ") + sbom.doc.format + " " + sbom.doc.spec_version;
+  std::cout << "scan " << scan.id << " ingested: " << request.image << " " << request.tag << ", "
+            << inputs.report.scanner_name << " " << inputs.report.scanner_version.value_or("(version unknown)") << ", "
+            << CountsText(CountFindings(inputs.report.findings)) << "; SBOMs: " << sboms << "\n";
+}
+
+}  // namespace icat::ctl

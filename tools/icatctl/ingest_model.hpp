@@ -1,0 +1,132 @@
+// One scanner run as ingest sees it once parsed (findings, the image each document describes,
+// SBOM metadata) and the pure rules applied to it: agreement, counts, ordering, the input digest,
+// default repositories and the outbox events. Nothing here touches a file or the database.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <array>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace icat::ctl {
+
+// The five severity buckets, most severe first; the index is a finding's rank.
+inline constexpr std::array<std::string_view, 5> kSeverities = {"critical", "high", "medium", "low", "unknown"};
+// Where a normalised severity sorts: 0 critical ... 4 unknown.
+int SeverityRank(std::string_view severity);
+
+// One package finding, normalised (docs/scans.md has the mapping from each scanner).
+struct Finding {
+  std::string vuln_id;                // upper case: CVE-..., GHSA-..., or the scanner's own id
+  std::vector<std::string> aliases;   // other ids of the same vulnerability, upper case
+  std::string package_name;
+  std::optional<std::string> package_version;
+  std::optional<std::string> package_type;  // os, java, npm, go, python, ruby, rust, php, dotnet, binary, ...
+  std::optional<std::string> purl;
+  std::string severity;               // critical, high, medium, low, unknown
+  std::optional<double> cvss_score;
+  std::string fix_state;              // fixed, not-fixed, wont-fix, unknown, not-affected
+  std::optional<std::string> fixed_version;
+  std::optional<std::string> title;
+  std::optional<std::string> primary_url;
+};
+
+// What one document says about the image it describes. Empty members say nothing.
+struct ImageIdentity {
+  std::optional<std::string> image_id;  // the image config digest, sha256:<hex>
+  std::set<std::string> repo_digests;   // registry (repo) digests, sha256:<hex>
+  std::set<std::string> diff_ids;       // layer diff ids, sha256:<hex>
+};
+
+// A scan report (Trivy or Grype JSON), parsed and normalised.
+struct ScanReport {
+  std::string scanner_name;                     // "trivy" or "grype"
+  std::optional<std::string> scanner_version;
+  std::optional<std::string> scanned_at;        // RFC 3339, as the report gives it
+  std::optional<std::string> vulndb_updated_at; // RFC 3339
+  std::optional<std::string> os;                // "debian 11.3"
+  std::optional<long long> image_size;
+  std::vector<std::string> repositories;        // from repo tags and digests, e.g. docker.io/library/alpine
+  ImageIdentity identity;
+  std::vector<Finding> findings;
+};
+
+// An SBOM, checked for its format; its bytes are stored verbatim elsewhere.
+struct SbomDocument {
+  std::string format;        // "spdx" or "cyclonedx"
+  std::string spec_version;  // "2.3" or "1.5"
+  std::optional<std::string> tool_name;
+  std::optional<std::string> tool_version;
+  std::optional<std::string> created;  // RFC 3339
+  ImageIdentity identity;
+};
+
+// The counts stored on a scan row, indexed like kSeverities.
+struct ScanCounts {
+  std::array<long long, 5> vulnerabilities{};  // distinct ids, each at its highest severity
+  std::array<long long, 5> findings{};         // package findings
+  long long fixable = 0;                        // distinct ids with fixState "fixed" in some package
+};
+
+// Findings with fixState "not-affected" (VEX) are listed but counted nowhere: the image is not
+// vulnerable to them.
+ScanCounts CountFindings(const std::vector<Finding>& findings);
+
+// The order findings are stored and listed in: severity (critical first), id, package, version.
+void SortFindings(std::vector<Finding>& findings);
+
+// Why documents a and b cannot describe one image (image ids differ, repo digests are disjoint,
+// layer sets differ), or nullopt. a_name and b_name name them in the message.
+std::optional<std::string> IdentityConflict(const ImageIdentity& a, std::string_view a_name, const ImageIdentity& b,
+                                            std::string_view b_name);
+
+// SHA-256 hex naming the set of ingested files: re-ingesting the same files is then recognised.
+std::string InputDigest(std::string_view report, const std::optional<std::string>& spdx,
+                        const std::optional<std::string>& cyclonedx);
+
+// The repository (registry host and path) of an image reference such as "alpine:latest",
+// "itzg/minecraft-server@sha256:..." or "ghcr.io/a/b:1": docker.io/library/alpine and so on.
+// nullopt when the text is not a reference.
+std::optional<std::string> RepositoryOf(std::string_view reference);
+
+// True for an RFC 3339 date-time with a real calendar date (2021-08-25T12:20:30.000000005Z).
+bool IsRfc3339(std::string_view text);
+
+// "ghsa-abcd-..." -> "GHSA-ABCD-..."; ASCII only.
+std::string UpperAscii(std::string_view text);
+
+// ------------------------------------------------------------------ outbox events
+
+// What every event of one ingested scan names.
+struct EventSubject {
+  std::string image_id, image_name;
+  std::string version_id, tag, digest;
+  std::string scan_id, scanner, scanned_at;
+};
+
+// A finding as events carry it (also what ingest reads back of the previous scan).
+struct EventFinding {
+  std::string vuln_id, severity, package, fix_state;
+};
+
+// The event's `data` object: {"image":{"id","name"},"version":{"id","tag","digest"},
+// "scan":{"id","scanner","scannedAt"}}, plus "vulnerabilities" when given, plus "cveId" when given.
+std::string EventData(const EventSubject& subject, const std::vector<EventFinding>* vulnerabilities = nullptr,
+                      const std::string* cve_id = nullptr);
+
+// Findings of `current` whose (id, package) pair `previous` lacks; not-affected findings are no
+// vulnerability of the image and never count as present.
+std::vector<EventFinding> NewlyPresent(const std::vector<EventFinding>& current, const std::vector<EventFinding>& previous);
+
+// ------------------------------------------------------------------ JSON access
+
+// Members of a parsed document, tolerant of absence and of the wrong type (nullopt / empty).
+const rapidjson::Value* Member(const rapidjson::Value& object, const char* name);
+std::optional<std::string> StringAt(const rapidjson::Value& object, const char* name);
+std::optional<double> NumberAt(const rapidjson::Value& object, const char* name);
+
+}  // namespace icat::ctl

@@ -1,0 +1,364 @@
+// Trivy and Grype JSON reports -> ScanReport: detection, metadata, image identity and findings.
+#include "reports.hpp"
+
+#include <rapidjson/error/en.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "session.hpp"
+
+namespace icat::ctl {
+
+namespace {
+
+using rapidjson::Value;
+
+[[noreturn]] void Refuse(std::string_view path, const std::string& reason) {
+  throw Failure(std::string(path) + ": " + reason);
+}
+
+std::string Lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+bool IsDigest(std::string_view text) {
+  if (text.size() != 71 || text.substr(0, 7) != "sha256:") return false;
+  for (char c : text.substr(7)) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+// "alpine@sha256:<hex>" -> "sha256:<hex>"; nullopt without a well-formed digest.
+std::optional<std::string> DigestOfReference(std::string_view reference) {
+  size_t at = reference.rfind('@');
+  if (at == std::string_view::npos || !IsDigest(reference.substr(at + 1))) return std::nullopt;
+  return std::string(reference.substr(at + 1));
+}
+
+std::vector<std::string> Strings(const Value& object, const char* name) {
+  std::vector<std::string> out;
+  const Value* array = Member(object, name);
+  if (!array || !array->IsArray()) return out;
+  for (const Value& v : array->GetArray()) {
+    if (v.IsString()) out.emplace_back(v.GetString(), v.GetStringLength());
+  }
+  return out;
+}
+
+std::optional<std::string> NonEmpty(std::optional<std::string> text) {
+  if (text && text->empty()) return std::nullopt;
+  return text;
+}
+
+void AddRepositories(ScanReport& report, const std::vector<std::string>& references) {
+  for (const std::string& reference : references) {
+    std::optional<std::string> repository = RepositoryOf(reference);
+    if (repository && std::find(report.repositories.begin(), report.repositories.end(), *repository) ==
+                          report.repositories.end()) {
+      report.repositories.push_back(*repository);
+    }
+  }
+}
+
+void AddAlias(Finding& f, const std::string& alias) {
+  std::string upper = UpperAscii(alias);
+  if (upper.empty() || upper == f.vuln_id) return;
+  if (std::find(f.aliases.begin(), f.aliases.end(), upper) == f.aliases.end()) f.aliases.push_back(upper);
+}
+
+std::string Where(const char* array, size_t index) { return std::string(array) + "[" + std::to_string(index) + "]"; }
+
+// ------------------------------------------------------------------ Trivy
+
+// CVSS: the severity source's V3 score, else NVD's, else the first vendor's; V2 likewise when
+// no vendor gives a V3 score.
+std::optional<double> TrivyCvss(const Value& vulnerability) {
+  const Value* cvss = Member(vulnerability, "CVSS");
+  if (!cvss || !cvss->IsObject()) return std::nullopt;
+  std::vector<const Value*> vendors;
+  auto add = [&](const std::optional<std::string>& name) {
+    if (!name) return;
+    const Value* v = Member(*cvss, name->c_str());
+    if (v && v->IsObject()) vendors.push_back(v);
+  };
+  add(StringAt(vulnerability, "SeveritySource"));
+  add(std::string("nvd"));
+  for (auto it = cvss->MemberBegin(); it != cvss->MemberEnd(); ++it) {
+    if (it->value.IsObject()) vendors.push_back(&it->value);
+  }
+  for (const char* field : {"V3Score", "V2Score"}) {
+    for (const Value* vendor : vendors) {
+      if (std::optional<double> score = NumberAt(*vendor, field); score && *score > 0) return score;
+    }
+  }
+  return std::nullopt;
+}
+
+Finding TrivyFinding(std::string_view path, const Value& v, const std::string& package_type, const std::string& where) {
+  Finding f;
+  std::optional<std::string> id = StringAt(v, "VulnerabilityID");
+  std::optional<std::string> package = StringAt(v, "PkgName");
+  if (!id || id->empty()) Refuse(path, where + " has no VulnerabilityID");
+  if (!package || package->empty()) Refuse(path, where + " has no PkgName");
+  f.vuln_id = UpperAscii(*id);
+  for (const std::string& vendor_id : Strings(v, "VendorIDs")) AddAlias(f, vendor_id);
+  f.package_name = *package;
+  f.package_version = NonEmpty(StringAt(v, "InstalledVersion"));
+  f.package_type = package_type;
+  if (const Value* identifier = Member(v, "PkgIdentifier")) f.purl = NonEmpty(StringAt(*identifier, "PURL"));
+  f.severity = TrivySeverity(StringAt(v, "Severity").value_or(""));
+  f.cvss_score = TrivyCvss(v);
+  f.fixed_version = NonEmpty(StringAt(v, "FixedVersion"));
+  f.fix_state = TrivyFixState(StringAt(v, "Status"), f.fixed_version);
+  f.title = NonEmpty(StringAt(v, "Title"));
+  f.primary_url = NonEmpty(StringAt(v, "PrimaryURL"));
+  return f;
+}
+
+ScanReport ParseTrivy(std::string_view path, const Value& d) {
+  const Value* schema = Member(d, "SchemaVersion");
+  if (!schema || !schema->IsInt() || schema->GetInt() != 2) {
+    Refuse(path, "is a Trivy JSON report of SchemaVersion " +
+                     std::string(schema && schema->IsInt() ? std::to_string(schema->GetInt()) : "(none)") +
+                     "; only SchemaVersion 2 is accepted");
+  }
+  ScanReport report;
+  report.scanner_name = "trivy";
+  if (const Value* trivy = Member(d, "Trivy")) report.scanner_version = NonEmpty(StringAt(*trivy, "Version"));
+  report.scanned_at = NonEmpty(StringAt(d, "CreatedAt"));
+  const Value empty(rapidjson::kObjectType);
+  const Value* metadata = Member(d, "Metadata");
+  if (!metadata || !metadata->IsObject()) metadata = &empty;
+  if (const Value* os = Member(*metadata, "OS")) {
+    std::optional<std::string> family = StringAt(*os, "Family"), name = StringAt(*os, "Name");
+    if (family && !family->empty()) report.os = *family + (name && !name->empty() ? " " + *name : "");
+  }
+  if (std::optional<std::string> id = StringAt(*metadata, "ImageID"); id && IsDigest(*id)) report.identity.image_id = id;
+  std::vector<std::string> repo_digests = Strings(*metadata, "RepoDigests");
+  for (const std::string& reference : repo_digests) {
+    if (std::optional<std::string> digest = DigestOfReference(reference)) report.identity.repo_digests.insert(*digest);
+  }
+  for (const std::string& diff_id : Strings(*metadata, "DiffIDs")) {
+    if (IsDigest(diff_id)) report.identity.diff_ids.insert(diff_id);
+  }
+  AddRepositories(report, Strings(*metadata, "RepoTags"));
+  AddRepositories(report, repo_digests);
+
+  const Value* results = Member(d, "Results");
+  if (results && !results->IsArray()) Refuse(path, "Results is not an array");
+  if (!results) return report;
+  for (rapidjson::SizeType i = 0; i < results->Size(); ++i) {
+    const Value& result = (*results)[i];
+    const Value* vulnerabilities = Member(result, "Vulnerabilities");
+    if (!vulnerabilities || vulnerabilities->IsNull()) continue;
+    std::string where = Where("Results", i);
+    if (!vulnerabilities->IsArray()) Refuse(path, where + ".Vulnerabilities is not an array");
+    std::string type = TrivyPackageType(StringAt(result, "Class").value_or(""), StringAt(result, "Type").value_or(""));
+    for (rapidjson::SizeType j = 0; j < vulnerabilities->Size(); ++j) {
+      report.findings.push_back(TrivyFinding(path, (*vulnerabilities)[j], type, where + Where(".Vulnerabilities", j)));
+    }
+  }
+  return report;
+}
+
+// ------------------------------------------------------------------ Grype
+
+// The base score of the highest CVSS version in a Grype cvss array.
+std::optional<double> GrypeCvssOf(const Value& holder) {
+  const Value* list = Member(holder, "cvss");
+  if (!list || !list->IsArray()) return std::nullopt;
+  std::optional<double> best_score;
+  double best_version = -1;
+  for (const Value& entry : list->GetArray()) {
+    const Value* metrics = Member(entry, "metrics");
+    std::optional<double> score = metrics ? NumberAt(*metrics, "baseScore") : std::nullopt;
+    double version = std::atof(StringAt(entry, "version").value_or("0").c_str());
+    if (score && version > best_version) {
+      best_score = score;
+      best_version = version;
+    }
+  }
+  return best_score;
+}
+
+Finding GrypeFinding(std::string_view path, const Value& match, const std::string& where) {
+  const Value* vulnerability = Member(match, "vulnerability");
+  const Value* artifact = Member(match, "artifact");
+  if (!vulnerability || !vulnerability->IsObject()) Refuse(path, where + " has no vulnerability object");
+  if (!artifact || !artifact->IsObject()) Refuse(path, where + " has no artifact object");
+  std::optional<std::string> id = StringAt(*vulnerability, "id");
+  std::optional<std::string> package = StringAt(*artifact, "name");
+  if (!id || id->empty()) Refuse(path, where + ".vulnerability has no id");
+  if (!package || package->empty()) Refuse(path, where + ".artifact has no name");
+  Finding f;
+  f.vuln_id = UpperAscii(*id);
+  f.cvss_score = GrypeCvssOf(*vulnerability);
+  if (const Value* related = Member(match, "relatedVulnerabilities"); related && related->IsArray()) {
+    for (const Value& other : related->GetArray()) {
+      if (std::optional<std::string> other_id = StringAt(other, "id")) AddAlias(f, *other_id);
+      if (!f.cvss_score) f.cvss_score = GrypeCvssOf(other);
+    }
+  }
+  f.package_name = *package;
+  f.package_version = NonEmpty(StringAt(*artifact, "version"));
+  f.package_type = GrypePackageType(StringAt(*artifact, "type").value_or(""));
+  f.purl = NonEmpty(StringAt(*artifact, "purl"));
+  f.severity = GrypeSeverity(StringAt(*vulnerability, "severity").value_or(""));
+  const Value* fix = Member(*vulnerability, "fix");
+  f.fix_state = GrypeFixState(fix ? StringAt(*fix, "state").value_or("") : "");
+  std::vector<std::string> versions = fix ? Strings(*fix, "versions") : std::vector<std::string>{};
+  std::string fixed;
+  for (const std::string& version : versions) fixed += (fixed.empty() ? "" : ", ") + version;
+  f.fixed_version = NonEmpty(fixed);
+  f.primary_url = NonEmpty(StringAt(*vulnerability, "dataSource"));
+  if (!f.primary_url) {
+    std::vector<std::string> urls = Strings(*vulnerability, "urls");
+    if (!urls.empty()) f.primary_url = NonEmpty(urls.front());
+  }
+  return f;  // Grype gives no title
+}
+
+ScanReport ParseGrype(std::string_view path, const Value& d) {
+  ScanReport report;
+  report.scanner_name = "grype";
+  const Value empty(rapidjson::kObjectType);
+  const Value* descriptor = Member(d, "descriptor");
+  if (!descriptor || !descriptor->IsObject()) descriptor = &empty;
+  report.scanner_version = NonEmpty(StringAt(*descriptor, "version"));
+  report.scanned_at = NonEmpty(StringAt(*descriptor, "timestamp"));
+  if (const Value* db = Member(*descriptor, "db")) {
+    report.vulndb_updated_at = NonEmpty(StringAt(*db, "built"));
+    if (const Value* status = Member(*db, "status"); !report.vulndb_updated_at && status) {
+      report.vulndb_updated_at = NonEmpty(StringAt(*status, "built"));
+    }
+  }
+  if (const Value* distro = Member(d, "distro")) {
+    std::optional<std::string> name = StringAt(*distro, "name"), version = StringAt(*distro, "version");
+    if (name && !name->empty()) report.os = *name + (version && !version->empty() ? " " + *version : "");
+  }
+  const Value* source = Member(d, "source");
+  const Value* target = source ? Member(*source, "target") : nullptr;
+  if (target && target->IsObject()) {
+    if (std::optional<std::string> id = StringAt(*target, "imageID"); id && IsDigest(*id)) report.identity.image_id = id;
+    // repoDigests, like Trivy's RepoDigests, are what the registry knows the image by. The
+    // platform manifestDigest may differ from them (an index), so it is not compared.
+    std::vector<std::string> repo_digests = Strings(*target, "repoDigests");
+    for (const std::string& reference : repo_digests) {
+      if (std::optional<std::string> digest = DigestOfReference(reference)) report.identity.repo_digests.insert(*digest);
+    }
+    if (const Value* layers = Member(*target, "layers"); layers && layers->IsArray()) {
+      for (const Value& layer : layers->GetArray()) {
+        if (std::optional<std::string> digest = StringAt(layer, "digest"); digest && IsDigest(*digest)) {
+          report.identity.diff_ids.insert(*digest);
+        }
+      }
+    }
+    if (const Value* size = Member(*target, "imageSize"); size && size->IsInt64() && size->GetInt64() >= 0) {
+      report.image_size = size->GetInt64();
+    }
+    AddRepositories(report, Strings(*target, "tags"));
+    AddRepositories(report, repo_digests);
+  }
+  const Value* matches = Member(d, "matches");
+  for (rapidjson::SizeType i = 0; i < matches->Size(); ++i) {
+    report.findings.push_back(GrypeFinding(path, (*matches)[i], Where("matches", i)));
+  }
+  return report;
+}
+
+}  // namespace
+
+rapidjson::Document ParseInputJson(std::string_view path, std::string_view bytes) {
+  rapidjson::Document d;
+  d.Parse<rapidjson::kParseValidateEncodingFlag>(bytes.data(), bytes.size());
+  if (d.HasParseError()) {
+    Refuse(path, std::string("is not valid JSON: ") + rapidjson::GetParseError_En(d.GetParseError()) + " (at byte " +
+                     std::to_string(d.GetErrorOffset()) + " of " + std::to_string(bytes.size()) + ")");
+  }
+  return d;
+}
+
+ScanReport ParseReport(std::string_view path, std::string_view bytes) {
+  rapidjson::Document d = ParseInputJson(path, bytes);
+  if (!d.IsObject()) Refuse(path, "is not a scan report (a JSON object is expected)");
+  const Value* matches = Member(d, "matches");
+  const Value* descriptor = Member(d, "descriptor");
+  bool grype_named = descriptor && StringAt(*descriptor, "name").value_or("") == "grype";
+  if (matches && matches->IsArray() && (grype_named || Member(d, "source"))) return ParseGrype(path, d);
+  if (Member(d, "SchemaVersion") || (Member(d, "ArtifactName") && Member(d, "Results"))) return ParseTrivy(path, d);
+  if (Member(d, "bomFormat")) Refuse(path, "is a CycloneDX document, not a scan report (pass it as --cyclonedx)");
+  if (Member(d, "spdxVersion")) Refuse(path, "is an SPDX document, not a scan report (pass it as --spdx)");
+  Refuse(path, "is neither a Trivy JSON report (SchemaVersion 2) nor a Grype JSON report");
+}
+
+// ------------------------------------------------------------------ normalisation tables
+
+std::string TrivySeverity(std::string_view severity) {
+  std::string s = Lower(severity);
+  return s == "critical" || s == "high" || s == "medium" || s == "low" ? s : "unknown";
+}
+
+std::string GrypeSeverity(std::string_view severity) {
+  std::string s = Lower(severity);
+  if (s == "negligible") return "low";
+  return s == "critical" || s == "high" || s == "medium" || s == "low" ? s : "unknown";
+}
+
+std::string TrivyFixState(const std::optional<std::string>& status, const std::optional<std::string>& fixed_version) {
+  // Reports before Trivy 0.33 carry no Status: they list affected packages only, fixed or not.
+  if (!status || status->empty()) return fixed_version ? "fixed" : "not-fixed";
+  std::string s = Lower(*status);
+  if (s == "fixed") return "fixed";
+  if (s == "affected" || s == "fix_deferred") return "not-fixed";
+  if (s == "will_not_fix" || s == "end_of_life") return "wont-fix";
+  if (s == "not_affected") return "not-affected";
+  return "unknown";  // unknown, under_investigation, anything newer
+}
+
+std::string GrypeFixState(std::string_view state) {
+  std::string s = Lower(state);
+  if (s == "fixed" || s == "not-fixed" || s == "wont-fix") return s;
+  if (s == "not-affected") return "not-affected";
+  return "unknown";
+}
+
+std::string TrivyPackageType(std::string_view result_class, std::string_view result_type) {
+  std::string cls = Lower(result_class), type = Lower(result_type);
+  if (cls == "os-pkgs") return "os";
+  if (cls == "custom") return "binary";
+  if (type == "jar" || type == "pom" || type == "gradle" || type == "sbt") return "java";
+  if (type == "npm" || type == "yarn" || type == "pnpm" || type == "node-pkg" || type == "bun") return "npm";
+  if (type == "gomod" || type == "gobinary") return "go";
+  if (type == "pip" || type == "pipenv" || type == "poetry" || type == "python-pkg" || type == "uv" ||
+      type == "conda-pkg") {
+    return "python";
+  }
+  if (type == "bundler" || type == "gemspec") return "ruby";
+  if (type == "cargo" || type == "rustbinary" || type == "rust-binary") return "rust";
+  if (type == "composer" || type == "composer-vendor") return "php";
+  if (type == "nuget" || type == "dotnet-core" || type == "packages-props") return "dotnet";
+  return type.empty() ? (cls.empty() ? "unknown" : cls) : type;
+}
+
+std::string GrypePackageType(std::string_view artifact_type) {
+  std::string type = Lower(artifact_type);
+  if (type == "deb" || type == "apk" || type == "rpm" || type == "alpm" || type == "portage") return "os";
+  if (type == "java-archive" || type == "jenkins-plugin" || type == "graalvm-native-image") return "java";
+  if (type == "npm") return "npm";
+  if (type == "go-module") return "go";
+  if (type == "python") return "python";
+  if (type == "gem") return "ruby";
+  if (type == "rust-crate") return "rust";
+  if (type == "php-composer" || type == "php-pecl") return "php";
+  if (type == "dotnet") return "dotnet";
+  if (type == "binary") return "binary";
+  return type.empty() ? "unknown" : type;
+}
+
+}  // namespace icat::ctl

@@ -1,0 +1,182 @@
+// SPDX 2.3 and CycloneDX 1.5 checks, and what ingest reads from them (tool, time, image identity).
+#include "sbom_docs.hpp"
+
+#include "reports.hpp"
+#include "session.hpp"
+
+namespace icat::ctl {
+
+namespace {
+
+using rapidjson::Value;
+
+[[noreturn]] void Refuse(std::string_view path, const std::string& reason) {
+  throw Failure(std::string(path) + ": " + reason);
+}
+
+bool IsDigest(std::string_view text) {
+  if (text.size() != 71 || text.substr(0, 7) != "sha256:") return false;
+  return text.substr(7).find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
+// "pkg:oci/alpine@sha256%3A<hex>?repository_url=..." -> "sha256:<hex>".
+std::optional<std::string> OciPurlDigest(std::string_view purl) {
+  if (purl.substr(0, 8) != "pkg:oci/") return std::nullopt;
+  size_t at = purl.find('@');
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string version(purl.substr(at + 1, purl.find_first_of("?#", at) - at - 1));
+  if (version.rfind("sha256%3A", 0) == 0 || version.rfind("sha256%3a", 0) == 0) version = "sha256:" + version.substr(9);
+  if (!IsDigest(version)) return std::nullopt;
+  return version;
+}
+
+// Trivy records the image as "ImageID: sha256:...", "RepoDigest: name@sha256:..." and
+// "DiffID: sha256:..." (SPDX attribution texts or annotations, CycloneDX properties).
+void AddIdentityFact(ImageIdentity& identity, std::string_view name, std::string_view value) {
+  if (name == "ImageID" && IsDigest(value)) identity.image_id = std::string(value);
+  if (name == "DiffID" && IsDigest(value)) identity.diff_ids.insert(std::string(value));
+  if (name == "RepoDigest") {
+    size_t at = value.rfind('@');
+    if (at != std::string_view::npos && IsDigest(value.substr(at + 1))) identity.repo_digests.insert(std::string(value.substr(at + 1)));
+  }
+}
+
+void AddIdentityLine(ImageIdentity& identity, std::string_view line) {
+  size_t colon = line.find(": ");
+  if (colon != std::string_view::npos) AddIdentityFact(identity, line.substr(0, colon), line.substr(colon + 2));
+}
+
+const Value* ObjectAt(const Value& object, const char* name) {
+  const Value* v = Member(object, name);
+  return v && v->IsObject() ? v : nullptr;
+}
+
+// The container image package an SPDX document describes, if it has one.
+const Value* SpdxContainerPackage(const Value& d) {
+  const Value* packages = Member(d, "packages");
+  if (!packages || !packages->IsArray()) return nullptr;
+  for (const Value& package : packages->GetArray()) {
+    if (StringAt(package, "primaryPackagePurpose").value_or("") == "CONTAINER" ||
+        StringAt(package, "SPDXID").value_or("").rfind("SPDXRef-ContainerImage", 0) == 0) {
+      return &package;
+    }
+  }
+  return nullptr;
+}
+
+ImageIdentity SpdxIdentity(const Value& d) {
+  ImageIdentity identity;
+  const Value* image = SpdxContainerPackage(d);
+  if (!image) return identity;
+  if (const Value* texts = Member(*image, "attributionTexts"); texts && texts->IsArray()) {
+    for (const Value& text : texts->GetArray()) {
+      if (text.IsString()) AddIdentityLine(identity, std::string_view(text.GetString(), text.GetStringLength()));
+    }
+  }
+  if (const Value* annotations = Member(*image, "annotations"); annotations && annotations->IsArray()) {
+    for (const Value& annotation : annotations->GetArray()) {
+      if (std::optional<std::string> comment = StringAt(annotation, "comment")) AddIdentityLine(identity, *comment);
+    }
+  }
+  if (const Value* refs = Member(*image, "externalRefs"); refs && refs->IsArray()) {
+    for (const Value& ref : refs->GetArray()) {
+      if (StringAt(ref, "referenceType").value_or("") != "purl") continue;
+      if (auto digest = OciPurlDigest(StringAt(ref, "referenceLocator").value_or(""))) identity.repo_digests.insert(*digest);
+    }
+  }
+  return identity;
+}
+
+ImageIdentity CycloneDxIdentity(const Value& d) {
+  ImageIdentity identity;
+  const Value* metadata = ObjectAt(d, "metadata");
+  const Value* component = metadata ? ObjectAt(*metadata, "component") : nullptr;
+  if (!component) return identity;
+  if (const Value* properties = Member(*component, "properties"); properties && properties->IsArray()) {
+    for (const Value& property : properties->GetArray()) {
+      std::string name = StringAt(property, "name").value_or("");
+      const std::string kTrivy = "aquasecurity:trivy:";
+      if (name.rfind(kTrivy, 0) == 0) AddIdentityFact(identity, name.substr(kTrivy.size()), StringAt(property, "value").value_or(""));
+    }
+  }
+  if (auto digest = OciPurlDigest(StringAt(*component, "purl").value_or(""))) identity.repo_digests.insert(*digest);
+  return identity;
+}
+
+// The first tool of metadata.tools: the 1.4 array form or the 1.5 {"components": [...]} form.
+void CycloneDxTool(const Value& d, SbomDocument& doc) {
+  const Value* metadata = ObjectAt(d, "metadata");
+  const Value* tools = metadata ? Member(*metadata, "tools") : nullptr;
+  if (tools && tools->IsObject()) tools = Member(*tools, "components");
+  if (!tools || !tools->IsArray() || tools->Empty()) return;
+  const Value& tool = (*tools)[0];
+  doc.tool_name = StringAt(tool, "name");
+  doc.tool_version = StringAt(tool, "version");
+}
+
+}  // namespace
+
+std::pair<std::string, std::optional<std::string>> SplitToolName(std::string_view tool) {
+  size_t dash = tool.rfind('-');
+  if (dash == std::string_view::npos || dash == 0 || dash + 1 == tool.size()) return {std::string(tool), std::nullopt};
+  return {std::string(tool.substr(0, dash)), std::string(tool.substr(dash + 1))};
+}
+
+SbomDocument ParseSpdx(std::string_view path, std::string_view bytes) {
+  rapidjson::Document d = ParseInputJson(path, bytes);
+  if (!d.IsObject()) Refuse(path, "is not an SPDX JSON document (a JSON object is expected)");
+  std::optional<std::string> version = StringAt(d, "spdxVersion");
+  if (!version) {
+    if (Member(d, "bomFormat")) Refuse(path, "is a CycloneDX document, not SPDX (pass it as --cyclonedx)");
+    Refuse(path, "is not an SPDX JSON document (no spdxVersion)");
+  }
+  if (*version != "SPDX-2.3") Refuse(path, "is " + *version + "; --spdx takes SPDX-2.3 JSON only");
+  const Value* creation = ObjectAt(d, "creationInfo");
+  if (StringAt(d, "SPDXID").value_or("") != "SPDXRef-DOCUMENT") Refuse(path, "is not a valid SPDX 2.3 document: SPDXID is not SPDXRef-DOCUMENT");
+  if (!StringAt(d, "documentNamespace")) Refuse(path, "is not a valid SPDX 2.3 document: no documentNamespace");
+  if (!creation || !StringAt(*creation, "created")) Refuse(path, "is not a valid SPDX 2.3 document: no creationInfo.created");
+
+  SbomDocument doc;
+  doc.format = "spdx";
+  doc.spec_version = "2.3";
+  doc.created = StringAt(*creation, "created");
+  if (const Value* creators = Member(*creation, "creators"); creators && creators->IsArray()) {
+    for (const Value& creator : creators->GetArray()) {
+      std::string text = creator.IsString() ? creator.GetString() : "";
+      if (text.rfind("Tool:", 0) != 0) continue;
+      size_t start = text.find_first_not_of(' ', 5);
+      if (start == std::string::npos) continue;
+      auto [name, tool_version] = SplitToolName(std::string_view(text).substr(start));
+      doc.tool_name = name;
+      doc.tool_version = tool_version;
+      break;
+    }
+  }
+  doc.identity = SpdxIdentity(d);
+  return doc;
+}
+
+SbomDocument ParseCycloneDx(std::string_view path, std::string_view bytes) {
+  rapidjson::Document d = ParseInputJson(path, bytes);
+  if (!d.IsObject()) Refuse(path, "is not a CycloneDX JSON document (a JSON object is expected)");
+  if (StringAt(d, "bomFormat").value_or("") != "CycloneDX") {
+    if (Member(d, "spdxVersion")) Refuse(path, "is an SPDX document, not CycloneDX (pass it as --spdx)");
+    if (Member(d, "payloadType") || Member(d, "payload")) {
+      Refuse(path, "is an in-toto/DSSE envelope, not a CycloneDX JSON document (extract the SBOM first)");
+    }
+    Refuse(path, "is not a CycloneDX JSON document (no \"bomFormat\": \"CycloneDX\")");
+  }
+  std::optional<std::string> version = StringAt(d, "specVersion");
+  if (!version) Refuse(path, "is a CycloneDX document without specVersion; --cyclonedx takes CycloneDX 1.5 JSON only");
+  if (*version != "1.5") Refuse(path, "is CycloneDX " + *version + "; --cyclonedx takes CycloneDX 1.5 JSON only");
+
+  SbomDocument doc;
+  doc.format = "cyclonedx";
+  doc.spec_version = "1.5";
+  if (const Value* metadata = ObjectAt(d, "metadata")) doc.created = StringAt(*metadata, "timestamp");
+  CycloneDxTool(d, doc);
+  doc.identity = CycloneDxIdentity(d);
+  return doc;
+}
+
+}  // namespace icat::ctl

@@ -18,10 +18,13 @@ HANDLER_LIB_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(filter-out %/main.cpp,$(wildca
 ICATCTL_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icatctl/*.cpp)) $(OBJ)/gen/migrations.o
 # icatctl's code outside main.cpp (report parsers, normalisation) is unit-tested too.
 ICATCTL_LIB_OBJS := $(filter-out $(OBJ)/tools/icatctl/main.o,$(ICATCTL_OBJS))
+DISPATCHER_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/dispatcher/*.cpp))
+DISPATCHER_LIB_OBJS := $(filter-out $(OBJ)/tools/dispatcher/main.o,$(DISPATCHER_OBJS))
 UNIT_OBJS    := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/unit/*.cpp))
 INTEG_OBJS   := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/integration/*.cpp))
 DEPS_STAMP   := $(BUILD)/deps.stamp
 OPENAPI      := $(BUILD)/www/v1/openapi.json
+PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
 
 .PHONY: all deps build test test-unit test-integration run stop bench fmt lint migrate asan clean
 .DEFAULT_GOAL := all
@@ -29,7 +32,7 @@ OPENAPI      := $(BUILD)/www/v1/openapi.json
 all: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 
-build: $(HANDLER_BINS) $(BIN)/icatctl $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI)
+build: $(HANDLER_BINS) $(BIN)/icatctl $(BIN)/icat-dispatcher $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI)
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): tools/install-deps
@@ -64,9 +67,13 @@ $(BIN)/icatctl: $(ICATCTL_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(ICATCTL_LIB_OBJS) $(BUILD)/lib/libicat.a
+$(BIN)/icat-dispatcher: $(DISPATCHER_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
+	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
+
+$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(ICATCTL_LIB_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
 $(BIN)/integration-tests: $(INTEG_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
@@ -76,6 +83,11 @@ $(BIN)/integration-tests: $(INTEG_OBJS) $(BUILD)/lib/libicat.a
 $(OPENAPI): nginx/openapi.json $(BIN)/icatctl
 	@mkdir -p $(@D)
 	$(BIN)/icatctl openapi nginx/openapi.json > $@.tmp && mv $@.tmp $@
+
+# The portal API's document (/api/openapi.json), made the same way.
+$(PORTAL_OPENAPI): nginx/openapi-portal.json $(BIN)/icatctl
+	@mkdir -p $(@D)
+	$(BIN)/icatctl openapi nginx/openapi-portal.json > $@.tmp && mv $@.tmp $@
 
 test: all
 	@tools/run-tests unit

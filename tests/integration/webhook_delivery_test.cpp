@@ -1,0 +1,199 @@
+// icat-dispatcher against real receivers: signed, chosen, isolated, retried, disabled on 410,
+// kept away from refused addresses, and at least once across a SIGKILL.
+#include <boost/test/unit_test.hpp>
+#include <signal.h>
+
+#include <thread>
+
+#include "icat/crypto.hpp"
+#include "receiver.hpp"
+#include "support.hpp"
+
+using namespace icat::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Webhook {
+  std::string id, secret;
+};
+
+// A subscription written straight into the table: these tests are about delivery, and the
+// refused-address case needs a URL the portal would not accept.
+Webhook Subscribe(const Tenant& tenant, const std::string& url, const std::string& events) {
+  std::string secret = "whsec_" + icat::Base64Encode(icat::RandomBytes(32));
+  auto rows = PgQuery("INSERT INTO webhooks (tenant_id, url, events, secret) VALUES ($1, $2, $3::text[], $4) RETURNING id",
+                      {tenant.id(), url, "{" + events + "}", secret});
+  return {*rows.at(0).at(0), secret};
+}
+
+// An outbox event as ingest writes it; returns its id.
+std::string Emit(const Tenant& tenant, const std::string& type) {
+  auto rows = PgQuery(
+      "INSERT INTO events (tenant_id, type, payload) VALUES ($1, $2, $3::jsonb) RETURNING id",
+      {tenant.id(), type,
+       R"({"image":{"id":"00000000-0000-4000-8000-000000000001","name":"demo"},"version":{"id":"00000000-0000-4000-8000-000000000002","tag":"1.0","digest":"sha256:)" +
+           std::string(64, 'a') + R"("}})"});
+  return *rows.at(0).at(0);
+}
+
+struct DeliveryRow {
+  std::string state;
+  int attempts = 0;
+  std::optional<std::string> last_status, last_error;
+};
+
+std::optional<DeliveryRow> DeliveryOf(const Webhook& webhook) {
+  auto rows = PgQuery("SELECT state, attempts, last_status, last_error FROM deliveries WHERE webhook_id = $1",
+                      {webhook.id});
+  if (rows.empty()) return std::nullopt;
+  return DeliveryRow{*rows[0][0], std::stoi(*rows[0][1]), rows[0][2], rows[0][3]};
+}
+
+bool WaitForState(const Webhook& webhook, const std::string& state, std::chrono::milliseconds timeout) {
+  return WaitFor([&] { auto d = DeliveryOf(webhook); return d && d->state == state; }, timeout);
+}
+
+std::string Header(const ReceivedRequest& r, const std::string& name) {
+  auto it = r.headers.find(name);
+  return it == r.headers.end() ? "" : it->second;
+}
+
+// Checks the Standard Webhooks signature the way a receiver would.
+void ExpectSigned(const ReceivedRequest& r, const Webhook& webhook, const std::string& event_id) {
+  BOOST_TEST(Header(r, "webhook-id") == event_id);
+  std::string timestamp = Header(r, "webhook-timestamp");
+  BOOST_TEST_REQUIRE(!timestamp.empty());
+  BOOST_TEST(std::abs(std::stoll(timestamp) - std::time(nullptr)) < 60);
+  std::string key = *icat::Base64Decode(webhook.secret.substr(6));
+  std::string expected = "v1," + icat::Base64Encode(icat::HmacSha256(key, event_id + "." + timestamp + "." + r.body));
+  BOOST_TEST(Header(r, "webhook-signature") == expected);
+  BOOST_TEST(Header(r, "content-type") == "application/json");
+}
+
+pid_t DispatcherPid() { return PoolParentPid("dispatcher"); }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(webhook_delivery)
+
+BOOST_AUTO_TEST_CASE(event_reaches_its_subscription_once_signed_with_the_documented_body) {
+  Tenant tenant;
+  Receiver receiver;
+  Webhook webhook = Subscribe(tenant, receiver.Url(), "scan.completed");
+  std::string event_id = Emit(tenant, "scan.completed");
+  auto got = receiver.WaitFor(1, 15s);
+  BOOST_TEST_REQUIRE(got.size() == 1u);
+  ExpectSigned(got[0], webhook, event_id);
+  BOOST_TEST(got[0].method == "POST");
+  rapidjson::Document body;
+  body.Parse(got[0].body.c_str());
+  BOOST_TEST_REQUIRE(body.IsObject());
+  BOOST_TEST(StringMember(body, "id") == event_id);
+  BOOST_TEST(StringMember(body, "type") == "scan.completed");
+  BOOST_TEST(ParseRfc3339(StringMember(body, "createdAt")).has_value());
+  BOOST_TEST(StringMember(body["data"]["version"], "tag") == "1.0");
+  BOOST_TEST(WaitForState(webhook, "succeeded", 5s));
+  std::this_thread::sleep_for(2s);
+  BOOST_TEST(receiver.Received().size() == 1u);  // exactly once
+}
+
+BOOST_AUTO_TEST_CASE(events_a_subscription_did_not_choose_are_not_sent) {
+  Tenant tenant;
+  Receiver chose_it, did_not;
+  Subscribe(tenant, chose_it.Url(), "scan.completed");
+  Subscribe(tenant, did_not.Url(), "vulnerability.fixed,cve_watch.matched");
+  Emit(tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(chose_it.WaitFor(1, 15s).size() == 1u);
+  std::this_thread::sleep_for(2s);
+  BOOST_TEST(did_not.Received().empty());
+}
+
+BOOST_AUTO_TEST_CASE(other_tenants_subscriptions_get_nothing) {
+  Tenant a, b;
+  Receiver for_a, for_b;
+  Subscribe(a, for_a.Url(), "scan.completed");
+  Subscribe(b, for_b.Url(), "scan.completed");
+  Emit(a, "scan.completed");
+  BOOST_TEST_REQUIRE(for_a.WaitFor(1, 15s).size() == 1u);
+  std::this_thread::sleep_for(2s);
+  BOOST_TEST(for_b.Received().empty());
+}
+
+BOOST_AUTO_TEST_CASE(receiver_failing_twice_gets_the_event_on_the_third_attempt) {
+  Tenant tenant;
+  Receiver receiver;
+  receiver.Script({500, 503});
+  Webhook webhook = Subscribe(tenant, receiver.Url(), "scan.completed");
+  std::string event_id = Emit(tenant, "scan.completed");
+  auto got = receiver.WaitFor(3, 30s);
+  BOOST_TEST_REQUIRE(got.size() == 3u);
+  for (const auto& r : got) BOOST_TEST(Header(r, "webhook-id") == event_id);  // stable across retries
+  BOOST_TEST(got[0].body == got[2].body);
+  ExpectSigned(got[2], webhook, event_id);
+  BOOST_TEST_REQUIRE(WaitForState(webhook, "succeeded", 5s));
+  BOOST_TEST(DeliveryOf(webhook)->attempts == 3);
+  BOOST_TEST(DeliveryOf(webhook)->last_status.value_or("none") == "200");
+}
+
+BOOST_AUTO_TEST_CASE(delivery_fails_when_the_schedule_is_spent) {
+  Tenant tenant;
+  Receiver receiver;
+  receiver.Script({500, 500, 500, 500});
+  Webhook webhook = Subscribe(tenant, receiver.Url(), "scan.completed");
+  Emit(tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(WaitForState(webhook, "failed", 30s));
+  auto row = DeliveryOf(webhook);
+  BOOST_TEST(row->attempts == 3);  // the first and one per entry of the test schedule "1,1"
+  BOOST_TEST(row->last_status.value_or("none") == "500");
+  BOOST_TEST(receiver.Received().size() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(gone_410_disables_the_subscription) {
+  Tenant tenant;
+  Receiver receiver;
+  receiver.Script({410});
+  Webhook webhook = Subscribe(tenant, receiver.Url(), "scan.completed,vulnerability.fixed");
+  Emit(tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(WaitForState(webhook, "failed", 15s));
+  auto active = PgQuery("SELECT active, disabled_reason FROM webhooks WHERE id = $1", {webhook.id});
+  BOOST_TEST(*active[0][0] == "f");
+  BOOST_TEST(active[0][1].has_value());
+  Emit(tenant, "vulnerability.fixed");  // a disabled subscription gets nothing more
+  std::this_thread::sleep_for(2s);
+  BOOST_TEST(receiver.Received().size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(url_resolving_to_a_refused_address_is_not_contacted) {
+  Tenant tenant;
+  Receiver refused("127.0.0.2");  // loopback outside the test's allow-list (127.0.0.1/32)
+  Webhook webhook = Subscribe(tenant, refused.Url(), "scan.completed");
+  Emit(tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(WaitFor([&] { auto d = DeliveryOf(webhook); return d && d->attempts >= 1; }, 15s));
+  auto row = DeliveryOf(webhook);
+  BOOST_TEST_REQUIRE(row->last_error.has_value());
+  BOOST_TEST(row->last_error->find("not sent") != std::string::npos, *row->last_error);
+  BOOST_TEST(!row->last_status.has_value());
+  std::this_thread::sleep_for(3s);  // the retries are refused too
+  BOOST_TEST(refused.Received().empty());
+}
+
+BOOST_AUTO_TEST_CASE(delivery_in_flight_when_the_dispatcher_is_killed_is_sent_again_after_restart) {
+  Tenant tenant;
+  Receiver receiver;
+  receiver.DelayNext(1500ms);  // the first delivery is in flight long enough to kill the sender
+  Webhook webhook = Subscribe(tenant, receiver.Url(), "scan.completed");
+  std::string event_id = Emit(tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(receiver.WaitFor(1, 15s).size() == 1u);
+  pid_t pid = DispatcherPid();
+  BOOST_TEST_REQUIRE(pid > 0);
+  BOOST_TEST_REQUIRE(kill(pid, SIGKILL) == 0);
+  Stack("dispatcher-start");
+  auto got = receiver.WaitFor(2, 30s);  // after the claim's lease (2 * timeout + 5 s) runs out
+  BOOST_TEST_REQUIRE(got.size() >= 2u);
+  BOOST_TEST(Header(got[1], "webhook-id") == event_id);
+  BOOST_TEST(WaitForState(webhook, "succeeded", 10s));
+  BOOST_TEST(DispatcherPid() != pid);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,117 @@
+// Outbox and delivery-log statements of the dispatcher.
+#include "outbox.hpp"
+
+namespace icat::dispatcher {
+
+namespace {
+constexpr std::string_view kTenantsWithWork = "dispatch_tenants";
+constexpr std::string_view kFanOut = "dispatch_fan_out";
+constexpr std::string_view kClaim = "dispatch_claim";
+constexpr std::string_view kSucceeded = "dispatch_succeeded";
+constexpr std::string_view kRetry = "dispatch_retry";
+constexpr std::string_view kFailed = "dispatch_failed";
+constexpr std::string_view kDisable = "dispatch_disable_webhook";
+constexpr std::string_view kPrune = "dispatch_prune";
+}  // namespace
+
+const std::vector<Statement>& OutboxStatements() {
+  static const std::vector<Statement> statements = {
+      {kTenantsWithWork, "SELECT tenant_id FROM dispatch_tenants_with_work($1)"},
+      // Events are claimed with SKIP LOCKED, so dispatchers side by side never fan out one twice.
+      {kFanOut,
+       "WITH pending AS (SELECT id, tenant_id, type FROM events WHERE fanned_out_at IS NULL "
+       "  ORDER BY created_at LIMIT 200 FOR UPDATE SKIP LOCKED), "
+       "created AS (INSERT INTO deliveries (tenant_id, event_id, webhook_id) "
+       "  SELECT p.tenant_id, p.id, w.id FROM pending p JOIN webhooks w "
+       "  ON w.tenant_id = p.tenant_id AND w.active AND p.type = ANY (w.events) "
+       "  ON CONFLICT (event_id, webhook_id) DO NOTHING) "
+       "UPDATE events SET fanned_out_at = now() WHERE id IN (SELECT id FROM pending)"},
+      // $1 batch, $2 lease seconds
+      {kClaim,
+       "WITH due AS (SELECT id FROM deliveries WHERE state = 'pending' AND next_attempt_at <= now() "
+       "  ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED), "
+       "claimed AS (UPDATE deliveries d SET next_attempt_at = now() + make_interval(secs => $2), "
+       "  updated_at = now() FROM due WHERE d.id = due.id "
+       "  RETURNING d.id, d.attempts, d.event_id, d.webhook_id) "
+       "SELECT c.id, c.attempts, e.id, e.type, rfc3339(e.created_at), e.payload::text, w.id, w.url, w.secret, w.active "
+       "FROM claimed c JOIN events e ON e.id = c.event_id JOIN webhooks w ON w.id = c.webhook_id"},
+      // $1 delivery, $2 status
+      {kSucceeded,
+       "UPDATE deliveries SET state = 'succeeded', attempts = attempts + 1, last_status = $2, last_error = NULL, "
+       "updated_at = now() WHERE id = $1"},
+      // $1 delivery, $2 status or NULL, $3 error, $4 seconds until the next attempt
+      {kRetry,
+       "UPDATE deliveries SET attempts = attempts + 1, last_status = $2, last_error = $3, "
+       "next_attempt_at = now() + make_interval(secs => $4), updated_at = now() WHERE id = $1"},
+      // $1 delivery, $2 status or NULL, $3 error
+      {kFailed,
+       "UPDATE deliveries SET state = 'failed', attempts = attempts + 1, last_status = $2, last_error = $3, "
+       "updated_at = now() WHERE id = $1"},
+      // $1 webhook, $2 reason
+      {kDisable, "UPDATE webhooks SET active = false, disabled_reason = $2, updated_at = now() WHERE id = $1"},
+      // $1 days
+      {kPrune, "SELECT dispatch_prune(make_interval(days => $1))"},
+  };
+  return statements;
+}
+
+std::vector<std::string> TenantsWithWork(Db& db, int limit) {
+  Rows rows = db.Run(kTenantsWithWork, {limit});
+  std::vector<std::string> tenants;
+  for (int row = 0; row < rows.size(); row++) tenants.emplace_back(rows.Text(row, 0));
+  return tenants;
+}
+
+int FanOut(Db& db, const std::string& tenant_id) {
+  db.BeginForTenant(tenant_id);
+  Rows updated = db.Run(kFanOut);
+  db.Commit();
+  return static_cast<int>(updated.affected());
+}
+
+std::vector<Claimed> ClaimDue(Db& db, const std::string& tenant_id, int batch, int lease_seconds) {
+  db.BeginForTenant(tenant_id);
+  Rows rows = db.Run(kClaim, {batch, lease_seconds});
+  db.Commit();
+  std::vector<Claimed> claimed;
+  for (int row = 0; row < rows.size(); row++) {
+    Claimed c;
+    c.delivery_id = rows.Text(row, 0);
+    c.attempts = static_cast<int>(rows.Int(row, 1));
+    c.event_id = rows.Text(row, 2);
+    c.type = rows.Text(row, 3);
+    c.created_at = rows.Text(row, 4);
+    c.payload_json = rows.Text(row, 5);
+    c.webhook_id = rows.Text(row, 6);
+    c.url = rows.Text(row, 7);
+    c.secret = rows.Text(row, 8);
+    c.webhook_active = rows.Bool(row, 9);
+    claimed.push_back(std::move(c));
+  }
+  return claimed;
+}
+
+void Record(Db& db, const std::string& tenant_id, const Claimed& delivery, const Outcome& outcome) {
+  std::optional<std::string> status;
+  if (outcome.status) status = std::to_string(*outcome.status);
+  std::optional<std::string> error;
+  if (!outcome.error.empty()) error = outcome.error.substr(0, 500);
+  db.BeginForTenant(tenant_id);
+  auto run = [&](std::string_view name, const std::vector<Param>& params) { (void)db.Run(name, params); };
+  if (outcome.succeeded) {
+    run(kSucceeded, {delivery.delivery_id, status});
+  } else if (outcome.retry_in_seconds) {
+    run(kRetry, {delivery.delivery_id, status, error, *outcome.retry_in_seconds});
+  } else {
+    run(kFailed, {delivery.delivery_id, status, error});
+  }
+  if (outcome.disable_subscription) run(kDisable, {delivery.webhook_id, "The receiver answered 410 Gone."});
+  db.Commit();
+}
+
+long Prune(Db& db, int keep_days) {
+  Rows rows = db.Run(kPrune, {keep_days});
+  return static_cast<long>(rows.Int(0, 0));
+}
+
+}  // namespace icat::dispatcher

@@ -1,0 +1,191 @@
+// The admission group (DESIGN.md section 8): POST /v1/admission judges the container images of Pods
+// and pod templates against the tenant's policy. Parsing, matching and rule evaluation are pure
+// functions (unit-tested); admission.cpp, resolve.cpp and decisions.cpp talk to Postgres.
+#pragma once
+
+#include <rapidjson/document.h>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icat/admission_policy.hpp"
+#include "icat/pipeline.hpp"
+
+namespace icat::admission {
+
+// POST /v1/admission (admission.cpp).
+Reply AdmitReview(Context& ctx);
+
+// ------------------------------------------------------------------ image references (reference.cpp)
+
+// A container image reference after Docker's normalisation (distribution/reference,
+// ParseNormalizedNamed): "nginx" is docker.io/library/nginx with the implicit tag latest.
+struct ImageReference {
+  std::string domain;                 // registry host[:port], lower case; "docker.io" for Docker Hub
+  std::string path;                   // repository path, e.g. "library/nginx", "hardened/nginx"
+  std::optional<std::string> tag;     // as written; none when absent
+  std::optional<std::string> digest;  // "sha256:<hex>"; none when absent
+
+  std::string Repository() const;  // domain/path: what images.repository and allowedRegistries hold
+  // The tag a digest-less reference pulls: the tag, or "latest" when none was written.
+  std::string EffectiveTag() const;
+  // domain/path[:tag][@digest], with ":latest" only when neither a tag nor a digest was written.
+  std::string Normalised() const;
+};
+
+// Parses a reference per the Docker reference grammar: [host[:port]/]path[:tag][@digest], where the
+// first component is a host when it contains '.' or ':', is "localhost", or has upper case letters;
+// "index.docker.io" is docker.io; a one-component Docker Hub path gains "library/". Digests are
+// sha256, sha384 or sha512 in lower-case hex of their length. nullopt when the text is not one.
+std::optional<ImageReference> ParseImageReference(std::string_view text);
+
+// Glob match of the whole text: '*' matches any run of characters ('/' and ':' included), '?' any
+// one character; every other character matches itself.
+bool GlobMatch(std::string_view pattern, std::string_view text);
+
+// True when prefixes is empty, or the repository equals a prefix or continues it at a '/' (so
+// "registry.example.test/hardened" admits ".../hardened/nginx" but not ".../hardened-x/nginx").
+// The host part of a prefix is compared without regard to case; a trailing '/' is ignored.
+bool RegistryAllowed(const std::vector<std::string>& prefixes, std::string_view repository);
+
+// ------------------------------------------------------------------ the review (review.cpp)
+
+// One image reference of the object and every container that names it.
+struct ImageUse {
+  std::string reference;                // as written in the spec
+  std::vector<std::string> containers;  // "container web", "initContainer init", "ephemeralContainer debug"
+};
+
+struct AdmissionRequest {
+  std::string uid;
+  std::string operation;       // CREATE, UPDATE, DELETE, CONNECT (anything else: not judged)
+  std::string group, kind;     // request.kind
+  std::string namespace_name;  // request.namespace, else the object's; empty for cluster objects
+  std::string name;            // request.name, else metadata.name, else metadata.generateName
+  bool dry_run = false;
+  bool judged = false;               // CREATE or UPDATE of a kind that carries a pod spec
+  std::vector<ImageUse> images;      // of the object, distinct, in order of first appearance
+  std::set<std::string> old_images;  // UPDATE: references the old object already ran
+};
+
+inline constexpr std::string_view kAdmissionApiVersion = "admission.k8s.io/v1";
+
+// Reads an admission.k8s.io/v1 AdmissionReview. Anything else, or a request without what the
+// decision needs (uid, kind, operation; object for CREATE and UPDATE; a pod spec of the right
+// shape), throws 400 VALIDATION_ERROR naming every offending field.
+AdmissionRequest ReadAdmissionReview(const rapidjson::Value& body);
+
+// ------------------------------------------------------------------ rules (rules.cpp)
+
+inline constexpr std::string_view kRuleImageReference = "imageReference";
+inline constexpr std::string_view kRuleCatalog = "requireCatalogImages";
+inline constexpr std::string_view kRuleRegistries = "allowedRegistries";
+inline constexpr std::string_view kRuleSeverity = "severityThreshold";
+inline constexpr std::string_view kRuleWatched = "denyWatchedCves";
+inline constexpr std::string_view kRuleDigest = "requireDigest";
+
+// Severity ranks: 4 critical, 3 high, 2 medium, 1 low, 0 unknown (or anything else).
+int SeverityRank(std::string_view severity);
+
+// One vulnerability id of a version's latest scan, over all the packages it was found in.
+struct Finding {
+  std::string vuln_id;                  // CVE-... or GHSA-..., upper case
+  std::vector<std::string> aliases;     // other ids of the same vulnerability
+  int severity = 0;                     // highest rank over its findings
+  int fixed_severity = -1;              // highest rank over findings with fixState fixed; -1: none
+  std::optional<long long> first_seen;  // when the service first saw it on this version (epoch s)
+};
+
+// Adds one package finding (a row of the findings query) to the version's findings, merging rows of
+// the same id. VEX not-affected rows are excluded before they get here.
+void AddFinding(std::vector<Finding>& findings, std::string_view vuln_id, const std::vector<std::string>& aliases,
+                std::string_view severity, std::string_view fix_state, std::optional<long long> first_seen);
+
+// The catalogue version an image reference resolved to (licensed to the tenant).
+struct Resolution {
+  std::string version_id, image_id, image_name, tag;
+  std::vector<Finding> findings;  // of the latest scan: those at or above the threshold or watched
+};
+
+struct Reason {
+  std::string rule;               // one of the kRule* names
+  std::string message;            // one sentence, without the image
+  std::vector<std::string> cves;  // the ids behind it, sorted
+};
+
+enum class Outcome {
+  kPending,    // to be judged
+  kPassed,     // judged, no rule objects
+  kFailed,     // judged, reasons say why
+  kExempt,     // exempt namespace or image pattern: not judged
+  kUnchanged,  // UPDATE: the old object ran it already: not judged again
+};
+std::string_view OutcomeName(Outcome outcome);
+
+struct JudgedImage {
+  ImageUse use;
+  std::optional<ImageReference> reference;  // nullopt: not a valid reference
+  std::optional<Resolution> resolution;     // nullopt: not a licensed catalogue version
+  Outcome outcome = Outcome::kPending;
+  std::string exempt_by;                   // kExempt: "namespace <ns>" or "pattern <glob>"
+  std::vector<Reason> reasons;             // kFailed
+  std::vector<std::string> excepted_cves;  // CVEs a policy exception kept from counting
+};
+
+// The images of a review with what needs no catalogue: parsed references, unchanged images on
+// UPDATE, exempt namespace and exempt image patterns. The rest stay kPending. Nothing for reviews
+// that are not judged.
+std::vector<JudgedImage> PlanImages(const AdmissionRequest& request, const AdmissionPolicy& policy);
+
+// Applies every rule of the policy to a kPending image (whose resolution, if any, is filled in),
+// setting its outcome, reasons and excepted CVEs. watched: the tenant's CVE watch list; now: epoch
+// seconds, for exception expiry and grace periods.
+void JudgeImage(JudgedImage& image, const AdmissionPolicy& policy, const std::vector<std::string>& watched,
+                long long now);
+
+// What the webhook answers.
+struct Verdict {
+  bool allowed = true;
+  std::string message;                // when denied: every offending image, its rules and CVE ids
+  std::vector<std::string> warnings;  // warn mode: one per offending image and rule
+};
+
+// enforce denies when any image failed; warn allows with warnings; audit allows and only records.
+Verdict Decide(std::string_view mode, const std::vector<JudgedImage>& images);
+
+// The AdmissionReview answered to the API server: response.uid echoes the request's uid; a denial
+// carries status {code 403, reason Forbidden, message}; warnings only when there are some.
+std::string AdmissionResponseJson(std::string_view uid, const Verdict& verdict);
+
+// ------------------------------------------------------------------ decision records (decisions.cpp)
+
+// admission_decisions.images: [{reference, normalised, containers, outcome, imageId, versionId,
+// exemptBy?, exceptedCves?}]
+std::string DecisionImagesJson(const std::vector<JudgedImage>& images);
+// admission_decisions.reasons: [{image, rule, message, cves}], every reason of every failed image.
+std::string DecisionReasonsJson(const std::vector<JudgedImage>& images);
+
+// Inserts the decision in the request's transaction.
+void RecordDecision(Context& ctx, const AdmissionRequest& request, std::string_view mode,
+                    const std::vector<JudgedImage>& images, const Verdict& verdict);
+
+// ------------------------------------------------------------------ the tenant's data (resolve.cpp)
+
+struct TenantRules {
+  AdmissionPolicy policy;            // the stored policy over the defaults, or the defaults
+  std::vector<std::string> watched;  // the tenant's CVE watch list
+};
+
+// One round trip: the policy and the watch list.
+TenantRules LoadTenantRules(Context& ctx);
+
+// Resolves every kPending image with a valid reference to a licensed catalogue version (one query
+// for all of them): by digest when the reference carries one, else by repository and tag. Then
+// reads the findings the rules need for every resolved version (one more query), only when the
+// severity or watched-CVE rule is on.
+void ResolveImages(Context& ctx, const TenantRules& rules, std::vector<JudgedImage>& images);
+
+}  // namespace icat::admission

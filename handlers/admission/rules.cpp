@@ -1,0 +1,283 @@
+// The policy's rules applied to each image of a review, and the verdict the webhook answers.
+#include <algorithm>
+#include <cctype>
+
+#include "admission.hpp"
+#include "icat/validate.hpp"
+
+namespace icat::admission {
+
+namespace {
+
+// A denial names at most this many CVE ids per rule; the decision record keeps all of them.
+constexpr size_t kMaxCvesInMessage = 20;
+// The API server may cut longer warnings.
+constexpr size_t kMaxWarningBytes = 256;
+// A denial names at most this many images, and warn mode gives at most this many warnings; an
+// answer stays readable (and small) whatever the object. The decision record keeps everything.
+constexpr size_t kMaxImagesInMessage = 50;
+constexpr size_t kMaxWarnings = 50;
+constexpr long long kSecondsPerDay = 86400;
+
+bool Contains(const std::vector<std::string>& list, std::string_view item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+std::string Lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::string Join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const std::string& item : items) out += (out.empty() ? "" : std::string(separator)) + item;
+  return out;
+}
+
+void SortUnique(std::vector<std::string>& items) {
+  std::sort(items.begin(), items.end());
+  items.erase(std::unique(items.begin(), items.end()), items.end());
+}
+
+// "CVE-1, CVE-2 and 3 more": the ids a message shows.
+std::string CveList(const std::vector<std::string>& cves) {
+  std::vector<std::string> shown(cves.begin(), cves.begin() + std::min(cves.size(), kMaxCvesInMessage));
+  std::string text = Join(shown, ", ");
+  if (cves.size() > shown.size()) text += " and " + std::to_string(cves.size() - shown.size()) + " more";
+  return text;
+}
+
+std::string Plural(size_t count, std::string_view one, std::string_view many) {
+  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+}
+
+// The id of a finding a list names (its own id, else the first alias listed), or nullopt.
+std::optional<std::string> NamedIn(const Finding& finding, const std::vector<std::string>& ids) {
+  if (Contains(ids, finding.vuln_id)) return finding.vuln_id;
+  for (const std::string& alias : finding.aliases) {
+    if (Contains(ids, alias)) return alias;
+  }
+  return std::nullopt;
+}
+
+// True when an unexpired exception of the policy covers this finding on this image.
+bool Excepted(const Finding& finding, const AdmissionPolicy& policy, const std::string& image_id, long long now) {
+  for (const PolicyException& e : policy.exceptions) {
+    if (e.image_id && Lower(*e.image_id) != Lower(image_id)) continue;
+    std::optional<long long> expires = ParseRfc3339(e.expires_at);
+    if (!expires || *expires <= now) continue;
+    if (e.cve_id == finding.vuln_id || Contains(finding.aliases, e.cve_id)) return true;
+  }
+  return false;
+}
+
+// severityThreshold, with onlyFixable, gracePeriodDays and exceptions.
+void JudgeSeverity(JudgedImage& image, const AdmissionPolicy& policy, long long now) {
+  if (!policy.severity_threshold) return;
+  int threshold = SeverityRank(*policy.severity_threshold);
+  std::vector<std::string> cves;
+  for (const Finding& f : image.resolution->findings) {
+    int rank = policy.only_fixable ? f.fixed_severity : f.severity;
+    if (rank < threshold) continue;
+    bool in_grace =
+        policy.grace_period_days > 0 && f.first_seen && now - *f.first_seen < policy.grace_period_days * kSecondsPerDay;
+    if (in_grace) continue;
+    if (Excepted(f, policy, image.resolution->image_id, now)) {
+      image.excepted_cves.push_back(f.vuln_id);
+      continue;
+    }
+    cves.push_back(f.vuln_id);
+  }
+  if (cves.empty()) return;
+  SortUnique(cves);
+  std::string message = Plural(cves.size(), "vulnerability", "vulnerabilities") +
+                        (policy.only_fixable ? " with a fix" : "") + " at or above " + *policy.severity_threshold;
+  if (policy.grace_period_days > 0) message += " known for " + std::to_string(policy.grace_period_days) + "+ days";
+  message += " in " + image.resolution->image_name + ":" + image.resolution->tag + ": " + CveList(cves);
+  image.reasons.push_back({std::string(kRuleSeverity), message, cves});
+}
+
+// denyWatchedCves, with exceptions.
+void JudgeWatched(JudgedImage& image, const AdmissionPolicy& policy, const std::vector<std::string>& watched,
+                  long long now) {
+  if (!policy.deny_watched_cves || watched.empty()) return;
+  std::vector<std::string> cves;
+  for (const Finding& f : image.resolution->findings) {
+    std::optional<std::string> named = NamedIn(f, watched);
+    if (!named) continue;
+    if (Excepted(f, policy, image.resolution->image_id, now)) {
+      image.excepted_cves.push_back(f.vuln_id);
+      continue;
+    }
+    cves.push_back(*named);
+  }
+  if (cves.empty()) return;
+  SortUnique(cves);
+  image.reasons.push_back({std::string(kRuleWatched),
+                           Plural(cves.size(), "CVE", "CVEs") + " on your watch list in " +
+                               image.resolution->image_name + ":" + image.resolution->tag + ": " + CveList(cves),
+                           cves});
+}
+
+// The rules that need only the reference and whether it resolved.
+void JudgeReference(JudgedImage& image, const AdmissionPolicy& policy) {
+  const ImageReference& ref = *image.reference;
+  if (!RegistryAllowed(policy.allowed_registries, ref.Repository())) {
+    image.reasons.push_back(
+        {std::string(kRuleRegistries),
+         ref.Repository() + " is not under an allowed registry (" + Join(policy.allowed_registries, ", ") + ")",
+         {}});
+  }
+  if (policy.require_digest && !ref.digest) {
+    image.reasons.push_back({std::string(kRuleDigest), "the reference is not pinned to a digest (@sha256:...)", {}});
+  }
+  if (policy.require_catalog_images && !image.resolution) {
+    std::string what = ref.digest ? "digest " + *ref.digest : ref.Repository() + ":" + ref.EffectiveTag();
+    image.reasons.push_back({std::string(kRuleCatalog), what + " is not a version of your licensed catalogue", {}});
+  }
+}
+
+// "nginx:1.27 (container web, initContainer init)"
+std::string ImageLabel(const JudgedImage& image) {
+  return image.use.reference + " (" + Join(image.use.containers, ", ") + ")";
+}
+
+// Cuts UTF-8 text to at most max bytes, at a character boundary, marking the cut.
+std::string Truncate(std::string text, size_t max) {
+  if (text.size() <= max) return text;
+  size_t cut = max - 3;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) cut--;
+  return text.substr(0, cut) + "...";
+}
+
+// Old images by their normalised form (or their text, when not a reference).
+std::set<std::string> NormalisedSet(const std::set<std::string>& references) {
+  std::set<std::string> out;
+  for (const std::string& r : references) {
+    std::optional<ImageReference> ref = ParseImageReference(r);
+    out.insert(ref ? ref->Normalised() : r);
+  }
+  return out;
+}
+
+}  // namespace
+
+int SeverityRank(std::string_view severity) {
+  if (severity == "critical") return 4;
+  if (severity == "high") return 3;
+  if (severity == "medium") return 2;
+  if (severity == "low") return 1;
+  return 0;
+}
+
+void AddFinding(std::vector<Finding>& findings, std::string_view vuln_id, const std::vector<std::string>& aliases,
+                std::string_view severity, std::string_view fix_state, std::optional<long long> first_seen) {
+  auto it = std::find_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.vuln_id == vuln_id; });
+  if (it == findings.end()) {
+    findings.push_back({std::string(vuln_id), {}, 0, -1, first_seen});
+    it = findings.end() - 1;
+  }
+  int rank = SeverityRank(severity);
+  it->severity = std::max(it->severity, rank);
+  if (fix_state == "fixed") it->fixed_severity = std::max(it->fixed_severity, rank);
+  for (const std::string& alias : aliases) {
+    if (!Contains(it->aliases, alias)) it->aliases.push_back(alias);
+  }
+  if (first_seen && (!it->first_seen || *first_seen < *it->first_seen)) it->first_seen = first_seen;
+}
+
+std::string_view OutcomeName(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kPending:
+      return "pending";
+    case Outcome::kPassed:
+      return "passed";
+    case Outcome::kFailed:
+      return "failed";
+    case Outcome::kExempt:
+      return "exempt";
+    case Outcome::kUnchanged:
+      return "unchanged";
+  }
+  return "pending";
+}
+
+std::vector<JudgedImage> PlanImages(const AdmissionRequest& request, const AdmissionPolicy& policy) {
+  std::vector<JudgedImage> images;
+  if (!request.judged) return images;
+  bool namespace_exempt = !request.namespace_name.empty() && Contains(policy.exempt_namespaces, request.namespace_name);
+  std::set<std::string> old_images = NormalisedSet(request.old_images);
+  for (const ImageUse& use : request.images) {
+    JudgedImage image;
+    image.use = use;
+    image.reference = ParseImageReference(use.reference);
+    std::string subject = image.reference ? image.reference->Normalised() : use.reference;
+    auto pattern = std::find_if(policy.exempt_images.begin(), policy.exempt_images.end(),
+                                [&](const std::string& p) { return GlobMatch(p, subject); });
+    if (namespace_exempt) {
+      image.outcome = Outcome::kExempt;
+      image.exempt_by = "namespace " + request.namespace_name;
+    } else if (old_images.count(subject)) {
+      image.outcome = Outcome::kUnchanged;
+    } else if (pattern != policy.exempt_images.end()) {
+      image.outcome = Outcome::kExempt;
+      image.exempt_by = "pattern " + *pattern;
+    }
+    images.push_back(std::move(image));
+  }
+  return images;
+}
+
+void JudgeImage(JudgedImage& image, const AdmissionPolicy& policy, const std::vector<std::string>& watched,
+                long long now) {
+  if (image.outcome != Outcome::kPending) return;
+  if (!image.reference) {
+    image.reasons.push_back({std::string(kRuleImageReference), "not a valid image reference", {}});
+  } else {
+    JudgeReference(image, policy);
+    if (image.resolution) {
+      JudgeSeverity(image, policy, now);
+      JudgeWatched(image, policy, watched, now);
+    }
+  }
+  SortUnique(image.excepted_cves);
+  image.outcome = image.reasons.empty() ? Outcome::kPassed : Outcome::kFailed;
+}
+
+Verdict Decide(std::string_view mode, const std::vector<JudgedImage>& images) {
+  Verdict verdict;
+  std::vector<const JudgedImage*> failed;
+  for (const JudgedImage& image : images) {
+    if (image.outcome == Outcome::kFailed) failed.push_back(&image);
+  }
+  if (failed.empty() || mode == "audit") return verdict;
+  if (mode == "warn") {
+    for (const JudgedImage* image : failed) {
+      for (const Reason& r : image->reasons) {
+        verdict.warnings.push_back(Truncate(
+            "icat admission (warn): " + ImageLabel(*image) + ": " + r.rule + ": " + r.message, kMaxWarningBytes));
+      }
+    }
+    if (verdict.warnings.size() > kMaxWarnings) {
+      size_t more = verdict.warnings.size() - (kMaxWarnings - 1);
+      verdict.warnings.resize(kMaxWarnings - 1);
+      verdict.warnings.push_back("icat admission (warn): and " + std::to_string(more) +
+                                 " more; the decision record lists them all");
+    }
+    return verdict;
+  }
+  verdict.allowed = false;  // enforce, and any mode this code does not know
+  verdict.message = "icat admission policy denied " + Plural(failed.size(), "image", "images") + ":";
+  for (size_t i = 0; i < failed.size() && i < kMaxImagesInMessage; i++) {
+    std::vector<std::string> parts;
+    for (const Reason& r : failed[i]->reasons) parts.push_back(r.rule + ": " + r.message);
+    verdict.message += " [" + ImageLabel(*failed[i]) + ": " + Join(parts, "; ") + "]";
+  }
+  if (failed.size() > kMaxImagesInMessage) {
+    verdict.message += " and " + Plural(failed.size() - kMaxImagesInMessage, "more image", "more images") +
+                       " (the decision record lists them all)";
+  }
+  return verdict;
+}
+
+}  // namespace icat::admission

@@ -1,0 +1,719 @@
+// POST /v1/admission against the running stack: credentials, malformed reviews, every kind, each
+// rule allowing and denying, modes, exceptions, grace periods, dry runs, decision records and
+// tenant isolation. Policies, watches and scans are written as the owner role (SQL), so these
+// tests do not depend on the portal's endpoints.
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include "support.hpp"
+
+namespace it = icat::test;
+
+namespace {
+
+struct ReviewSpec {
+  std::string uid = "uid-" + it::RandomSuffix(12);
+  std::string group;
+  std::string kind = "Pod";
+  std::string operation = "CREATE";
+  std::string namespace_name = "apps";
+  std::vector<std::string> containers;
+  std::vector<std::string> init_containers;
+  std::vector<std::string> ephemeral_containers;
+  std::optional<std::vector<std::string>> old_containers;  // UPDATE: the old object's containers
+  bool dry_run = false;
+};
+
+void WriteContainers(rapidjson::Writer<rapidjson::StringBuffer>& w, const char* list,
+                     const std::vector<std::string>& images) {
+  if (images.empty()) return;
+  w.Key(list);
+  w.StartArray();
+  for (size_t i = 0; i < images.size(); i++) {
+    w.StartObject();
+    w.Key("name");
+    w.String((std::string(list) + "-" + std::to_string(i)).c_str());
+    w.Key("image");
+    w.String(images[i].c_str());
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+// The object of the review: the containers at the place the kind keeps its pod spec.
+void WriteObject(rapidjson::Writer<rapidjson::StringBuffer>& w, const ReviewSpec& spec,
+                 const std::vector<std::string>& containers, bool with_other_lists) {
+  std::vector<std::string> path = spec.kind == "Pod" ? std::vector<std::string>{"spec"}
+                                  : spec.kind == "CronJob"
+                                      ? std::vector<std::string>{"spec", "jobTemplate", "spec", "template", "spec"}
+                                      : std::vector<std::string>{"spec", "template", "spec"};
+  w.StartObject();
+  w.Key("kind");
+  w.String(spec.kind.c_str());
+  w.Key("metadata");
+  w.StartObject();
+  w.Key("name");
+  w.String("obj");
+  w.Key("namespace");
+  w.String(spec.namespace_name.c_str());
+  w.EndObject();
+  for (const std::string& key : path) {
+    w.Key(key.c_str());
+    w.StartObject();
+  }
+  WriteContainers(w, "containers", containers);
+  if (with_other_lists) {
+    WriteContainers(w, "initContainers", spec.init_containers);
+    WriteContainers(w, "ephemeralContainers", spec.ephemeral_containers);
+  }
+  for (size_t i = 0; i < path.size(); i++) w.EndObject();
+  w.EndObject();
+}
+
+std::string ReviewJson(const ReviewSpec& spec) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("apiVersion");
+  w.String("admission.k8s.io/v1");
+  w.Key("kind");
+  w.String("AdmissionReview");
+  w.Key("request");
+  w.StartObject();
+  w.Key("uid");
+  w.String(spec.uid.c_str());
+  w.Key("kind");
+  w.StartObject();
+  w.Key("group");
+  w.String(spec.group.c_str());
+  w.Key("version");
+  w.String("v1");
+  w.Key("kind");
+  w.String(spec.kind.c_str());
+  w.EndObject();
+  w.Key("namespace");
+  w.String(spec.namespace_name.c_str());
+  w.Key("operation");
+  w.String(spec.operation.c_str());
+  w.Key("dryRun");
+  w.Bool(spec.dry_run);
+  w.Key("object");
+  WriteObject(w, spec, spec.containers, true);
+  if (spec.old_containers) {
+    w.Key("oldObject");
+    WriteObject(w, spec, *spec.old_containers, false);
+  }
+  w.EndObject();
+  w.EndObject();
+  return buffer.GetString();
+}
+
+it::Response Post(const std::string& key, const std::string& body) {
+  return it::Send("POST", "/v1/admission", {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"}},
+                  body);
+}
+
+struct Answer {
+  bool allowed = false;
+  std::string message;  // status.message when denied
+  std::vector<std::string> warnings;
+};
+
+// Asserts a 200 AdmissionReview answering uid; returns its verdict.
+Answer ExpectAnswer(const it::Response& r, const std::string& uid) {
+  rapidjson::Document d = it::ExpectJson200(r);
+  Answer a;
+  BOOST_TEST_CONTEXT(r.Summary()) {
+    BOOST_TEST(it::StringMember(d, "apiVersion") == "admission.k8s.io/v1");
+    BOOST_TEST(it::StringMember(d, "kind") == "AdmissionReview");
+    BOOST_TEST_REQUIRE((d.HasMember("response") && d["response"].IsObject()));
+    const rapidjson::Value& response = d["response"];
+    BOOST_TEST(it::StringMember(response, "uid") == uid);
+    BOOST_TEST_REQUIRE((response.HasMember("allowed") && response["allowed"].IsBool()));
+    a.allowed = response["allowed"].GetBool();
+    BOOST_TEST(response.HasMember("status") == !a.allowed);
+    if (!a.allowed) {
+      BOOST_TEST(it::IntMember(response["status"], "code") == 403);
+      a.message = it::StringMember(response["status"], "message");
+    }
+    if (response.HasMember("warnings")) {
+      BOOST_TEST_REQUIRE(response["warnings"].IsArray());
+      for (const rapidjson::Value& w : response["warnings"].GetArray()) a.warnings.emplace_back(w.GetString());
+    }
+  }
+  return a;
+}
+
+// A fresh tenant with an admission key; each test owns one, so rate limits and policies never mix.
+struct Cluster {
+  it::Tenant tenant;
+  std::string key = tenant.CreateKey("admission");
+
+  Answer Review(const ReviewSpec& spec) { return ExpectAnswer(Post(key, ReviewJson(spec)), spec.uid); }
+  Answer Pod(const std::vector<std::string>& images) {
+    ReviewSpec spec;
+    spec.containers = images;
+    return Review(spec);
+  }
+  void Policy(const std::string& json) {
+    it::PgQuery(
+        "INSERT INTO admission_policies (tenant_id, policy) VALUES ($1, $2::jsonb) ON CONFLICT (tenant_id) "
+        "DO UPDATE SET policy = EXCLUDED.policy",
+        {tenant.id(), json});
+  }
+  void Watch(const std::string& cve) {
+    it::PgQuery("INSERT INTO cve_watches (tenant_id, cve_id) VALUES ($1, $2)", {tenant.id(), cve});
+  }
+  // A licensed image with one version (tag 1.0).
+  it::Image Image(std::string_view label) { return tenant.AddImage(label, {{"1.0"}}); }
+};
+
+std::string TagRef(const it::Image& image) { return image.repository + ":" + image.versions.at(0).tag; }
+std::string DigestRef(const it::Image& image) { return image.repository + "@" + image.versions.at(0).digest; }
+
+struct FindingSpec {
+  std::string id;
+  std::string severity;
+  std::string fix_state = "fixed";
+  int first_seen_days_ago = 30;
+  std::vector<std::string> aliases = {};
+};
+
+// A new latest scan of the version with these findings, and when each was first seen on it.
+void Scan(const it::Version& version, const std::vector<FindingSpec>& findings) {
+  std::string scan_id = it::InsertLatestScan(version.id, {});
+  for (const FindingSpec& f : findings) {
+    std::string aliases = "{";
+    for (size_t i = 0; i < f.aliases.size(); i++) aliases += (i ? "," : "") + f.aliases[i];
+    aliases += "}";
+    it::PgQuery(
+        "INSERT INTO vulnerabilities (scan_id, vuln_id, aliases, package_name, package_version, severity, "
+        "fix_state) VALUES ($1, $2, $3::text[], 'openssl', '3.0.1', $4, $5)",
+        {scan_id, f.id, aliases, f.severity, f.fix_state});
+    it::PgQuery(
+        "INSERT INTO vulnerability_first_seen (version_id, vuln_id, first_seen_at) "
+        "VALUES ($1, $2, now() - make_interval(days => $3::int)) ON CONFLICT (version_id, vuln_id) "
+        "DO UPDATE SET first_seen_at = EXCLUDED.first_seen_at",
+        {version.id, f.id, std::to_string(f.first_seen_days_ago)});
+  }
+}
+
+struct Decision {
+  bool allowed = false, dry_run = false;
+  std::string mode, operation, kind;
+  std::optional<std::string> namespace_name, name;
+  rapidjson::Document images, reasons;
+};
+
+// The decision recorded for a request uid (the only one: each test's uids are random).
+Decision Recorded(const Cluster& cluster, const std::string& uid) {
+  std::vector<it::PgRow> rows = it::PgQuery(
+      "SELECT allowed, dry_run, mode, operation, kind, namespace, name, images::text, reasons::text "
+      "FROM admission_decisions WHERE tenant_id = $1 AND request_uid = $2",
+      {cluster.tenant.id(), uid});
+  Decision d;
+  BOOST_TEST_REQUIRE(rows.size() == 1u, "decisions recorded for " << uid << ": " << rows.size());
+  const it::PgRow& row = rows[0];
+  d.allowed = *row[0] == "t";
+  d.dry_run = *row[1] == "t";
+  d.mode = *row[2];
+  d.operation = *row[3];
+  d.kind = *row[4];
+  d.namespace_name = row[5];
+  d.name = row[6];
+  d.images.Parse(row[7]->c_str());
+  d.reasons.Parse(row[8]->c_str());
+  return d;
+}
+
+bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+const std::vector<std::pair<std::string, std::string>> kKinds = {{"", "Pod"},
+                                                                 {"", "ReplicationController"},
+                                                                 {"apps", "Deployment"},
+                                                                 {"apps", "ReplicaSet"},
+                                                                 {"apps", "StatefulSet"},
+                                                                 {"apps", "DaemonSet"},
+                                                                 {"batch", "Job"},
+                                                                 {"batch", "CronJob"}};
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(admission_access)
+
+BOOST_AUTO_TEST_CASE(key_without_admission_scope_is_403_insufficient_scope) {
+  it::Tenant tenant;
+  std::string key = tenant.CreateKey("read:catalog,read:vulns");
+  ReviewSpec spec;
+  spec.containers = {"nginx"};
+  it::Response r = Post(key, ReviewJson(spec));
+  it::ExpectError(r, 403, "INSUFFICIENT_SCOPE");
+  BOOST_TEST(Contains(r.Header("www-authenticate"), "scope=\"admission\""));
+}
+
+BOOST_AUTO_TEST_CASE(missing_or_invalid_key_is_401) {
+  ReviewSpec spec;
+  spec.containers = {"nginx"};
+  it::ExpectError(it::Send("POST", "/v1/admission", {{"Content-Type", "application/json"}}, ReviewJson(spec)), 401,
+                  "UNAUTHENTICATED");
+  it::ExpectError(Post("icat_live_nope", ReviewJson(spec)), 401, "UNAUTHENTICATED");
+}
+
+BOOST_AUTO_TEST_CASE(key_in_x_api_key_works_too) {
+  it::Tenant tenant;
+  std::string key = tenant.CreateKey("admission");
+  ReviewSpec spec;
+  spec.containers = {"nginx"};
+  it::Response r =
+      it::Send("POST", "/v1/admission", {{"X-API-Key", key}, {"Content-Type", "application/json"}}, ReviewJson(spec));
+  BOOST_TEST(!ExpectAnswer(r, spec.uid).allowed);
+}
+
+BOOST_AUTO_TEST_CASE(malformed_json_wrong_type_and_wrong_method) {
+  Cluster c;
+  it::ExpectError(Post(c.key, "{\"apiVersion\": "), 400, "MALFORMED_JSON");
+  it::ExpectError(
+      it::Send("POST", "/v1/admission", {{"Authorization", "Bearer " + c.key}, {"Content-Type", "text/plain"}}, "{}"),
+      415, "UNSUPPORTED_MEDIA_TYPE");
+  it::Response get = it::Get("/v1/admission", it::Bearer(c.key));
+  it::ExpectError(get, 405, "METHOD_NOT_ALLOWED");
+  BOOST_TEST(get.Header("allow") == "POST");
+}
+
+BOOST_AUTO_TEST_CASE(json_that_is_not_an_admission_review_v1_is_400_with_details) {
+  Cluster c;
+  it::Response r = Post(c.key, R"({"apiVersion":"v1","kind":"Pod","spec":{}})");
+  it::ExpectError(r, 400, "VALIDATION_ERROR");
+  std::vector<std::string> fields = it::DetailFields(r);
+  for (const char* field : {"apiVersion", "kind", "request"}) {
+    BOOST_TEST((std::find(fields.begin(), fields.end(), field) != fields.end()), field);
+  }
+  it::Response no_uid =
+      Post(c.key, R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview",)"
+                  R"("request":{"kind":{"group":"","version":"v1","kind":"Pod"},"operation":"CREATE",)"
+                  R"("object":{"spec":{"containers":"nginx"}}}})");
+  it::ExpectError(no_uid, 400, "VALIDATION_ERROR");
+  BOOST_TEST((it::DetailFields(no_uid) == std::vector<std::string>{"request.uid", "request.object.spec.containers"}));
+  // Nothing is recorded for a request that is not a review.
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM admission_decisions WHERE tenant_id = $1", {c.tenant.id()}).empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(admission_kinds)
+
+BOOST_AUTO_TEST_CASE(every_kind_is_judged_by_its_pod_template) {
+  Cluster c;
+  it::Image image = c.Image("kinds");
+  for (const auto& [group, kind] : kKinds) {
+    BOOST_TEST_CONTEXT(kind) {
+      ReviewSpec denied;
+      denied.group = group;
+      denied.kind = kind;
+      denied.containers = {"docker.io/library/nginx:1.27"};
+      Answer a = c.Review(denied);
+      BOOST_TEST(!a.allowed);
+      BOOST_TEST(Contains(a.message, "docker.io/library/nginx:1.27 (container containers-0): requireCatalogImages"),
+                 a.message);
+      ReviewSpec allowed = denied;
+      allowed.uid = "uid-" + it::RandomSuffix(12);
+      allowed.containers = {TagRef(image)};
+      BOOST_TEST(c.Review(allowed).allowed);
+      Decision d = Recorded(c, denied.uid);
+      BOOST_TEST(d.kind == kind);
+      BOOST_TEST(!d.allowed);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(containers_init_and_ephemeral_containers_are_each_judged) {
+  Cluster c;
+  it::Image good = c.Image("lists");
+  for (int which = 0; which < 3; which++) {
+    ReviewSpec spec;
+    spec.containers = {TagRef(good)};
+    spec.init_containers = {TagRef(good)};
+    spec.ephemeral_containers = {TagRef(good)};
+    std::vector<std::string>& bad = which == 0   ? spec.containers
+                                    : which == 1 ? spec.init_containers
+                                                 : spec.ephemeral_containers;
+    bad.push_back("quay.io/outsider/tool:1");
+    Answer a = c.Review(spec);
+    BOOST_TEST(!a.allowed);
+    const char* label = which == 0   ? "(container containers-1)"
+                        : which == 1 ? "(initContainer initContainers-1)"
+                                     : "(ephemeralContainer ephemeralContainers-1)";
+    BOOST_TEST(Contains(a.message, std::string("quay.io/outsider/tool:1 ") + label), a.message);
+    BOOST_TEST(!Contains(a.message, good.repository), a.message);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(delete_connect_and_other_kinds_are_allowed_at_once_and_recorded) {
+  Cluster c;
+  for (const char* operation : {"DELETE", "CONNECT"}) {
+    ReviewSpec spec;
+    spec.operation = operation;
+    spec.containers = {"not-in-any-catalogue"};
+    BOOST_TEST(c.Review(spec).allowed, operation);
+    Decision d = Recorded(c, spec.uid);
+    BOOST_TEST(d.operation == operation);
+    BOOST_TEST(d.allowed);
+    BOOST_TEST(d.images.Size() == 0u);
+  }
+  ReviewSpec config_map;
+  config_map.kind = "ConfigMap";
+  BOOST_TEST(c.Review(config_map).allowed);
+  ReviewSpec custom;
+  custom.group = "example.com";
+  custom.kind = "Deployment";
+  custom.containers = {"not-in-any-catalogue"};
+  BOOST_TEST(c.Review(custom).allowed);
+}
+
+BOOST_AUTO_TEST_CASE(update_judges_only_images_the_old_object_did_not_run) {
+  Cluster c;
+  it::Image good = c.Image("update");
+  ReviewSpec rollback;
+  rollback.kind = "Deployment";
+  rollback.group = "apps";
+  rollback.operation = "UPDATE";
+  rollback.containers = {"legacy/app:1", TagRef(good)};
+  rollback.old_containers = std::vector<std::string>{"docker.io/legacy/app:1"};  // the same image, spelt out
+  BOOST_TEST(c.Review(rollback).allowed);
+  Decision d = Recorded(c, rollback.uid);
+  BOOST_TEST(it::StringMember(d.images[0], "outcome") == "unchanged");
+  BOOST_TEST(it::StringMember(d.images[1], "outcome") == "passed");
+
+  ReviewSpec change = rollback;
+  change.uid = "uid-" + it::RandomSuffix(12);
+  change.containers = {"legacy/app:2"};
+  Answer a = c.Review(change);
+  BOOST_TEST(!a.allowed);
+  BOOST_TEST(Contains(a.message, "legacy/app:2"), a.message);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(admission_catalogue)
+
+BOOST_AUTO_TEST_CASE(catalogue_images_resolve_by_tag_or_by_digest_from_any_registry) {
+  Cluster c;
+  it::Image image = c.Image("resolve");
+  BOOST_TEST(c.Pod({TagRef(image)}).allowed);
+  BOOST_TEST(c.Pod({DigestRef(image)}).allowed);
+  BOOST_TEST(c.Pod({"mirror.example.test/cache/anything@" + image.versions[0].digest}).allowed);
+  BOOST_TEST(c.Pod({TagRef(image) + "@" + image.versions[0].digest}).allowed);
+  Answer unknown_tag = c.Pod({image.repository + ":9.9"});
+  BOOST_TEST(!unknown_tag.allowed);
+  BOOST_TEST(Contains(unknown_tag.message, image.repository + ":9.9 is not a version of your licensed catalogue"),
+             unknown_tag.message);
+  // The runtime pulls by digest whatever the tag says, so an unknown digest is not the tag's version.
+  Answer unknown_digest = c.Pod({TagRef(image) + "@" + it::RandomDigest()});
+  BOOST_TEST(!unknown_digest.allowed);
+  BOOST_TEST(Contains(unknown_digest.message, "requireCatalogImages: digest sha256:"), unknown_digest.message);
+}
+
+BOOST_AUTO_TEST_CASE(implicit_latest_resolves_the_latest_tag) {
+  Cluster c;
+  it::Image image = c.tenant.AddImage("latest", {{"latest"}});
+  BOOST_TEST(c.Pod({image.repository}).allowed);
+}
+
+BOOST_AUTO_TEST_CASE(an_unlicensed_image_is_not_a_catalogue_image) {
+  Cluster c;
+  it::Image other = it::CreateImage("unlicensed");
+  it::AddVersion(other, {"1.0"});
+  Answer by_tag = c.Pod({TagRef(other)});
+  Answer by_digest = c.Pod({DigestRef(other)});
+  BOOST_TEST(!by_tag.allowed);
+  BOOST_TEST(!by_digest.allowed);
+  BOOST_TEST(Contains(by_digest.message, "is not a version of your licensed catalogue"), by_digest.message);
+  c.tenant.License(other);
+  BOOST_TEST(c.Pod({TagRef(other)}).allowed);
+}
+
+BOOST_AUTO_TEST_CASE(require_catalog_images_off_allows_outside_images) {
+  Cluster c;
+  c.Policy(R"({"requireCatalogImages": false})");
+  BOOST_TEST(c.Pod({"nginx", "quay.io/x/y:1"}).allowed);
+  // Still not a reference: refused whatever the policy.
+  Answer bad = c.Pod({"NGINX:1"});
+  BOOST_TEST(!bad.allowed);
+  BOOST_TEST(Contains(bad.message, "imageReference"), bad.message);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(admission_rules)
+
+BOOST_AUTO_TEST_CASE(allowed_registries_allow_listed_prefixes_only) {
+  Cluster c;
+  c.Policy(R"({"requireCatalogImages": false, "allowedRegistries": ["registry.example.test/it", "quay.io/ok"]})");
+  BOOST_TEST(c.Pod({"registry.example.test/it/anything:1", "quay.io/ok/tool"}).allowed);
+  Answer a = c.Pod({"registry.example.test/it-evil/x:1", "nginx"});
+  BOOST_TEST(!a.allowed);
+  BOOST_TEST(Contains(a.message, "registry.example.test/it-evil/x:1 (container containers-0): allowedRegistries"),
+             a.message);
+  BOOST_TEST(Contains(a.message, "docker.io/library/nginx is not under an allowed registry"), a.message);
+}
+
+BOOST_AUTO_TEST_CASE(exempt_namespaces_skip_judging) {
+  Cluster c;
+  ReviewSpec system;
+  system.namespace_name = "kube-system";  // exempt by default
+  system.containers = {"nginx"};
+  BOOST_TEST(c.Review(system).allowed);
+  BOOST_TEST(it::StringMember(Recorded(c, system.uid).images[0], "outcome") == "exempt");
+  c.Policy(R"({"exemptNamespaces": ["tools"]})");
+  ReviewSpec tools = system;
+  tools.uid = "uid-" + it::RandomSuffix(12);
+  tools.namespace_name = "tools";
+  BOOST_TEST(c.Review(tools).allowed);
+  system.uid = "uid-" + it::RandomSuffix(12);
+  BOOST_TEST(!c.Review(system).allowed);  // the list replaced the default
+}
+
+BOOST_AUTO_TEST_CASE(exempt_images_match_globs_on_the_normalised_reference) {
+  Cluster c;
+  c.Policy(R"({"exemptImages": ["docker.io/library/busybox:*", "*/tools/*"]})");
+  BOOST_TEST(c.Pod({"busybox:1.36", "registry.example.test/tools/debug"}).allowed);
+  Answer a = c.Pod({"busybox"});  // docker.io/library/busybox:latest matches too
+  BOOST_TEST(a.allowed);
+  Answer other = c.Pod({"docker.io/library/busybox-x:1"});
+  BOOST_TEST(!other.allowed);
+}
+
+BOOST_AUTO_TEST_CASE(severity_threshold_denies_with_the_cve_ids) {
+  Cluster c;
+  it::Image image = c.Image("sev");
+  Scan(image.versions[0], {{"CVE-2024-1001", "critical", "not-fixed"},
+                           {"CVE-2024-1002", "critical"},
+                           {"CVE-2024-1003", "high"},
+                           {"CVE-2024-1004", "critical", "not-affected"}});
+  Answer a = c.Pod({TagRef(image)});
+  BOOST_TEST(!a.allowed);
+  BOOST_TEST(Contains(a.message, "severityThreshold: 2 vulnerabilities at or above critical in " + image.name +
+                                     ":1.0: CVE-2024-1001, CVE-2024-1002"),
+             a.message);
+  BOOST_TEST(!Contains(a.message, "CVE-2024-1004"), "VEX not-affected counted: " << a.message);
+  c.Policy(R"({"severityThreshold": "high"})");
+  BOOST_TEST(Contains(c.Pod({TagRef(image)}).message, "CVE-2024-1003"));
+  c.Policy(R"({"severityThreshold": null})");
+  BOOST_TEST(c.Pod({TagRef(image)}).allowed);
+
+  it::Image clean = c.Image("clean");
+  Scan(clean.versions[0], {{"CVE-2024-1005", "high"}});
+  c.Policy("{}");
+  BOOST_TEST(c.Pod({TagRef(clean)}).allowed);
+}
+
+BOOST_AUTO_TEST_CASE(only_the_latest_scan_counts) {
+  Cluster c;
+  it::Image image = c.Image("rescan");
+  Scan(image.versions[0], {{"CVE-2024-1101", "critical"}});
+  BOOST_TEST(!c.Pod({TagRef(image)}).allowed);
+  Scan(image.versions[0], {{"CVE-2024-1102", "low"}});
+  BOOST_TEST(c.Pod({TagRef(image)}).allowed);
+}
+
+BOOST_AUTO_TEST_CASE(only_fixable_counts_vulnerabilities_with_a_fix) {
+  Cluster c;
+  c.Policy(R"({"onlyFixable": true})");
+  it::Image unfixed = c.Image("unfixed");
+  Scan(unfixed.versions[0], {{"CVE-2024-1201", "critical", "not-fixed"}, {"CVE-2024-1202", "critical", "wont-fix"}});
+  BOOST_TEST(c.Pod({TagRef(unfixed)}).allowed);
+  it::Image fixable = c.Image("fixable");
+  Scan(fixable.versions[0], {{"CVE-2024-1203", "critical", "fixed"}});
+  Answer a = c.Pod({TagRef(fixable)});
+  BOOST_TEST(!a.allowed);
+  BOOST_TEST(Contains(a.message, "with a fix at or above critical"), a.message);
+}
+
+BOOST_AUTO_TEST_CASE(grace_period_counts_from_first_seen_on_the_version) {
+  Cluster c;
+  c.Policy(R"({"gracePeriodDays": 7})");
+  it::Image image = c.Image("grace");
+  Scan(image.versions[0], {{"CVE-2024-1301", "critical", "fixed", 2}});
+  BOOST_TEST(c.Pod({TagRef(image)}).allowed);
+  Scan(image.versions[0], {{"CVE-2024-1301", "critical", "fixed", 8}});
+  Answer a = c.Pod({TagRef(image)});
+  BOOST_TEST(!a.allowed);
+  BOOST_TEST(Contains(a.message, "CVE-2024-1301"), a.message);
+}
+
+BOOST_AUTO_TEST_CASE(watched_cves_deny_when_the_rule_is_on) {
+  Cluster c;
+  it::Image image = c.Image("watched");
+  Scan(image.versions[0],
+       {{"CVE-2024-1401", "low"}, {"GHSA-ABCD-EFGH-JKMN", "medium", "fixed", 30, {"CVE-2024-1402"}}});
+  c.Watch("CVE-2024-1401");
+  c.Watch("CVE-2024-1402");
+  BOOST_TEST(c.Pod({TagRef(image)}).allowed);  // denyWatchedCves is off by default
+  c.Policy(R"({"denyWatchedCves": true})");
+  Answer a = c.Pod({TagRef(image)});
+  BOOST_TEST(!a.allowed);
+  BOOST_TEST(Contains(a.message, "denyWatchedCves: 2 CVEs on your watch list in " + image.name +
+                                     ":1.0: CVE-2024-1401, CVE-2024-1402"),
+             a.message);
+}
+
+BOOST_AUTO_TEST_CASE(require_digest_denies_tags_alone) {
+  Cluster c;
+  it::Image image = c.Image("digest");
+  c.Policy(R"({"requireDigest": true})");
+  Answer a = c.Pod({TagRef(image)});
+  BOOST_TEST(!a.allowed);
+  BOOST_TEST(Contains(a.message, "requireDigest: the reference is not pinned to a digest"), a.message);
+  BOOST_TEST(c.Pod({DigestRef(image)}).allowed);
+}
+
+BOOST_AUTO_TEST_CASE(exceptions_lift_a_cve_until_they_expire) {
+  Cluster c;
+  it::Image image = c.Image("exception");
+  it::Image other = c.Image("exception-other");
+  Scan(image.versions[0], {{"CVE-2024-3094", "critical"}});
+  Scan(other.versions[0], {{"CVE-2024-3094", "critical"}});
+  std::string future = it::Rfc3339(std::chrono::system_clock::now() + std::chrono::hours(24));
+  std::string past = it::Rfc3339(std::chrono::system_clock::now() - std::chrono::seconds(1));
+  c.Policy(R"({"exceptions": [{"cveId": "cve-2024-3094", "imageId": null, "justification": "patched in place", )"
+           R"("expiresAt": ")" +
+           future + R"("}]})");
+  BOOST_TEST(c.Pod({TagRef(image), TagRef(other)}).allowed);
+  ReviewSpec spec;
+  spec.containers = {TagRef(image)};
+  c.Review(spec);
+  Decision lifted = Recorded(c, spec.uid);
+  BOOST_TEST_REQUIRE((lifted.images[0].HasMember("exceptedCves") && lifted.images[0]["exceptedCves"].IsArray()));
+  BOOST_TEST(lifted.images[0]["exceptedCves"][0].GetString() == std::string("CVE-2024-3094"));
+  c.Policy(R"({"exceptions": [{"cveId": "CVE-2024-3094", "justification": "expired", "expiresAt": ")" + past +
+           R"("}]})");
+  BOOST_TEST(!c.Pod({TagRef(image)}).allowed);
+  c.Policy(R"({"exceptions": [{"cveId": "CVE-2024-3094", "imageId": ")" + image.id +
+           R"(", "justification": "this image only", "expiresAt": ")" + future + R"("}]})");
+  BOOST_TEST(c.Pod({TagRef(image)}).allowed);
+  Answer a = c.Pod({TagRef(other)});
+  BOOST_TEST(!a.allowed);
+  BOOST_TEST(Contains(a.message, other.name), a.message);
+}
+
+BOOST_AUTO_TEST_CASE(stored_policy_fields_left_out_take_their_defaults) {
+  Cluster c;
+  c.Policy(R"({"mode": "warn"})");
+  Answer a = c.Pod({"nginx"});
+  BOOST_TEST(a.allowed);
+  BOOST_TEST_REQUIRE(a.warnings.size() == 1u);
+  BOOST_TEST(Contains(a.warnings[0], "requireCatalogImages"), a.warnings[0]);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(admission_modes)
+
+BOOST_AUTO_TEST_CASE(warn_mode_allows_with_a_warning_per_image_and_rule) {
+  Cluster c;
+  c.Policy(R"({"mode": "warn", "requireDigest": true})");
+  ReviewSpec spec;
+  spec.containers = {"nginx:1.27", "redis:7"};
+  Answer a = c.Review(spec);
+  BOOST_TEST(a.allowed);
+  BOOST_TEST(a.message.empty());
+  BOOST_TEST_REQUIRE(a.warnings.size() == 4u);
+  BOOST_TEST(Contains(a.warnings[0], "nginx:1.27 (container containers-0): requireDigest"), a.warnings[0]);
+  Decision d = Recorded(c, spec.uid);
+  BOOST_TEST(d.allowed);
+  BOOST_TEST(d.mode == "warn");
+  BOOST_TEST(d.reasons.Size() == 4u);
+}
+
+BOOST_AUTO_TEST_CASE(audit_mode_allows_silently_and_records_what_it_would_deny) {
+  Cluster c;
+  c.Policy(R"({"mode": "audit"})");
+  ReviewSpec spec;
+  spec.containers = {"nginx:1.27"};
+  Answer a = c.Review(spec);
+  BOOST_TEST(a.allowed);
+  BOOST_TEST(a.warnings.empty());
+  Decision d = Recorded(c, spec.uid);
+  BOOST_TEST(d.allowed);
+  BOOST_TEST(d.mode == "audit");
+  BOOST_TEST_REQUIRE(d.reasons.Size() == 1u);
+  BOOST_TEST(it::StringMember(d.reasons[0], "rule") == "requireCatalogImages");
+  BOOST_TEST(it::StringMember(d.images[0], "outcome") == "failed");
+}
+
+BOOST_AUTO_TEST_CASE(decision_records_the_request_images_and_reasons) {
+  Cluster c;
+  it::Image image = c.Image("record");
+  Scan(image.versions[0], {{"CVE-2024-1501", "critical"}});
+  ReviewSpec spec;
+  spec.kind = "Deployment";
+  spec.group = "apps";
+  spec.namespace_name = "shop";
+  spec.containers = {TagRef(image)};
+  spec.init_containers = {"busybox"};
+  BOOST_TEST(!c.Review(spec).allowed);
+  Decision d = Recorded(c, spec.uid);
+  BOOST_TEST(!d.allowed);
+  BOOST_TEST(!d.dry_run);
+  BOOST_TEST(d.mode == "enforce");
+  BOOST_TEST(d.operation == "CREATE");
+  BOOST_TEST(d.kind == "Deployment");
+  BOOST_TEST(d.namespace_name.value_or("") == "shop");
+  BOOST_TEST(d.name.value_or("") == "obj");
+  BOOST_TEST_REQUIRE(d.images.IsArray());
+  BOOST_TEST_REQUIRE(d.images.Size() == 2u);
+  BOOST_TEST(it::StringMember(d.images[0], "imageId") == image.id);
+  BOOST_TEST(it::StringMember(d.images[0], "versionId") == image.versions[0].id);
+  BOOST_TEST(it::StringMember(d.images[1], "normalised") == "docker.io/library/busybox:latest");
+  BOOST_TEST_REQUIRE(d.reasons.Size() == 2u);
+  BOOST_TEST(it::StringMember(d.reasons[0], "rule") == "severityThreshold");
+  BOOST_TEST(d.reasons[0]["cves"][0].GetString() == std::string("CVE-2024-1501"));
+  BOOST_TEST(it::StringMember(d.reasons[1], "image") == "busybox");
+}
+
+BOOST_AUTO_TEST_CASE(dry_run_is_recorded_as_such) {
+  Cluster c;
+  ReviewSpec spec;
+  spec.dry_run = true;
+  spec.containers = {"nginx"};
+  BOOST_TEST(!c.Review(spec).allowed);
+  BOOST_TEST(Recorded(c, spec.uid).dry_run);
+}
+
+BOOST_AUTO_TEST_CASE(another_tenants_policy_is_never_applied) {
+  Cluster lenient, strict;
+  lenient.Policy(R"({"mode": "audit", "requireCatalogImages": false, "exemptNamespaces": ["apps"]})");
+  strict.Policy(R"({"requireDigest": true})");
+  it::Image image = strict.Image("isolation");
+  it::Image lenient_image = lenient.Image("isolation-lenient");
+  // The strict tenant's review is judged by its own policy only.
+  ReviewSpec spec;
+  spec.containers = {TagRef(image)};
+  Answer a = strict.Review(spec);
+  BOOST_TEST(!a.allowed);
+  BOOST_TEST(Contains(a.message, "requireDigest"), a.message);
+  // The lenient tenant's image is not in the strict tenant's catalogue.
+  Answer foreign = strict.Pod({DigestRef(lenient_image)});
+  BOOST_TEST(!foreign.allowed);
+  BOOST_TEST(Contains(foreign.message, "requireCatalogImages"), foreign.message);
+  // And the lenient tenant is not held to the strict policy.
+  BOOST_TEST(lenient.Pod({"anything/at:all"}).allowed);
+  // Each decision is recorded under its own tenant only.
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM admission_decisions WHERE request_uid = $1", {spec.uid}).size() == 1u);
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM admission_decisions WHERE tenant_id = $1 AND request_uid = $2",
+                         {lenient.tenant.id(), spec.uid})
+                 .empty());
+}
+
+BOOST_AUTO_TEST_CASE(another_tenants_watch_list_is_never_applied) {
+  Cluster watcher, other;
+  watcher.Watch("CVE-2024-1601");
+  other.Policy(R"({"denyWatchedCves": true})");
+  it::Image image = other.Image("watch-isolation");
+  Scan(image.versions[0], {{"CVE-2024-1601", "low"}});
+  BOOST_TEST(other.Pod({TagRef(image)}).allowed);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

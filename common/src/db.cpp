@@ -4,12 +4,10 @@
 #include <cstdlib>
 
 #include "icat/log.hpp"
+#include "icat/paging.hpp"
 
 namespace icat {
 
-namespace {
-constexpr std::string_view kSetTenant = "icat_set_tenant";
-}  // namespace
 
 std::optional<std::string> Rows::OptionalText(int row, int col) const {
   if (IsNull(row, col)) return std::nullopt;
@@ -64,7 +62,6 @@ Db::Db(std::string dsn, std::vector<Statement> statements, int statement_timeout
   if (dsn_.find("://") == std::string::npos && dsn_.find("connect_timeout") == std::string::npos) {
     dsn_ += " connect_timeout=3";
   }
-  statements_.push_back({kSetTenant, "SELECT set_config('app.tenant_id', $1, true)"});
 }
 
 Db::~Db() { Disconnect(); }
@@ -136,23 +133,30 @@ Rows Db::RunSql(std::string_view sql, const std::vector<Param>& params) {
                             nullptr, nullptr, 0));
 }
 
-void Db::Begin() {
+void Db::Begin() { BeginWith("BEGIN"); }
+
+// Sends `sql` (starting with BEGIN) as one simple query, reconnecting once first if the server
+// went away since the last request (a restarted Postgres is then invisible to clients).
+void Db::BeginWith(const std::string& sql) {
   if (!conn_) Connect();
-  PGresult* result = PQexec(conn_, "BEGIN");
-  if (PQresultStatus(result) == PGRES_COMMAND_OK) {
-    PQclear(result);
-    return;
-  }
+  PGresult* result = PQexec(conn_, sql.c_str());
+  ExecStatusType status = PQresultStatus(result);
   PQclear(result);
-  // The server may have restarted since the last request: one fresh connection, then give up.
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return;
+  if (PQstatus(conn_) == CONNECTION_OK) {
+    Rollback();  // a real error, not a lost connection: leave no transaction half open
+    throw DbError("cannot begin: " + std::string(PQerrorMessage(conn_)), "", false);
+  }
   LogWarn("postgres connection lost; reconnecting");
   Connect();
-  Check(PQexec(conn_, "BEGIN"));
+  Check(PQexec(conn_, sql.c_str()));
 }
 
 void Db::BeginForTenant(std::string_view tenant_id) {
-  Begin();
-  Rows ignored = Run(kSetTenant, {tenant_id});
+  // One round trip for BEGIN and the tenant. The id is inlined, so it must be a canonical UUID
+  // (it comes from our own key record or a token we signed; checked anyway).
+  if (!IsUuid(tenant_id)) throw DbError("not a tenant id: " + std::string(tenant_id), "22P02", false);
+  BeginWith("BEGIN; SELECT set_config('app.tenant_id', '" + std::string(tenant_id) + "', true)");
 }
 
 void Db::Commit() { Rows ignored = Check(PQexec(conn_, "COMMIT")); }

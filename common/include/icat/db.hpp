@@ -100,6 +100,7 @@ class Db {
  private:
   void Connect();
   void Disconnect();
+  void BeginWith(const std::string& sql);
   [[noreturn]] void Fail(PGresult* result);
   Rows Check(PGresult* result);
 

@@ -157,7 +157,7 @@ Request ParseRequest(const Args& args) {
 }
 
 InputFile ReadInput(const std::string& path, long max_bytes) {
-  struct stat st{};
+  struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw Failure(path + ": cannot read: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) throw Failure(path + ": is not a regular file");
   if (st.st_size > max_bytes) {
@@ -198,11 +198,13 @@ SigningKey LoadSigningKey(const Config& config) {
 
 // The documents must be able to describe one image, pairwise.
 void CheckAgreement(const Inputs& inputs) {
-  std::vector<std::pair<const ImageIdentity*, std::string>> documents = {{&inputs.report.identity, inputs.report_file.path}};
+  std::vector<std::pair<const ImageIdentity*, std::string>> documents = {
+      {&inputs.report.identity, inputs.report_file.path}};
   for (const Sbom& sbom : inputs.sboms) documents.emplace_back(&sbom.doc.identity, sbom.file.path);
   for (size_t i = 0; i < documents.size(); ++i) {
     for (size_t j = i + 1; j < documents.size(); ++j) {
-      if (auto conflict = IdentityConflict(*documents[i].first, documents[i].second, *documents[j].first, documents[j].second)) {
+      if (auto conflict =
+              IdentityConflict(*documents[i].first, documents[i].second, *documents[j].first, documents[j].second)) {
         throw Failure(*conflict);
       }
     }
@@ -272,8 +274,9 @@ std::string LockOrCreateImage(Db& db, const Request& request, const Inputs& inpu
     }
     return std::string(image.Text(0, 0));
   }
-  std::string repository = request.repository.value_or(
-      inputs.report.repositories.empty() ? DefaultRepository(config.registry, request.image) : inputs.report.repositories.front());
+  std::string repository =
+      request.repository.value_or(inputs.report.repositories.empty() ? DefaultRepository(config.registry, request.image)
+                                                                     : inputs.report.repositories.front());
   std::optional<std::string> base_os = request.base_os ? request.base_os : inputs.report.os;
   Rows created = db.RunSql(kCreateImage, {request.image, base_os, repository});
   if (!created.empty()) return std::string(created.Text(0, 0));
@@ -315,8 +318,10 @@ std::string FindingsJson(const std::vector<Finding>& findings) {
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   auto text = [&](const char* key, const std::optional<std::string>& value) {
     w.Key(key);
-    if (value) w.String(value->data(), static_cast<rapidjson::SizeType>(value->size()));
-    else w.Null();
+    if (value)
+      w.String(value->data(), static_cast<rapidjson::SizeType>(value->size()));
+    else
+      w.Null();
   };
   w.StartArray();
   for (const Finding& f : findings) {
@@ -332,8 +337,10 @@ std::string FindingsJson(const std::vector<Finding>& findings) {
     text("purl", f.purl);
     text("severity", f.severity);
     w.Key("cvss");
-    if (f.cvss_score) w.Double(*f.cvss_score);
-    else w.Null();
+    if (f.cvss_score)
+      w.Double(*f.cvss_score);
+    else
+      w.Null();
     text("fixState", f.fix_state);
     text("fixedVersion", f.fixed_version);
     text("title", f.title);
@@ -351,16 +358,17 @@ struct StoredScan {
 StoredScan InsertScan(Db& db, const Target& target, const Inputs& inputs, const std::string& key_id) {
   const ScanReport& r = inputs.report;
   ScanCounts c = CountFindings(r.findings);
-  Rows scan = db.RunSql(kInsertScan, {target.version_id, r.scanner_name, r.scanner_version, inputs.scanned_at,
-                                      r.vulndb_updated_at, inputs.input_sha256, c.vulnerabilities[0],
-                                      c.vulnerabilities[1], c.vulnerabilities[2], c.vulnerabilities[3],
-                                      c.vulnerabilities[4], c.findings[0], c.findings[1], c.findings[2], c.findings[3],
-                                      c.findings[4], c.fixable});
+  Rows scan =
+      db.RunSql(kInsertScan, {target.version_id, r.scanner_name, r.scanner_version, inputs.scanned_at,
+                              r.vulndb_updated_at, inputs.input_sha256, c.vulnerabilities[0], c.vulnerabilities[1],
+                              c.vulnerabilities[2], c.vulnerabilities[3], c.vulnerabilities[4], c.findings[0],
+                              c.findings[1], c.findings[2], c.findings[3], c.findings[4], c.fixable});
   StoredScan stored{std::string(scan.Text(0, 0)), std::string(scan.Text(0, 1))};
   for (const Sbom& sbom : inputs.sboms) {
-    Exec(db, kInsertSbom, {stored.id, sbom.doc.format, sbom.doc.spec_version, sbom.file.sha256_hex,
-                           static_cast<long long>(sbom.file.bytes.size()), sbom.doc.tool_name, sbom.doc.tool_version,
-                           sbom.signature, key_id});
+    Exec(db, kInsertSbom,
+         {stored.id, sbom.doc.format, sbom.doc.spec_version, sbom.file.sha256_hex,
+          static_cast<long long>(sbom.file.bytes.size()), sbom.doc.tool_name, sbom.doc.tool_version, sbom.signature,
+          key_id});
   }
   Exec(db, kInsertFindings, {stored.id, FindingsJson(r.findings)});
   return stored;
@@ -417,7 +425,8 @@ void WriteEvents(Db& db, const Target& target, const EventSubject& subject, cons
   std::vector<EventFinding> previous = PreviousFindings(db, target.previous_scan_id);
   std::vector<EventFinding> detected = NewlyPresent(current, previous);
   std::vector<EventFinding> fixed = NewlyPresent(previous, current);
-  if (!detected.empty()) Exec(db, kEventPerLicensee, {target.image_id, "vulnerability.detected", EventData(subject, &detected)});
+  if (!detected.empty())
+    Exec(db, kEventPerLicensee, {target.image_id, "vulnerability.detected", EventData(subject, &detected)});
   if (!fixed.empty()) Exec(db, kEventPerLicensee, {target.image_id, "vulnerability.fixed", EventData(subject, &fixed)});
   WriteWatchEvents(db, target, subject, findings, detected);
 }
@@ -459,13 +468,14 @@ void Ingest(const Args& args) {
   Rows latest = db.RunSql(kUpdateLatestScan, {target.version_id});
   Exec(db, kUpdateLatestVersion, {target.image_id});
   Exec(db, kFirstSeen, {target.version_id, scan.id});
-  EventSubject subject{target.image_id, request.image, target.version_id, request.tag, request.digest,
-                       scan.id, inputs.report.scanner_name, scan.scanned_at};
+  EventSubject subject{target.image_id, request.image, target.version_id,          request.tag,
+                       request.digest,  scan.id,       inputs.report.scanner_name, scan.scanned_at};
   WriteEvents(db, target, subject, inputs.report.findings, latest.Text(0, 0) == scan.id);
   transaction.Commit();
 
   std::string sboms;
-  for (const Sbom& sbom : inputs.sboms) sboms += (sboms.empty() ? "" : ", ") + sbom.doc.format + " " + sbom.doc.spec_version;
+  for (const Sbom& sbom : inputs.sboms)
+    sboms += (sboms.empty() ? "" : ", ") + sbom.doc.format + " " + sbom.doc.spec_version;
   std::cout << "scan " << scan.id << " ingested: " << request.image << " " << request.tag << ", "
             << inputs.report.scanner_name << " " << inputs.report.scanner_version.value_or("(version unknown)") << ", "
             << CountsText(CountFindings(inputs.report.findings)) << "; SBOMs: " << sboms << "\n";

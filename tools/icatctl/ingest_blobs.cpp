@@ -36,7 +36,7 @@ std::string Parent(const std::string& path) {
 
 // mkdir -p with mode 0755 whatever the umask; a directory it creates is made durable in its parent.
 void EnsureDirectory(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   if (stat(path.c_str(), &st) == 0) {
     if (!S_ISDIR(st.st_mode)) throw Failure("blob store: " + path + " is not a directory");
     return;
@@ -69,7 +69,7 @@ std::string BlobRelativePath(std::string_view sha256_hex) {
 bool StoreBlob(const std::string& blob_dir, std::string_view bytes, const std::string& sha256_hex) {
   std::string final_path = blob_dir + "/" + BlobRelativePath(sha256_hex);
   std::string dir = Parent(final_path);
-  struct stat st{};
+  struct stat st {};
   // Content-addressed: a file of the right size under this name already holds these bytes.
   if (stat(final_path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) == bytes.size()) {
     return false;

@@ -79,16 +79,16 @@ std::optional<std::string> IdentityConflict(const ImageIdentity& a, std::string_
            Joined(b.repo_digests) + ")";
   }
   if (!a.diff_ids.empty() && !b.diff_ids.empty() && a.diff_ids != b.diff_ids) {
-    return names + " describe different images (their layers differ: " + std::to_string(a.diff_ids.size()) +
-           " vs " + std::to_string(b.diff_ids.size()) + " layer digests, not the same set)";
+    return names + " describe different images (their layers differ: " + std::to_string(a.diff_ids.size()) + " vs " +
+           std::to_string(b.diff_ids.size()) + " layer digests, not the same set)";
   }
   return std::nullopt;
 }
 
 std::string InputDigest(std::string_view report, const std::optional<std::string>& spdx,
                         const std::optional<std::string>& cyclonedx) {
-  std::string manifest = "report " + Sha256Hex(report) + "\nspdx " + (spdx ? Sha256Hex(*spdx) : "-") +
-                         "\ncyclonedx " + (cyclonedx ? Sha256Hex(*cyclonedx) : "-") + "\n";
+  std::string manifest = "report " + Sha256Hex(report) + "\nspdx " + (spdx ? Sha256Hex(*spdx) : "-") + "\ncyclonedx " +
+                         (cyclonedx ? Sha256Hex(*cyclonedx) : "-") + "\n";
   return Sha256Hex(manifest);
 }
 
@@ -102,8 +102,8 @@ std::optional<std::string> RepositoryOf(std::string_view reference) {
   static const std::regex kHost("[A-Za-z0-9.-]+(:[0-9]+)?");
   size_t first_slash = ref.find('/');
   std::string first = ref.substr(0, first_slash);
-  bool has_host = first_slash != std::string::npos &&
-                  (first.find('.') != std::string::npos || first.find(':') != std::string::npos || first == "localhost");
+  bool has_host = first_slash != std::string::npos && (first.find('.') != std::string::npos ||
+                                                       first.find(':') != std::string::npos || first == "localhost");
   std::string host = has_host ? first : "docker.io";
   std::string path = has_host ? ref.substr(first_slash + 1) : ref;
   if (host == "index.docker.io" || host == "registry-1.docker.io") host = "docker.io";
@@ -187,7 +187,8 @@ std::string EventData(const EventSubject& s, const std::vector<EventFinding>* vu
   return buffer.GetString();
 }
 
-std::vector<EventFinding> NewlyPresent(const std::vector<EventFinding>& current, const std::vector<EventFinding>& previous) {
+std::vector<EventFinding> NewlyPresent(const std::vector<EventFinding>& current,
+                                       const std::vector<EventFinding>& previous) {
   std::set<std::pair<std::string, std::string>> before;
   for (const EventFinding& f : previous) {
     if (f.fix_state != "not-affected") before.emplace(f.vuln_id, f.package);

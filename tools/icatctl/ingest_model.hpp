@@ -21,15 +21,15 @@ int SeverityRank(std::string_view severity);
 
 // One package finding, normalised (docs/scans.md has the mapping from each scanner).
 struct Finding {
-  std::string vuln_id;                // upper case: CVE-..., GHSA-..., or the scanner's own id
-  std::vector<std::string> aliases;   // other ids of the same vulnerability, upper case
+  std::string vuln_id;               // upper case: CVE-..., GHSA-..., or the scanner's own id
+  std::vector<std::string> aliases;  // other ids of the same vulnerability, upper case
   std::string package_name;
   std::optional<std::string> package_version;
   std::optional<std::string> package_type;  // os, java, npm, go, python, ruby, rust, php, dotnet, binary, ...
   std::optional<std::string> purl;
-  std::string severity;               // critical, high, medium, low, unknown
+  std::string severity;  // critical, high, medium, low, unknown
   std::optional<double> cvss_score;
-  std::string fix_state;              // fixed, not-fixed, wont-fix, unknown, not-affected
+  std::string fix_state;  // fixed, not-fixed, wont-fix, unknown, not-affected
   std::optional<std::string> fixed_version;
   std::optional<std::string> title;
   std::optional<std::string> primary_url;
@@ -44,13 +44,13 @@ struct ImageIdentity {
 
 // A scan report (Trivy or Grype JSON), parsed and normalised.
 struct ScanReport {
-  std::string scanner_name;                     // "trivy" or "grype"
+  std::string scanner_name;  // "trivy" or "grype"
   std::optional<std::string> scanner_version;
-  std::optional<std::string> scanned_at;        // RFC 3339, as the report gives it
-  std::optional<std::string> vulndb_updated_at; // RFC 3339
-  std::optional<std::string> os;                // "debian 11.3"
+  std::optional<std::string> scanned_at;         // RFC 3339, as the report gives it
+  std::optional<std::string> vulndb_updated_at;  // RFC 3339
+  std::optional<std::string> os;                 // "debian 11.3"
   std::optional<long long> image_size;
-  std::vector<std::string> repositories;        // from repo tags and digests, e.g. docker.io/library/alpine
+  std::vector<std::string> repositories;  // from repo tags and digests, e.g. docker.io/library/alpine
   ImageIdentity identity;
   std::vector<Finding> findings;
 };
@@ -69,7 +69,7 @@ struct SbomDocument {
 struct ScanCounts {
   std::array<long long, 5> vulnerabilities{};  // distinct ids, each at its highest severity
   std::array<long long, 5> findings{};         // package findings
-  long long fixable = 0;                        // distinct ids with fixState "fixed" in some package
+  long long fixable = 0;                       // distinct ids with fixState "fixed" in some package
 };
 
 // Findings with fixState "not-affected" (VEX) are listed but counted nowhere: the image is not
@@ -120,7 +120,8 @@ std::string EventData(const EventSubject& subject, const std::vector<EventFindin
 
 // Findings of `current` whose (id, package) pair `previous` lacks; not-affected findings are no
 // vulnerability of the image and never count as present.
-std::vector<EventFinding> NewlyPresent(const std::vector<EventFinding>& current, const std::vector<EventFinding>& previous);
+std::vector<EventFinding> NewlyPresent(const std::vector<EventFinding>& current,
+                                       const std::vector<EventFinding>& previous);
 
 // ------------------------------------------------------------------ JSON access
 

@@ -59,8 +59,8 @@ std::optional<std::string> NonEmpty(std::optional<std::string> text) {
 void AddRepositories(ScanReport& report, const std::vector<std::string>& references) {
   for (const std::string& reference : references) {
     std::optional<std::string> repository = RepositoryOf(reference);
-    if (repository && std::find(report.repositories.begin(), report.repositories.end(), *repository) ==
-                          report.repositories.end()) {
+    if (repository &&
+        std::find(report.repositories.begin(), report.repositories.end(), *repository) == report.repositories.end()) {
       report.repositories.push_back(*repository);
     }
   }
@@ -139,7 +139,8 @@ ScanReport ParseTrivy(std::string_view path, const Value& d) {
     std::optional<std::string> family = StringAt(*os, "Family"), name = StringAt(*os, "Name");
     if (family && !family->empty()) report.os = *family + (name && !name->empty() ? " " + *name : "");
   }
-  if (std::optional<std::string> id = StringAt(*metadata, "ImageID"); id && IsDigest(*id)) report.identity.image_id = id;
+  if (std::optional<std::string> id = StringAt(*metadata, "ImageID"); id && IsDigest(*id))
+    report.identity.image_id = id;
   std::vector<std::string> repo_digests = Strings(*metadata, "RepoDigests");
   for (const std::string& reference : repo_digests) {
     if (std::optional<std::string> digest = DigestOfReference(reference)) report.identity.repo_digests.insert(*digest);
@@ -245,12 +246,14 @@ ScanReport ParseGrype(std::string_view path, const Value& d) {
   const Value* source = Member(d, "source");
   const Value* target = source ? Member(*source, "target") : nullptr;
   if (target && target->IsObject()) {
-    if (std::optional<std::string> id = StringAt(*target, "imageID"); id && IsDigest(*id)) report.identity.image_id = id;
+    if (std::optional<std::string> id = StringAt(*target, "imageID"); id && IsDigest(*id))
+      report.identity.image_id = id;
     // repoDigests, like Trivy's RepoDigests, are what the registry knows the image by. The
     // platform manifestDigest may differ from them (an index), so it is not compared.
     std::vector<std::string> repo_digests = Strings(*target, "repoDigests");
     for (const std::string& reference : repo_digests) {
-      if (std::optional<std::string> digest = DigestOfReference(reference)) report.identity.repo_digests.insert(*digest);
+      if (std::optional<std::string> digest = DigestOfReference(reference))
+        report.identity.repo_digests.insert(*digest);
     }
     if (const Value* layers = Member(*target, "layers"); layers && layers->IsArray()) {
       for (const Value& layer : layers->GetArray()) {

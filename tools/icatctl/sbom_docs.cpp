@@ -37,7 +37,8 @@ void AddIdentityFact(ImageIdentity& identity, std::string_view name, std::string
   if (name == "DiffID" && IsDigest(value)) identity.diff_ids.insert(std::string(value));
   if (name == "RepoDigest") {
     size_t at = value.rfind('@');
-    if (at != std::string_view::npos && IsDigest(value.substr(at + 1))) identity.repo_digests.insert(std::string(value.substr(at + 1)));
+    if (at != std::string_view::npos && IsDigest(value.substr(at + 1)))
+      identity.repo_digests.insert(std::string(value.substr(at + 1)));
   }
 }
 
@@ -81,7 +82,8 @@ ImageIdentity SpdxIdentity(const Value& d) {
   if (const Value* refs = Member(*image, "externalRefs"); refs && refs->IsArray()) {
     for (const Value& ref : refs->GetArray()) {
       if (StringAt(ref, "referenceType").value_or("") != "purl") continue;
-      if (auto digest = OciPurlDigest(StringAt(ref, "referenceLocator").value_or(""))) identity.repo_digests.insert(*digest);
+      if (auto digest = OciPurlDigest(StringAt(ref, "referenceLocator").value_or("")))
+        identity.repo_digests.insert(*digest);
     }
   }
   return identity;
@@ -96,7 +98,8 @@ ImageIdentity CycloneDxIdentity(const Value& d) {
     for (const Value& property : properties->GetArray()) {
       std::string name = StringAt(property, "name").value_or("");
       const std::string kTrivy = "aquasecurity:trivy:";
-      if (name.rfind(kTrivy, 0) == 0) AddIdentityFact(identity, name.substr(kTrivy.size()), StringAt(property, "value").value_or(""));
+      if (name.rfind(kTrivy, 0) == 0)
+        AddIdentityFact(identity, name.substr(kTrivy.size()), StringAt(property, "value").value_or(""));
     }
   }
   if (auto digest = OciPurlDigest(StringAt(*component, "purl").value_or(""))) identity.repo_digests.insert(*digest);
@@ -132,9 +135,11 @@ SbomDocument ParseSpdx(std::string_view path, std::string_view bytes) {
   }
   if (*version != "SPDX-2.3") Refuse(path, "is " + *version + "; --spdx takes SPDX-2.3 JSON only");
   const Value* creation = ObjectAt(d, "creationInfo");
-  if (StringAt(d, "SPDXID").value_or("") != "SPDXRef-DOCUMENT") Refuse(path, "is not a valid SPDX 2.3 document: SPDXID is not SPDXRef-DOCUMENT");
+  if (StringAt(d, "SPDXID").value_or("") != "SPDXRef-DOCUMENT")
+    Refuse(path, "is not a valid SPDX 2.3 document: SPDXID is not SPDXRef-DOCUMENT");
   if (!StringAt(d, "documentNamespace")) Refuse(path, "is not a valid SPDX 2.3 document: no documentNamespace");
-  if (!creation || !StringAt(*creation, "created")) Refuse(path, "is not a valid SPDX 2.3 document: no creationInfo.created");
+  if (!creation || !StringAt(*creation, "created"))
+    Refuse(path, "is not a valid SPDX 2.3 document: no creationInfo.created");
 
   SbomDocument doc;
   doc.format = "spdx";

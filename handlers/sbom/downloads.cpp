@@ -1,0 +1,173 @@
+// SBOM downloads and the signing keys. The handler authorises and describes a download; nginx
+// sends the bytes from the blob store (X-Accel-Redirect), so they never pass through FastCGI.
+#include "icat/crypto.hpp"
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/paging.hpp"
+#include "sbom.hpp"
+
+namespace icat::sbom {
+
+namespace {
+
+constexpr std::string_view kBlobLocation = "/_blobs/";
+
+std::string HexDecode(std::string_view hex) {
+  auto value = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+  std::string bytes;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) bytes += static_cast<char>(value(hex[i]) * 16 + value(hex[i + 1]));
+  return bytes;
+}
+
+std::string_view FormatLabel(std::string_view format) { return format == "spdx" ? "SPDX" : "CycloneDX"; }
+
+std::string_view ContentType(std::string_view format) {
+  return format == "spdx" ? "application/spdx+json" : "application/vnd.cyclonedx+json; version=1.5";
+}
+
+std::string Trim(std::string_view text) {
+  size_t start = text.find_first_not_of(" \t");
+  size_t end = text.find_last_not_of(" \t");
+  return start == std::string_view::npos ? std::string() : std::string(text.substr(start, end - start + 1));
+}
+
+// Columns of sbom_of_*: name, version id, tag, scan id, sha256, signature, key id. The first
+// missing link decides the 404, so the message says what is absent.
+SbomFile FileAt(const Rows& rows, std::string_view format, bool latest_version) {
+  if (rows.empty()) throw ApiError(Error::kNOT_FOUND, latest_version ? "No such image." : "No such image or version.");
+  std::string name(rows.Text(0, 0));
+  if (rows.IsNull(0, 1)) throw ApiError(Error::kNOT_FOUND, "Image " + name + " has no versions yet.");
+  std::string tag(rows.Text(0, 2));
+  std::string what = "Version " + tag + " of " + name;
+  if (rows.IsNull(0, 3)) throw ApiError(Error::kNOT_FOUND, what + " has not been scanned yet, so it has no SBOM.");
+  if (rows.IsNull(0, 4)) {
+    throw ApiError(Error::kNOT_FOUND,
+                   what + " has no " + std::string(FormatLabel(format)) + " SBOM: its latest scan came without one.");
+  }
+  return {name,
+          tag,
+          std::string(format),
+          std::string(rows.Text(0, 4)),
+          std::string(rows.Text(0, 5)),
+          std::string(rows.Text(0, 6))};
+}
+
+Reply VersionDownload(Context& ctx, std::string_view format) {
+  std::string image_id = ctx.request.PathParam("imageId");
+  std::string version_id = ctx.request.PathParam("versionId");
+  if (!IsUuid(image_id) || !IsUuid(version_id)) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
+  Rows rows = ctx.db.Run("sbom_of_version", {ctx.principal.tenant_id, image_id, version_id, format});
+  return DownloadReply(FileAt(rows, format, false), ctx.request.Header("if-none-match"));
+}
+
+}  // namespace
+
+std::string ParseFormat(const Request& request) {
+  std::optional<std::string> format = request.Query("format");
+  if (!format) return "cyclonedx";
+  if (*format != "cyclonedx" && *format != "spdx") ThrowInvalid("format", "must be one of: cyclonedx, spdx");
+  return *format;
+}
+
+std::string DownloadFilename(std::string_view image_name, std::string_view tag, std::string_view format) {
+  std::string name(image_name);
+  for (char& c : name) {
+    if (c == '/') c = '_';
+  }
+  return name + "_" + std::string(tag) + (format == "spdx" ? ".spdx.json" : ".cdx.json");
+}
+
+std::string Etag(std::string_view sha256_hex) { return "\"sha256:" + std::string(sha256_hex) + "\""; }
+
+bool EtagMatches(std::string_view if_none_match, std::string_view etag) {
+  while (!if_none_match.empty()) {
+    size_t comma = if_none_match.find(',');
+    std::string candidate = Trim(if_none_match.substr(0, comma));
+    if_none_match = comma == std::string_view::npos ? std::string_view() : if_none_match.substr(comma + 1);
+    if (candidate == "*") return true;
+    if (candidate.rfind("W/", 0) == 0) candidate.erase(0, 2);  // If-None-Match compares weakly
+    if (candidate == etag) return true;
+  }
+  return false;
+}
+
+Reply DownloadReply(const SbomFile& file, std::string_view if_none_match) {
+  Reply reply;
+  std::string etag = Etag(file.sha256_hex);
+  // Authenticated content: caches may keep it but must revalidate (a cheap 304).
+  reply.headers = {{"ETag", etag}, {"Cache-Control", "private, no-cache"}};
+  if (EtagMatches(if_none_match, etag)) {
+    reply.status = 304;
+    return reply;
+  }
+  reply.status = 200;
+  reply.headers.emplace_back("Content-Type", std::string(ContentType(file.format)));
+  reply.headers.emplace_back(
+      "Content-Disposition",
+      "attachment; filename=\"" + DownloadFilename(file.image_name, file.tag, file.format) + "\"");
+  reply.headers.emplace_back("Repr-Digest", "sha-256=:" + Base64Encode(HexDecode(file.sha256_hex)) + ":");
+  reply.headers.emplace_back("X-Signature", file.signature);
+  reply.headers.emplace_back("X-Signature-Key-Id", file.key_id);
+  reply.headers.emplace_back("X-Accel-Redirect", std::string(kBlobLocation) + "sha256/" + file.sha256_hex.substr(0, 2) +
+                                                     "/" + file.sha256_hex);
+  return reply;
+}
+
+std::string SigningKeysJson(const std::vector<SigningKeyView>& keys) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, "keys");
+  w.StartArray();
+  for (const SigningKeyView& key : keys) {
+    w.StartObject();
+    WriteString(w, "id", key.id);
+    WriteString(w, "algorithm", key.algorithm);
+    WriteString(w, "publicKeyPem", key.public_key_pem);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return buffer.GetString();
+}
+
+// GET /v1/images/{id}/sbom?format=cyclonedx|spdx   (scope read:sbom)
+//   200 the latest version's SBOM of its latest scan, exactly as the scanner wrote it (sent by
+//       nginx): Content-Type, Content-Disposition, ETag, Repr-Digest, X-Signature, X-Signature-Key-Id
+//   304 If-None-Match names the ETag
+//   400 VALIDATION_ERROR (format); 401; 403 INSUFFICIENT_SCOPE; 429
+//   404 NOT_FOUND: unknown, malformed or unlicensed id; no version, no scan, or no SBOM of that format
+Reply GetImageSbom(Context& ctx) {
+  std::string format = ParseFormat(ctx.request);
+  std::string id = ctx.request.PathParam("id");
+  if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
+  Rows rows = ctx.db.Run("sbom_of_latest_version", {ctx.principal.tenant_id, id, format});
+  return DownloadReply(FileAt(rows, format, true), ctx.request.Header("if-none-match"));
+}
+
+// GET /api/docker-images/{imageId}/versions/{versionId}/sbom/spdx   (portal: token + X-Tenant)
+//   200 that version's SPDX 2.3 SBOM (headers as above); 304 If-None-Match names the ETag
+//   400 VALIDATION_ERROR (X-Tenant, Authorization); 401
+//   404 NOT_FOUND: unknown, malformed or unlicensed image or version; no scan or no SPDX SBOM
+Reply GetVersionSpdx(Context& ctx) { return VersionDownload(ctx, "spdx"); }
+
+// GET /api/docker-images/{imageId}/versions/{versionId}/sbom/cyclonedx   (portal: token + X-Tenant)
+//   200 that version's CycloneDX 1.5 SBOM (headers as above); 304 If-None-Match names the ETag
+//   400 VALIDATION_ERROR (X-Tenant, Authorization); 401
+//   404 NOT_FOUND: unknown, malformed or unlicensed image or version; no scan or no CycloneDX SBOM
+Reply GetVersionCycloneDx(Context& ctx) { return VersionDownload(ctx, "cyclonedx"); }
+
+// GET /v1/signing-keys   (public)
+//   200 {"keys": [{"id", "algorithm": "Ed25519", "publicKeyPem"}]}: every key that signed an SBOM
+Reply ListSigningKeys(Context& ctx) {
+  Rows rows = ctx.db.Run("list_signing_keys");
+  std::vector<SigningKeyView> keys;
+  for (int row = 0; row < rows.size(); row++) {
+    keys.push_back({std::string(rows.Text(row, 0)), std::string(rows.Text(row, 1)), std::string(rows.Text(row, 2))});
+  }
+  Reply reply = Reply::Json(200, SigningKeysJson(keys));
+  reply.headers.emplace_back("Cache-Control", "public, max-age=300");
+  return reply;
+}
+
+}  // namespace icat::sbom

@@ -1,0 +1,16 @@
+// icat-sbom: signed SBOM downloads (bytes served by nginx from the blob store) and the signing keys.
+#include "queries.hpp"
+#include "sbom.hpp"
+
+int main(int argc, char** argv) {
+  using icat::Access;
+  static const std::vector<icat::Route> routes = {
+      {"GET", "/v1/images/{id}/sbom", Access::kApiKey, "read:sbom", icat::sbom::GetImageSbom},
+      {"GET", "/api/docker-images/{imageId}/versions/{versionId}/sbom/spdx", Access::kPortal, "",
+       icat::sbom::GetVersionSpdx},
+      {"GET", "/api/docker-images/{imageId}/versions/{versionId}/sbom/cyclonedx", Access::kPortal, "",
+       icat::sbom::GetVersionCycloneDx},
+      {"GET", "/v1/signing-keys", Access::kPublic, "", icat::sbom::ListSigningKeys},
+  };
+  return icat::ServeGroup("sbom", routes, icat::sbom::kStatements, argc, argv);
+}

@@ -1,0 +1,138 @@
+// GET /v1/cve/{cveId} (and the portal's /api/cve/{cveId}): which of the tenant's licensed images
+// carry a vulnerability, in their latest version or, with ?versions=all, in any version.
+#include <regex>
+
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "vulns.hpp"
+
+namespace icat::vulns {
+
+namespace {
+
+CveMatch MatchAt(const Rows& rows, int row) {
+  CveMatch m;
+  m.image_id = rows.Text(row, 0);
+  m.image_name = rows.Text(row, 1);
+  m.repository = rows.Text(row, 2);
+  m.version_id = rows.Text(row, 3);
+  m.tag = rows.Text(row, 4);
+  m.digest = rows.Text(row, 5);
+  m.latest = rows.Bool(row, 6);
+  m.scan_id = rows.Text(row, 7);
+  m.scanned_at = rows.Text(row, 8);
+  m.vuln_id = rows.Text(row, 9);
+  m.package_name = rows.Text(row, 10);
+  m.package_version = rows.OptionalText(row, 11);
+  m.package_type = rows.OptionalText(row, 12);
+  m.purl = rows.OptionalText(row, 13);
+  m.severity = rows.Text(row, 14);
+  m.fix_state = rows.Text(row, 15);
+  m.fixed_version = rows.OptionalText(row, 16);
+  return m;
+}
+
+void WritePackage(JsonWriter& w, const CveMatch& m) {
+  w.StartObject();
+  WriteString(w, "vulnerabilityId", m.vuln_id);
+  WriteString(w, "name", m.package_name);
+  WriteOptionalString(w, "version", m.package_version);
+  WriteOptionalString(w, "type", m.package_type);
+  WriteOptionalString(w, "purl", m.purl);
+  WriteString(w, "severity", m.severity);
+  WriteString(w, "fixState", m.fix_state);
+  WriteOptionalString(w, "fixedVersion", m.fixed_version);
+  w.EndObject();
+}
+
+void StartVersion(JsonWriter& w, const CveMatch& m) {
+  w.StartObject();
+  WriteString(w, "id", m.version_id);
+  WriteString(w, "tag", m.tag);
+  WriteString(w, "digest", m.digest);
+  WriteBool(w, "latest", m.latest);
+  WriteKey(w, "scan");
+  w.StartObject();
+  WriteString(w, "id", m.scan_id);
+  WriteString(w, "scannedAt", m.scanned_at);
+  w.EndObject();
+  WriteKey(w, "packages");
+  w.StartArray();
+}
+
+void StartImage(JsonWriter& w, const CveMatch& m) {
+  w.StartObject();
+  WriteString(w, "id", m.image_id);
+  WriteString(w, "name", m.image_name);
+  WriteString(w, "repository", m.repository);
+  WriteKey(w, "versions");
+  w.StartArray();
+}
+
+void EndArrayAndObject(JsonWriter& w) {
+  w.EndArray();
+  w.EndObject();
+}
+
+}  // namespace
+
+std::optional<std::string> NormalizeVulnerabilityId(std::string_view text) {
+  static const std::regex kId(R"(CVE-\d{4}-\d{4,19}|GHSA(-[0-9a-z]{4}){3})", std::regex::icase);
+  if (!std::regex_match(text.begin(), text.end(), kId)) return std::nullopt;
+  std::string id(text);
+  for (char& c : id) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return id;
+}
+
+bool ParseAllVersions(const Request& request) {
+  std::optional<std::string> versions = request.Query("versions");
+  if (!versions || *versions == "latest") return false;
+  if (*versions == "all") return true;
+  ThrowInvalid("versions", "must be latest (the default) or all");
+}
+
+std::string CveLookupJson(const std::string& cve_id, bool all_versions, const std::vector<CveMatch>& matches) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteString(w, "cveId", cve_id);
+  WriteString(w, "versions", all_versions ? "all" : "latest");
+  WriteKey(w, "images");
+  w.StartArray();
+  for (size_t i = 0; i < matches.size(); i++) {
+    const CveMatch& m = matches[i];
+    bool new_image = i == 0 || matches[i - 1].image_id != m.image_id;
+    bool new_version = new_image || matches[i - 1].version_id != m.version_id;
+    if (new_version && i > 0) EndArrayAndObject(w);  // the previous version
+    if (new_image && i > 0) EndArrayAndObject(w);    // the previous image
+    if (new_image) StartImage(w, m);
+    if (new_version) StartVersion(w, m);
+    WritePackage(w, m);
+  }
+  if (!matches.empty()) {
+    EndArrayAndObject(w);
+    EndArrayAndObject(w);
+  }
+  w.EndArray();
+  w.EndObject();
+  return buffer.GetString();
+}
+
+// GET /v1/cve/{cveId}?versions=latest|all   (scope read:vulns; portal: GET /api/cve/{cveId})
+//   200 {"cveId", "versions", "images": [...]}: licensed images whose latest version (or, with
+//       versions=all, any version) carries the id or has it as an alias, with the affected
+//       packages, fixState and fixedVersion; an id no image carries gives an empty list
+//   400 VALIDATION_ERROR (cveId: CVE-YYYY-NNNN... or GHSA-xxxx-xxxx-xxxx; versions); 401; 403; 429
+Reply LookUpCve(Context& ctx) {
+  std::optional<std::string> cve_id = NormalizeVulnerabilityId(ctx.request.PathParam("cveId"));
+  if (!cve_id) ThrowInvalid("cveId", "must look like CVE-2024-3094 or GHSA-xxxx-xxxx-xxxx");
+  bool all_versions = ParseAllVersions(ctx.request);
+  Rows rows = ctx.db.Run("cve_lookup", {ctx.principal.tenant_id, *cve_id, all_versions});
+  std::vector<CveMatch> matches;
+  for (int row = 0; row < rows.size(); row++) matches.push_back(MatchAt(rows, row));
+  return Reply::Json(200, CveLookupJson(*cve_id, all_versions, matches));
+}
+
+}  // namespace icat::vulns

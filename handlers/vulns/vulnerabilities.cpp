@@ -1,0 +1,219 @@
+// GET /v1/images/{id}/vulnerabilities and the portal's per-version equivalent: the findings of a
+// version's latest scan, filtered and cursor-paginated, with the counts stored at ingest.
+#include <cstdlib>
+
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/paging.hpp"
+#include "vulns.hpp"
+
+namespace icat::vulns {
+
+namespace {
+
+std::optional<std::vector<std::string>> ParseList(const Request& request, const char* name,
+                                                  const std::array<std::string_view, 5>& allowed) {
+  std::optional<std::string> text = request.Query(name);
+  if (!text) return std::nullopt;
+  std::string choices;
+  for (std::string_view a : allowed) choices += (choices.empty() ? "" : ", ") + std::string(a);
+  std::vector<std::string> values;
+  size_t start = 0;
+  while (true) {
+    size_t comma = text->find(',', start);
+    std::string value = text->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    bool known = false;
+    for (std::string_view a : allowed) known = known || a == value;
+    if (!known) ThrowInvalid(name, "must be one or more of " + choices + " (comma-separated)");
+    values.push_back(value);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+void WriteCounts(JsonWriter& w, std::string_view key, const std::array<long long, 5>& counts) {
+  WriteKey(w, key);
+  w.StartObject();
+  for (size_t i = 0; i < kSeverities.size(); i++) WriteInt(w, kSeverities[i], counts[i]);
+  w.EndObject();
+}
+
+void WriteFinding(JsonWriter& w, const FindingView& f) {
+  w.StartObject();
+  WriteString(w, "id", f.vuln_id);
+  WriteStringArray(w, "aliases", f.aliases);
+  WriteKey(w, "package");
+  w.StartObject();
+  WriteString(w, "name", f.package_name);
+  WriteOptionalString(w, "version", f.package_version);
+  WriteOptionalString(w, "type", f.package_type);
+  WriteOptionalString(w, "purl", f.purl);
+  w.EndObject();
+  WriteString(w, "severity", f.severity);
+  WriteKey(w, "cvssScore");
+  if (f.cvss_score)
+    w.Double(*f.cvss_score);
+  else
+    w.Null();
+  WriteString(w, "fixState", f.fix_state);
+  WriteOptionalString(w, "fixedVersion", f.fixed_version);
+  WriteOptionalString(w, "title", f.title);
+  WriteOptionalString(w, "url", f.url);
+  w.EndObject();
+}
+
+// Columns of scan_of_*: image id, name, version id, tag, digest, scan id, scanner, version,
+// scanned, db time, 5 vulnerability counts, 5 finding counts, fixable.
+ScanView ScanAt(const Rows& rows) {
+  ScanView s;
+  s.image_id = rows.Text(0, 0);
+  s.image_name = rows.Text(0, 1);
+  s.version_id = rows.OptionalText(0, 2);
+  s.tag = rows.OptionalText(0, 3);
+  s.digest = rows.OptionalText(0, 4);
+  s.scan_id = rows.OptionalText(0, 5);
+  s.scanner = rows.OptionalText(0, 6);
+  s.scanner_version = rows.OptionalText(0, 7);
+  s.scanned_at = rows.OptionalText(0, 8);
+  s.vulndb_updated_at = rows.OptionalText(0, 9);
+  for (int i = 0; i < 5; i++) {
+    s.vulnerability_counts[i] = rows.Int(0, 10 + i);
+    s.finding_counts[i] = rows.Int(0, 15 + i);
+  }
+  s.fixable = rows.Int(0, 20);
+  return s;
+}
+
+FindingView FindingAt(const Rows& rows, int row) {
+  FindingView f;
+  f.row_id = rows.Int(row, 0);
+  f.vuln_id = rows.Text(row, 1);
+  f.aliases = ParseTextArray(rows.Text(row, 2));
+  f.package_name = rows.Text(row, 3);
+  f.package_version = rows.OptionalText(row, 4);
+  f.package_type = rows.OptionalText(row, 5);
+  f.purl = rows.OptionalText(row, 6);
+  f.severity = rows.Text(row, 7);
+  if (!rows.IsNull(row, 8)) f.cvss_score = std::strtod(std::string(rows.Text(row, 8)).c_str(), nullptr);
+  f.fix_state = rows.Text(row, 9);
+  f.fixed_version = rows.OptionalText(row, 10);
+  f.title = rows.OptionalText(row, 11);
+  f.url = rows.OptionalText(row, 12);
+  return f;
+}
+
+// A cursor holds the scan it belongs to and the last row seen: a page of one scan never
+// continues into another after a new scan arrives.
+std::optional<long long> CursorAfter(const Request& request, const std::optional<std::string>& scan_id) {
+  std::optional<std::vector<std::string>> cursor = ParseCursor(request, 2);
+  if (!cursor) return std::nullopt;
+  const std::string& row = (*cursor)[1];
+  if (row.empty() || row.size() > 18 || row.find_first_not_of("0123456789") != std::string::npos) {
+    ThrowInvalid("cursor", "is not a cursor returned by this list");
+  }
+  if (!scan_id || (*cursor)[0] != *scan_id) {
+    ThrowInvalid("cursor", "belongs to an earlier scan of this version; start again without a cursor");
+  }
+  return std::atoll(row.c_str());
+}
+
+// The page of findings of the scan rows describe; 404 when rows are empty.
+Reply ListingReply(Context& ctx, const Rows& rows, const char* not_found, const Filters& filters, int limit) {
+  if (rows.empty()) throw ApiError(Error::kNOT_FOUND, not_found);
+  ScanView scan = ScanAt(rows);
+  std::optional<long long> after = CursorAfter(ctx.request, scan.scan_id);
+  std::vector<FindingView> findings;
+  std::optional<std::string> next;
+  if (scan.scan_id) {
+    auto array = [](const std::optional<std::vector<std::string>>& values) {
+      return values ? std::optional(TextArrayLiteral(*values)) : std::nullopt;
+    };
+    Rows page = ctx.db.Run("list_findings", {ctx.principal.tenant_id, *scan.scan_id, array(filters.severities),
+                                             array(filters.fix_states), after, limit + 1});
+    for (int row = 0; row < page.size() && row < limit; row++) findings.push_back(FindingAt(page, row));
+    if (page.size() > limit) next = EncodeCursor({*scan.scan_id, std::to_string(findings.back().row_id)});
+  }
+  return Reply::Json(200, VulnerabilityListJson(scan, findings, next));
+}
+
+}  // namespace
+
+Filters ParseFilters(const Request& request) {
+  return {ParseList(request, "severity", kSeverities), ParseList(request, "fixState", kFixStates)};
+}
+
+std::string VulnerabilityListJson(const ScanView& s, const std::vector<FindingView>& findings,
+                                  const std::optional<std::string>& next_cursor) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, "image");
+  w.StartObject();
+  WriteString(w, "id", s.image_id);
+  WriteString(w, "name", s.image_name);
+  w.EndObject();
+  WriteKey(w, "version");
+  if (s.version_id) {
+    w.StartObject();
+    WriteString(w, "id", *s.version_id);
+    WriteOptionalString(w, "tag", s.tag);
+    WriteOptionalString(w, "digest", s.digest);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  WriteKey(w, "scan");
+  if (s.scan_id) {
+    w.StartObject();
+    WriteString(w, "id", *s.scan_id);
+    WriteOptionalString(w, "scanner", s.scanner);
+    WriteOptionalString(w, "scannerVersion", s.scanner_version);
+    WriteOptionalString(w, "scannedAt", s.scanned_at);
+    WriteOptionalString(w, "vulnDbUpdatedAt", s.vulndb_updated_at);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  WriteCounts(w, "vulnerabilityCounts", s.vulnerability_counts);
+  WriteCounts(w, "findingCounts", s.finding_counts);
+  WriteInt(w, "fixableCount", s.fixable);
+  WriteKey(w, "vulnerabilities");
+  w.StartArray();
+  for (const FindingView& f : findings) WriteFinding(w, f);
+  w.EndArray();
+  WriteOptionalString(w, "nextCursor", next_cursor);
+  w.EndObject();
+  return buffer.GetString();
+}
+
+// GET /v1/images/{id}/vulnerabilities?severity=&fixState=&limit=&cursor=   (scope read:vulns)
+//   200 the findings of the latest scan of the image's latest version, severity first, with the
+//       stored counts (empty, version/scan null, before the first version or scan)
+//   400 VALIDATION_ERROR (severity, fixState, limit, cursor); 401; 403 INSUFFICIENT_SCOPE; 429
+//   404 NOT_FOUND: unknown, malformed or unlicensed id, all alike
+Reply ListImageVulnerabilities(Context& ctx) {
+  Filters filters = ParseFilters(ctx.request);
+  int limit = ParseLimit(ctx.request);
+  std::string id = ctx.request.PathParam("id");
+  if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
+  Rows rows = ctx.db.Run("scan_of_latest_version", {ctx.principal.tenant_id, id});
+  return ListingReply(ctx, rows, "No such image.", filters, limit);
+}
+
+// GET /api/docker-images/{imageId}/versions/{versionId}/vulnerabilities?severity=&fixState=&limit=&cursor=
+//   (portal: token + X-Tenant)
+//   200 as above, for that version's latest scan
+//   400 VALIDATION_ERROR (X-Tenant, Authorization, severity, fixState, limit, cursor); 401
+//   404 NOT_FOUND: unknown, malformed or unlicensed image or version
+Reply ListVersionVulnerabilities(Context& ctx) {
+  Filters filters = ParseFilters(ctx.request);
+  int limit = ParseLimit(ctx.request);
+  std::string image_id = ctx.request.PathParam("imageId");
+  std::string version_id = ctx.request.PathParam("versionId");
+  if (!IsUuid(image_id) || !IsUuid(version_id)) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
+  Rows rows = ctx.db.Run("scan_of_version", {ctx.principal.tenant_id, image_id, version_id});
+  return ListingReply(ctx, rows, "No such image or version.", filters, limit);
+}
+
+}  // namespace icat::vulns

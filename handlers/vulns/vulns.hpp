@@ -1,0 +1,81 @@
+// The vulns group: a version's findings (latest scan) and the CVE look-up across licensed images.
+// Endpoint functions, and the pure pieces of their replies.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "icat/pipeline.hpp"
+
+namespace icat::vulns {
+
+Reply ListImageVulnerabilities(Context& ctx);  // GET /v1/images/{id}/vulnerabilities
+Reply ListVersionVulnerabilities(
+    Context& ctx);              // GET /api/docker-images/{imageId}/versions/{versionId}/vulnerabilities
+Reply LookUpCve(Context& ctx);  // GET /v1/cve/{cveId} and /api/cve/{cveId}
+
+inline constexpr std::array<std::string_view, 5> kSeverities = {"critical", "high", "medium", "low", "unknown"};
+inline constexpr std::array<std::string_view, 5> kFixStates = {"fixed", "not-fixed", "wont-fix", "unknown",
+                                                               "not-affected"};
+
+// The head of a listing: image, version and the scan the findings come from, with stored counts.
+struct ScanView {
+  std::string image_id, image_name;
+  std::optional<std::string> version_id, tag, digest;  // absent before the first version
+  std::optional<std::string> scan_id, scanner, scanner_version, scanned_at, vulndb_updated_at;  // before the first scan
+  std::array<long long, 5> vulnerability_counts{};  // distinct ids at their highest severity, as kSeverities
+  std::array<long long, 5> finding_counts{};        // package findings
+  long long fixable = 0;                            // distinct ids with a fix in some package
+};
+
+struct FindingView {
+  long long row_id = 0;  // the page cursor
+  std::string vuln_id;
+  std::vector<std::string> aliases;
+  std::string package_name;
+  std::optional<std::string> package_version, package_type, purl;
+  std::string severity;
+  std::optional<double> cvss_score;
+  std::string fix_state;
+  std::optional<std::string> fixed_version, title, url;
+};
+
+// ?severity= and ?fixState=: comma-separated values of kSeverities / kFixStates; nullopt when
+// absent; 400 VALIDATION_ERROR naming the parameter for any other value.
+struct Filters {
+  std::optional<std::vector<std::string>> severities, fix_states;
+};
+Filters ParseFilters(const Request& request);
+
+// {"image", "version", "scan", "vulnerabilityCounts", "findingCounts", "fixableCount",
+//  "vulnerabilities": [...], "nextCursor"}
+std::string VulnerabilityListJson(const ScanView& scan, const std::vector<FindingView>& findings,
+                                  const std::optional<std::string>& next_cursor);
+
+// "cve-2021-44228" -> "CVE-2021-44228"; GHSA-xxxx-xxxx-xxxx likewise; nullopt for anything else.
+std::optional<std::string> NormalizeVulnerabilityId(std::string_view text);
+
+// ?versions=: absent or "latest" -> false, "all" -> true; anything else 400 naming versions.
+bool ParseAllVersions(const Request& request);
+
+// One row of the look-up: a finding of the id in one version of one image.
+struct CveMatch {
+  std::string image_id, image_name, repository;
+  std::string version_id, tag, digest;
+  bool latest = false;
+  std::string scan_id, scanned_at;
+  std::string vuln_id, package_name;
+  std::optional<std::string> package_version, package_type, purl;
+  std::string severity, fix_state;
+  std::optional<std::string> fixed_version;
+};
+
+// {"cveId", "versions": "latest"|"all", "images": [{"id", "name", "repository", "versions": [{"id",
+//  "tag", "digest", "latest", "scan": {"id", "scannedAt"}, "packages": [...]}]}]}; rows arrive
+// grouped by image, then version.
+std::string CveLookupJson(const std::string& cve_id, bool all_versions, const std::vector<CveMatch>& matches);
+
+}  // namespace icat::vulns

@@ -1,0 +1,523 @@
+// The endpoints over ingested scans: SBOM downloads (format, ETag/304, 404s), signing keys, the
+// vulnerability list (filters, pages), the CVE look-up, the scan history, and who may see them
+// (licences: 404 alike; scopes: 403 INSUFFICIENT_SCOPE).
+#include <boost/test/unit_test.hpp>
+
+#include "icat/crypto.hpp"
+#include "scans_support.hpp"
+
+namespace it = icat::test;
+
+namespace {
+
+const std::string kUnknownId = "00000000-0000-4000-8000-000000000000";
+constexpr const char* kAllReads = "read:catalog,read:sbom,read:vulns";
+constexpr const char* kAlpine310 = "scans/trivy-integration-v0.50.0/alpine-310.trivy-image-scan.json";
+constexpr const char* kNginxGrype = "scans/msusel-2022-07-01/nginx_latest.grype-0.38.0.json";
+constexpr const char* kNginxTrivy = "scans/msusel-2022-07-01/nginx_latest.trivy-0.29.1.json";
+constexpr const char* kMinecraftGrype = "scans/msusel-2022-07-01/itzg_minecraft-server_java8.grype-0.38.0.json";
+
+// An image with one version and one scan (report + made-up SBOMs of both formats), licensed to tenant.
+struct Scanned {
+  it::Image image;
+  std::string tag, version_id;
+  std::string spdx_path, cyclonedx_path;
+};
+
+Scanned ScanImage(it::Tenant& tenant, const it::TempDir& dir, const std::string& label,
+                  const std::string& report_fixture, const std::string& tag = "1.0",
+                  const std::string& time = "2022-07-01T17:00:00Z") {
+  Scanned s;
+  s.tag = tag;
+  s.image.name = "it-" + label + "-" + it::RandomSuffix(6);
+  std::string report = it::Fixture(report_fixture);
+  s.spdx_path = dir.Write(s.image.name + ".spdx.json", it::MinimalSpdx(report, time));
+  s.cyclonedx_path = dir.Write(s.image.name + ".cdx.json", it::MinimalCycloneDx(report, time));
+  it::IngestOk({s.image.name,
+                tag,
+                it::RandomDigest(),
+                report,
+                s.spdx_path,
+                s.cyclonedx_path,
+                "registry.example.test/it/" + s.image.name,
+                std::nullopt,
+                {}});
+  s.image.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {s.image.name}).at(0).at(0);
+  s.version_id = *it::PgQuery("SELECT latest_version_id FROM images WHERE id = $1", {s.image.id}).at(0).at(0);
+  tenant.License(s.image);
+  return s;
+}
+
+std::string VersionPath(const Scanned& s) { return "/api/docker-images/" + s.image.id + "/versions/" + s.version_id; }
+
+std::string MessageOf(const it::Response& r) { return it::StringMember(it::JsonOf(r), "message"); }
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(scans_api)
+
+BOOST_AUTO_TEST_CASE(a_tenant_without_a_licence_gets_404_on_every_scan_endpoint) {
+  it::Tenant owner, stranger;
+  it::TempDir dir;
+  Scanned s = ScanImage(owner, dir, "unlicensed", kNginxGrype);
+  std::string key = stranger.CreateKey(kAllReads);
+  it::Headers portal = it::PortalHeaders(stranger);
+  for (const std::string& path :
+       {"/v1/images/" + s.image.id + "/sbom", "/v1/images/" + s.image.id + "/sbom?format=spdx",
+        "/v1/images/" + s.image.id + "/vulnerabilities"}) {
+    BOOST_TEST_CONTEXT(path) { it::ExpectError(it::Get(path, it::Bearer(key)), 404, "NOT_FOUND"); }
+  }
+  for (const std::string& suffix : {"/sbom/spdx", "/sbom/cyclonedx", "/vulnerabilities", "/scan-history"}) {
+    BOOST_TEST_CONTEXT(suffix) { it::ExpectError(it::Get(VersionPath(s) + suffix, portal), 404, "NOT_FOUND"); }
+  }
+  // Unlicensed looks exactly like unknown.
+  it::Response unlicensed = it::Get("/v1/images/" + s.image.id + "/sbom", it::Bearer(key));
+  it::Response unknown = it::Get("/v1/images/" + kUnknownId + "/sbom", it::Bearer(key));
+  BOOST_TEST(MessageOf(unlicensed) == MessageOf(unknown));
+  // The CVE look-up does not reveal it either; the owner sees it.
+  std::string cve = it::DeriveFindings(it::Fixture(kNginxGrype)).front().id;
+  rapidjson::Document none = it::ExpectJson200(it::Get("/v1/cve/" + cve, it::Bearer(key)));
+  BOOST_TEST(none["images"].Size() == 0u);
+  rapidjson::Document none_portal = it::ExpectJson200(it::Get("/api/cve/" + cve, portal));
+  BOOST_TEST(none_portal["images"].Size() == 0u);
+  rapidjson::Document mine = it::ExpectJson200(it::Get("/v1/cve/" + cve, it::Bearer(owner.CreateKey(kAllReads))));
+  BOOST_TEST(mine["images"].Size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(keys_without_read_sbom_or_read_vulns_get_403_insufficient_scope) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "scopes", kAlpine310);
+  std::string catalog_only = tenant.CreateKey("read:catalog");
+  std::string vulns_only = tenant.CreateKey("read:vulns");
+  std::string sbom_only = tenant.CreateKey("read:sbom");
+  struct Case {
+    std::string path, key, scope;
+  };
+  for (const Case& c : std::vector<Case>{{"/v1/images/" + s.image.id + "/sbom", catalog_only, "read:sbom"},
+                                         {"/v1/images/" + s.image.id + "/sbom?format=spdx", vulns_only, "read:sbom"},
+                                         {"/v1/images/" + s.image.id + "/vulnerabilities", catalog_only, "read:vulns"},
+                                         {"/v1/images/" + s.image.id + "/vulnerabilities", sbom_only, "read:vulns"},
+                                         {"/v1/cve/CVE-2021-44228", sbom_only, "read:vulns"}}) {
+    BOOST_TEST_CONTEXT(c.path << " with a key lacking " << c.scope) {
+      it::Response r = it::Get(c.path, it::Bearer(c.key));
+      it::ExpectError(r, 403, "INSUFFICIENT_SCOPE");
+      BOOST_TEST(r.Header("www-authenticate") == "Bearer error=\"insufficient_scope\", scope=\"" + c.scope + "\"");
+    }
+  }
+  BOOST_TEST(it::Get("/v1/images/" + s.image.id + "/sbom", it::Bearer(sbom_only)).status == 200);
+  BOOST_TEST(it::Get("/v1/images/" + s.image.id + "/vulnerabilities", it::Bearer(vulns_only)).status == 200);
+}
+
+BOOST_AUTO_TEST_CASE(format_omitted_is_cyclonedx_each_value_serves_its_file_and_others_are_400) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "format", kAlpine310);
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string base = "/v1/images/" + s.image.id + "/sbom";
+  std::string cdx_hex = it::Sha256HexOf(it::ReadFileBytes(s.cyclonedx_path));
+  std::string spdx_hex = it::Sha256HexOf(it::ReadFileBytes(s.spdx_path));
+  it::Response omitted = it::Get(base, it::Bearer(key));
+  BOOST_TEST_REQUIRE(omitted.status == 200, omitted.Summary());
+  BOOST_TEST(it::Sha256HexOf(omitted.body) == cdx_hex);
+  BOOST_TEST(omitted.Header("content-type") == "application/vnd.cyclonedx+json; version=1.5");
+  it::Response cdx = it::Get(base + "?format=cyclonedx", it::Bearer(key));
+  BOOST_TEST(it::Sha256HexOf(cdx.body) == cdx_hex);
+  BOOST_TEST(cdx.Header("content-disposition") == "attachment; filename=\"" + s.image.name + "_1.0.cdx.json\"");
+  it::Response spdx = it::Get(base + "?format=spdx", it::Bearer(key));
+  BOOST_TEST(it::Sha256HexOf(spdx.body) == spdx_hex);
+  BOOST_TEST(spdx.Header("content-type") == "application/spdx+json");
+  BOOST_TEST(spdx.Header("content-disposition") == "attachment; filename=\"" + s.image.name + "_1.0.spdx.json\"");
+  for (const char* bad : {"xml", "SPDX", "", "cyclonedx,spdx"}) {
+    BOOST_TEST_CONTEXT("format=" << bad) {
+      it::Response r = it::Get(base + "?format=" + bad, it::Bearer(key));
+      it::ExpectError(r, 400, "VALIDATION_ERROR");
+      BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{"format"}));
+      BOOST_TEST(r.body.find("cyclonedx, spdx") != std::string::npos, r.body);
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(if_none_match_naming_the_etag_gives_304_and_anything_else_the_file) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "etag", kAlpine310);
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string url = "/v1/images/" + s.image.id + "/sbom?format=spdx";
+  std::string etag = "\"sha256:" + it::Sha256HexOf(it::ReadFileBytes(s.spdx_path)) + "\"";
+  for (const std::string& match : {etag, "\"other\", " + etag, "W/" + etag, std::string("*")}) {
+    BOOST_TEST_CONTEXT("If-None-Match: " << match) {
+      it::Headers headers = it::Bearer(key);
+      headers.emplace_back("If-None-Match", match);
+      it::Response r = it::Get(url, headers);
+      BOOST_TEST(r.status == 304, r.Summary());
+      BOOST_TEST(r.body.empty());
+      BOOST_TEST(r.Header("etag") == etag);
+    }
+  }
+  it::Headers other = it::Bearer(key);
+  other.emplace_back("If-None-Match", "\"sha256:" + std::string(64, '0') + "\"");
+  it::Response r = it::Get(url, other);
+  BOOST_TEST(r.status == 200);
+  BOOST_TEST(r.Header("etag") == etag);
+  // The portal download honours it too.
+  it::Headers portal = it::PortalHeaders(tenant);
+  portal.emplace_back("If-None-Match", etag);
+  BOOST_TEST(it::Get(VersionPath(s) + "/sbom/spdx", portal).status == 304);
+}
+
+BOOST_AUTO_TEST_CASE(missing_versions_scans_formats_and_malformed_ids_are_404_saying_what_is_missing) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  std::string key = tenant.CreateKey(kAllReads);
+  it::Image bare = tenant.AddImage("bare");
+  it::Response no_version = it::Get("/v1/images/" + bare.id + "/sbom", it::Bearer(key));
+  it::ExpectError(no_version, 404, "NOT_FOUND");
+  BOOST_TEST(MessageOf(no_version).find("has no versions yet") != std::string::npos);
+  it::Image unscanned = tenant.AddImage("unscanned", {{"2.0"}});
+  it::Response no_scan = it::Get("/v1/images/" + unscanned.id + "/sbom?format=spdx", it::Bearer(key));
+  it::ExpectError(no_scan, 404, "NOT_FOUND");
+  BOOST_TEST(MessageOf(no_scan).find("has not been scanned yet") != std::string::npos);
+  // An unscanned version's findings: an empty list, not an error.
+  rapidjson::Document empty =
+      it::ExpectJson200(it::Get("/v1/images/" + unscanned.id + "/vulnerabilities", it::Bearer(key)));
+  BOOST_TEST(empty["vulnerabilities"].Size() == 0u);
+  BOOST_TEST(empty["scan"].IsNull());
+  BOOST_TEST(it::IntMember(empty["vulnerabilityCounts"], "critical") == 0);
+
+  // A scan that came with a CycloneDX SBOM only.
+  std::string report = it::Fixture(kAlpine310);
+  std::string name = "it-cdxonly-" + it::RandomSuffix(6);
+  it::IngestOk({name,
+                "3.10",
+                it::RandomDigest(),
+                report,
+                std::nullopt,
+                dir.Write("only.cdx.json", it::MinimalCycloneDx(report, "2021-08-25T12:20:30Z")),
+                "registry.example.test/it/" + name,
+                std::nullopt,
+                {}});
+  it::Image only;
+  only.name = name;
+  only.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {name}).at(0).at(0);
+  tenant.License(only);
+  it::Response no_spdx = it::Get("/v1/images/" + only.id + "/sbom?format=spdx", it::Bearer(key));
+  it::ExpectError(no_spdx, 404, "NOT_FOUND");
+  BOOST_TEST(MessageOf(no_spdx) == "Version 3.10 of " + name + " has no SPDX SBOM: its latest scan came without one.");
+
+  for (const std::string& id : {std::string("not-a-uuid"), kUnknownId, std::string("%27%20OR%201%3D1")}) {
+    BOOST_TEST_CONTEXT("id " << id) {
+      it::ExpectError(it::Get("/v1/images/" + id + "/sbom", it::Bearer(key)), 404, "NOT_FOUND");
+      it::ExpectError(it::Get("/v1/images/" + id + "/vulnerabilities", it::Bearer(key)), 404, "NOT_FOUND");
+      it::Headers portal = it::PortalHeaders(tenant);
+      it::ExpectError(it::Get("/api/docker-images/" + only.id + "/versions/" + id + "/sbom/cyclonedx", portal), 404,
+                      "NOT_FOUND");
+      it::ExpectError(it::Get("/api/docker-images/" + id + "/versions/" + kUnknownId + "/vulnerabilities", portal), 404,
+                      "NOT_FOUND");
+      it::ExpectError(it::Get("/api/docker-images/" + only.id + "/versions/" + id + "/scan-history", portal), 404,
+                      "NOT_FOUND");
+    }
+  }
+  // A version of another image is not this image's version.
+  std::string other_version =
+      *it::PgQuery("SELECT latest_version_id FROM images WHERE id = $1", {unscanned.id}).at(0).at(0);
+  it::ExpectError(it::Get("/api/docker-images/" + only.id + "/versions/" + other_version + "/sbom/cyclonedx",
+                          it::PortalHeaders(tenant)),
+                  404, "NOT_FOUND");
+  // A format the portal does not offer is no path at all.
+  it::ExpectError(
+      it::Get("/api/docker-images/" + only.id + "/versions/" + other_version + "/sbom/xml", it::PortalHeaders(tenant)),
+      404, "NOT_FOUND");
+}
+
+BOOST_AUTO_TEST_CASE(signing_keys_are_public_and_the_key_of_every_download_is_among_them) {
+  it::Response r = it::Get("/v1/signing-keys");
+  rapidjson::Document body = it::ExpectJson200(r);
+  BOOST_TEST_REQUIRE((body.IsObject() && body["keys"].IsArray() && body["keys"].Size() >= 1u), r.Summary());
+  std::string pem = it::ReadFileBytes(std::getenv("ICAT_SIGNING_KEY_FILE"));
+  std::string stack_key_id = icat::SigningKeyId(icat::Ed25519PublicKeyPem(pem));
+  bool found = false;
+  for (const rapidjson::Value& key : body["keys"].GetArray()) {
+    BOOST_TEST(it::StringMember(key, "algorithm") == "Ed25519");
+    BOOST_TEST(it::StringMember(key, "id").size() == 16u);
+    BOOST_TEST(it::StringMember(key, "publicKeyPem").rfind("-----BEGIN PUBLIC KEY-----", 0) == 0u);
+    if (it::StringMember(key, "id") == stack_key_id) {
+      found = true;
+      BOOST_TEST(it::StringMember(key, "publicKeyPem") == icat::Ed25519PublicKeyPem(pem));
+    }
+  }
+  BOOST_TEST(found, "the stack's key " << stack_key_id << " is not published");
+  // The key id is SHA-256 of the public key's DER, first 16 hex characters, as openssl computes it.
+  it::TempDir dir;
+  std::string der = dir.path() + "/pub.der";
+  it::ProcessResult out = it::RunProcess(
+      {"openssl", "pkey", "-in", std::getenv("ICAT_SIGNING_KEY_FILE"), "-pubout", "-outform", "DER", "-out", der});
+  BOOST_TEST_REQUIRE(out.exit_code == 0, out.err);
+  BOOST_TEST(it::Sha256HexOf(it::ReadFileBytes(der)).substr(0, 16) == stack_key_id);
+}
+
+BOOST_AUTO_TEST_CASE(vulnerabilities_filter_by_severity_and_fix_state_and_page_through_every_finding) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "filters", kNginxGrype);
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string base = "/v1/images/" + s.image.id + "/vulnerabilities";
+  std::vector<it::ExpectedFinding> all = it::DeriveFindings(it::Fixture(kNginxGrype));
+
+  auto count_where = [&](const std::set<std::string>& severities, const std::set<std::string>& states) {
+    return std::count_if(all.begin(), all.end(), [&](const it::ExpectedFinding& f) {
+      return (severities.empty() || severities.count(f.severity)) && (states.empty() || states.count(f.fix_state));
+    });
+  };
+  struct Filter {
+    std::string query;
+    std::set<std::string> severities, states;
+  };
+  for (const Filter& f :
+       std::vector<Filter>{{"severity=critical", {"critical"}, {}},
+                           {"severity=critical,high", {"critical", "high"}, {}},
+                           {"fixState=wont-fix", {}, {"wont-fix"}},
+                           {"fixState=fixed,not-fixed&severity=low", {"low"}, {"fixed", "not-fixed"}}}) {
+    BOOST_TEST_CONTEXT(f.query) {
+      rapidjson::Document page = it::ExpectJson200(it::Get(base + "?limit=200&" + f.query, it::Bearer(key)));
+      BOOST_TEST(page["vulnerabilities"].Size() == static_cast<size_t>(count_where(f.severities, f.states)));
+      for (const rapidjson::Value& v : page["vulnerabilities"].GetArray()) {
+        if (!f.severities.empty()) BOOST_TEST(f.severities.count(it::StringMember(v, "severity")) == 1u);
+        if (!f.states.empty()) BOOST_TEST(f.states.count(it::StringMember(v, "fixState")) == 1u);
+      }
+      // The counts describe the whole scan, whatever the filter.
+      BOOST_TEST(it::IntMember(page["findingCounts"], "low") == count_where({"low"}, {}));
+    }
+  }
+  for (const auto& [query, field] : {std::pair{"severity=severe", "severity"}, std::pair{"severity=", "severity"},
+                                     std::pair{"fixState=patched", "fixState"}, std::pair{"limit=0", "limit"},
+                                     std::pair{"cursor=bogus", "cursor"}}) {
+    BOOST_TEST_CONTEXT(query) {
+      it::Response r = it::Get(base + "?" + query, it::Bearer(key));
+      it::ExpectError(r, 400, "VALIDATION_ERROR");
+      BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{field}));
+    }
+  }
+  // Pages of 7 walk every finding once, critical first.
+  std::vector<std::string> seen;
+  std::optional<std::string> cursor;
+  std::string previous_severity = "critical";
+  const std::vector<std::string> order = {"critical", "high", "medium", "low", "unknown"};
+  int pages = 0;
+  do {
+    rapidjson::Document page =
+        it::ExpectJson200(it::Get(base + "?limit=7" + (cursor ? "&cursor=" + *cursor : ""), it::Bearer(key)));
+    for (const rapidjson::Value& v : page["vulnerabilities"].GetArray()) {
+      std::string severity = it::StringMember(v, "severity");
+      bool ordered =
+          std::find(order.begin(), order.end(), severity) >= std::find(order.begin(), order.end(), previous_severity);
+      BOOST_TEST(ordered, severity << " after " << previous_severity);
+      previous_severity = severity;
+      seen.push_back(it::StringMember(v, "id") + " " + it::StringMember(v["package"], "name"));
+    }
+    cursor.reset();
+    if (page["nextCursor"].IsString()) cursor = page["nextCursor"].GetString();
+    BOOST_TEST_REQUIRE(++pages < 100);
+  } while (cursor);
+  BOOST_TEST(seen.size() == all.size());
+  BOOST_TEST(std::set<std::string>(seen.begin(), seen.end()).size() == all.size());
+
+  // A cursor of the version's previous scan does not continue into the new one.
+  rapidjson::Document first = it::ExpectJson200(it::Get(base + "?limit=5", it::Bearer(key)));
+  std::string old_cursor = first["nextCursor"].GetString();
+  std::string report = it::Fixture(kNginxTrivy);
+  it::IngestOk({s.image.name,
+                "1.0",
+                *it::PgQuery("SELECT digest FROM image_versions WHERE id = $1", {s.version_id}).at(0).at(0),
+                report,
+                std::nullopt,
+                dir.Write("later.cdx.json", it::MinimalCycloneDx(report, "2022-07-02T00:00:00Z")),
+                std::nullopt,
+                std::nullopt,
+                {}});
+  it::Response stale = it::Get(base + "?limit=5&cursor=" + old_cursor, it::Bearer(key));
+  it::ExpectError(stale, 400, "VALIDATION_ERROR");
+  BOOST_TEST((it::DetailFields(stale) == std::vector<std::string>{"cursor"}));
+
+  // The portal lists the same per version.
+  rapidjson::Document portal = it::ExpectJson200(
+      it::Get(VersionPath(s) + "/vulnerabilities?limit=200&severity=critical", it::PortalHeaders(tenant)));
+  BOOST_TEST(it::StringMember(portal["scan"], "scanner") == "trivy");
+}
+
+BOOST_AUTO_TEST_CASE(cve_lookup_normalises_the_id_matches_aliases_and_reports_affected_packages) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  std::string key = tenant.CreateKey(kAllReads);
+  // Version 1.0 carries the minecraft server's findings, version 2.0 (newer) those of nginx.
+  Scanned s = ScanImage(tenant, dir, "cve", kMinecraftGrype, "1.0");
+  std::string report = it::Fixture(kNginxGrype);
+  it::IngestOk({s.image.name,
+                "2.0",
+                it::RandomDigest(),
+                report,
+                std::nullopt,
+                dir.Write("v2.cdx.json", it::MinimalCycloneDx(report, "2022-07-01T17:00:00Z")),
+                std::nullopt,
+                "2030-01-01T00:00:00Z",
+                {}});
+  std::vector<it::ExpectedFinding> old_findings = it::DeriveFindings(it::Fixture(kMinecraftGrype));
+  std::vector<it::ExpectedFinding> new_findings = it::DeriveFindings(report);
+
+  // An id of the latest version (nginx), asked in lower case.
+  const it::ExpectedFinding& current = new_findings.front();
+  std::string lower = current.id;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  rapidjson::Document found = it::ExpectJson200(it::Get("/v1/cve/" + lower, it::Bearer(key)));
+  BOOST_TEST(it::StringMember(found, "cveId") == current.id);
+  BOOST_TEST(it::StringMember(found, "versions") == "latest");
+  BOOST_TEST_REQUIRE(found["images"].Size() == 1u);
+  const rapidjson::Value& image = found["images"][0];
+  BOOST_TEST(it::StringMember(image, "id") == s.image.id);
+  BOOST_TEST_REQUIRE(image["versions"].Size() == 1u);
+  BOOST_TEST(it::StringMember(image["versions"][0], "tag") == "2.0");
+  BOOST_TEST(image["versions"][0]["latest"].GetBool());
+  size_t expected_packages = std::count_if(new_findings.begin(), new_findings.end(),
+                                           [&](const it::ExpectedFinding& f) { return f.id == current.id; });
+  BOOST_TEST(image["versions"][0]["packages"].Size() == expected_packages);
+  const rapidjson::Value& package = image["versions"][0]["packages"][0];
+  BOOST_TEST(it::StringMember(package, "fixState") == current.fix_state);
+  BOOST_TEST(package.HasMember("fixedVersion"));
+
+  // An id only the older version carries: not in the latest, found with versions=all.
+  std::string only_old;
+  for (const it::ExpectedFinding& f : old_findings) {
+    bool in_new = std::any_of(new_findings.begin(), new_findings.end(), [&](const auto& n) { return n.id == f.id; });
+    if (!in_new && f.id.rfind("CVE-", 0) == 0) {
+      only_old = f.id;
+      break;
+    }
+  }
+  BOOST_TEST_REQUIRE(!only_old.empty());
+  BOOST_TEST(it::ExpectJson200(it::Get("/v1/cve/" + only_old, it::Bearer(key)))["images"].Size() == 0u);
+  rapidjson::Document all = it::ExpectJson200(it::Get("/v1/cve/" + only_old + "?versions=all", it::Bearer(key)));
+  BOOST_TEST_REQUIRE(all["images"].Size() == 1u);
+  BOOST_TEST(it::StringMember(all["images"][0]["versions"][0], "tag") == "1.0");
+  BOOST_TEST(!all["images"][0]["versions"][0]["latest"].GetBool());
+
+  // Grype reports GHSA-wxc4-f4m6-wwqv with CVE-2019-11254 as its related id: either finds it.
+  for (const char* id : {"GHSA-wxc4-f4m6-wwqv", "CVE-2019-11254"}) {
+    BOOST_TEST_CONTEXT(id) {
+      rapidjson::Document ghsa =
+          it::ExpectJson200(it::Get(std::string("/v1/cve/") + id + "?versions=all", it::Bearer(key)));
+      BOOST_TEST_REQUIRE(ghsa["images"].Size() == 1u);
+      bool via_ghsa = false;
+      for (const rapidjson::Value& p : ghsa["images"][0]["versions"][0]["packages"].GetArray()) {
+        via_ghsa = via_ghsa || it::StringMember(p, "vulnerabilityId") == "GHSA-WXC4-F4M6-WWQV";
+      }
+      BOOST_TEST(via_ghsa);
+    }
+  }
+  // Unknown: an empty list. Malformed: 400 naming cveId. versions must be latest or all.
+  rapidjson::Document unknown = it::ExpectJson200(it::Get("/v1/cve/CVE-2099-99999", it::Bearer(key)));
+  BOOST_TEST(unknown["images"].Size() == 0u);
+  for (const char* bad : {"CVE-21-1", "log4shell", "CVE-2021-44228x", "GHSA-1234-5678", "CVE-2021-123"}) {
+    BOOST_TEST_CONTEXT(bad) {
+      it::Response r = it::Get(std::string("/v1/cve/") + bad, it::Bearer(key));
+      it::ExpectError(r, 400, "VALIDATION_ERROR");
+      BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{"cveId"}));
+    }
+  }
+  it::Response bad_versions = it::Get("/v1/cve/" + current.id + "?versions=some", it::Bearer(key));
+  it::ExpectError(bad_versions, 400, "VALIDATION_ERROR");
+  BOOST_TEST((it::DetailFields(bad_versions) == std::vector<std::string>{"versions"}));
+}
+
+BOOST_AUTO_TEST_CASE(scan_history_has_one_point_per_scan_oldest_first_with_time_filters_and_pages) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "history", kNginxTrivy, "1.0", "2022-07-01T17:00:00Z");
+  std::string digest = *it::PgQuery("SELECT digest FROM image_versions WHERE id = $1", {s.version_id}).at(0).at(0);
+  std::string grype = it::Fixture(kNginxGrype);
+  it::IngestOk({s.image.name,
+                "1.0",
+                digest,
+                grype,
+                dir.Write("g.spdx.json", it::MinimalSpdx(grype, "2022-07-03T00:00:00Z")),
+                std::nullopt,
+                std::nullopt,
+                std::nullopt,
+                {}});
+  // A back-filled older scan lands in the middle of the series, and does not become the latest.
+  std::string nginx_trivy = it::Fixture(kNginxTrivy);
+  it::IngestOk({s.image.name,
+                "1.0",
+                digest,
+                nginx_trivy,
+                std::nullopt,
+                dir.Write("mid.cdx.json", it::MinimalCycloneDx(nginx_trivy, "2022-07-02T00:00:00Z")),
+                std::nullopt,
+                std::nullopt,
+                {}});
+
+  it::Headers portal = it::PortalHeaders(tenant, "viewer");
+  std::string url = VersionPath(s) + "/scan-history";
+  rapidjson::Document history = it::ExpectJson200(it::Get(url, portal));
+  BOOST_TEST(it::StringMember(history["image"], "id") == s.image.id);
+  BOOST_TEST(it::StringMember(history["version"], "tag") == "1.0");
+  BOOST_TEST_REQUIRE(history["points"].Size() == 3u);
+  const rapidjson::Value& points = history["points"];
+  BOOST_TEST(it::StringMember(points[0], "scannedAt") == "2022-07-01T17:00:00Z");
+  BOOST_TEST(it::StringMember(points[1], "scannedAt") == "2022-07-02T00:00:00Z");
+  BOOST_TEST(it::StringMember(points[2], "scannedAt") == "2022-07-03T00:00:00Z");
+  BOOST_TEST(it::StringMember(points[0], "scanner") == "trivy");
+  BOOST_TEST(it::StringMember(points[2], "scanner") == "grype");
+  BOOST_TEST(it::StringMember(points[2], "scannerVersion") == "0.38.0");
+  BOOST_TEST(it::StringMember(points[2], "vulnDbUpdatedAt") == "2022-07-01T08:16:25Z");
+  it::DerivedCounts trivy_counts = it::DeriveCounts(it::DeriveFindings(nginx_trivy));
+  it::DerivedCounts grype_counts = it::DeriveCounts(it::DeriveFindings(grype));
+  for (const auto& [severity, count] : trivy_counts.vulnerabilities) {
+    BOOST_TEST(it::IntMember(points[0]["vulnerabilityCounts"], severity.c_str()) == count);
+  }
+  for (const auto& [severity, count] : grype_counts.vulnerabilities) {
+    BOOST_TEST(it::IntMember(points[2]["vulnerabilityCounts"], severity.c_str()) == count);
+  }
+  BOOST_TEST(it::IntMember(points[0], "fixableCount") == trivy_counts.fixable);
+  BOOST_TEST(it::IntMember(points[2], "fixableCount") == grype_counts.fixable);
+  // The latest scan is the newest by scan time (grype), whatever the ingest order.
+  rapidjson::Document listing = it::ExpectJson200(it::Get(VersionPath(s) + "/vulnerabilities?limit=1", portal));
+  BOOST_TEST(it::StringMember(listing["scan"], "scanner") == "grype");
+
+  // from is inclusive, to exclusive.
+  rapidjson::Document window =
+      it::ExpectJson200(it::Get(url + "?from=2022-07-02T00:00:00Z&to=2022-07-03T00:00:00Z", portal));
+  BOOST_TEST_REQUIRE(window["points"].Size() == 1u);
+  BOOST_TEST(it::StringMember(window["points"][0], "scannedAt") == "2022-07-02T00:00:00Z");
+  rapidjson::Document offset = it::ExpectJson200(it::Get(url + "?from=2022-07-02T01:00:00%2B02:00", portal));
+  BOOST_TEST(offset["points"].Size() == 2u);
+  // Pages of one.
+  std::vector<std::string> times;
+  std::optional<std::string> cursor;
+  do {
+    rapidjson::Document page =
+        it::ExpectJson200(it::Get(url + "?limit=1" + (cursor ? "&cursor=" + *cursor : ""), portal));
+    for (const rapidjson::Value& p : page["points"].GetArray()) times.push_back(it::StringMember(p, "scannedAt"));
+    cursor.reset();
+    if (page["nextCursor"].IsString()) cursor = page["nextCursor"].GetString();
+    BOOST_TEST_REQUIRE(times.size() < 10u);
+  } while (cursor);
+  BOOST_TEST(
+      (times == std::vector<std::string>{"2022-07-01T17:00:00Z", "2022-07-02T00:00:00Z", "2022-07-03T00:00:00Z"}));
+  for (const auto& [query, field] : {std::pair{"from=yesterday", "from"}, std::pair{"to=2022-02-30T00:00:00Z", "to"},
+                                     std::pair{"from=2022-07-03T00:00:00Z&to=2022-07-01T00:00:00Z", "to"},
+                                     std::pair{"limit=201", "limit"}, std::pair{"cursor=AAAA", "cursor"}}) {
+    BOOST_TEST_CONTEXT(query) {
+      it::Response r = it::Get(url + "?" + query, portal);
+      it::ExpectError(r, 400, "VALIDATION_ERROR");
+      BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{field}));
+    }
+  }
+  // The portal needs its token: none is 400 naming the header, another tenant's 401.
+  it::ExpectError(it::Get(url), 400, "VALIDATION_ERROR");
+  it::Tenant other;
+  it::Headers wrong = it::PortalHeaders(other);
+  wrong[1].second = tenant.subdomain();
+  it::ExpectError(it::Get(url, wrong), 401, "UNAUTHENTICATED");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

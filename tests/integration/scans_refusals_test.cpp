@@ -1,0 +1,207 @@
+// What `icatctl ingest` refuses: every fixture that is not a Trivy/Grype report, SPDX 2.3 or
+// CycloneDX 1.5 (SPDX 2.2, CycloneDX 1.4, 1.6, 1.7, an in-toto envelope, OpenVEX, admission
+// reviews), documents that disagree about the image, truncated and malformed files, files over the
+// size limit, bad arguments and a digest that contradicts the version. Each refusal is exit 1 (2 for
+// bad arguments) with one line naming the file and the reason, and leaves the database and the
+// blob store exactly as they were.
+#include <boost/test/unit_test.hpp>
+
+#include "scans_support.hpp"
+
+namespace it = icat::test;
+
+namespace {
+
+constexpr const char* kCentosReport = "scans/trivy-integration-v0.50.0/centos-7.trivy-image-scan.json";
+constexpr const char* kCentosCdx = "sboms/trivy-integration-v0.50.0/centos-7.sbom-input.trivy-dev.cdx-1.5.json";
+constexpr const char* kFluentdReport =
+    "scans/trivy-integration-v0.50.0/fluentd-multiple-lockfiles.trivy-image-scan.json";
+constexpr const char* kFluentdCdx =
+    "sboms/trivy-integration-v0.50.0/fluentd-multiple-lockfiles.image.trivy-dev.cdx-1.5.json";
+constexpr const char* kSpdx23 = "sboms/spec-examples/SPDXJSONExample-v2.3.spdx.json";
+
+struct Refusal {
+  std::string what;
+  it::IngestArgs args;
+  int exit_code;
+  std::string file;    // the one line names it ("" for argument errors that concern no file)
+  std::string reason;  // and says this
+  std::vector<std::string> env = {};
+};
+
+it::IngestArgs Args(const std::string& image, const std::string& report, std::optional<std::string> spdx,
+                    std::optional<std::string> cyclonedx) {
+  return {image,
+          "1.0",
+          "sha256:" + std::string(64, 'b'),
+          report,
+          std::move(spdx),
+          std::move(cyclonedx),
+          "registry.example.test/it/" + image,
+          std::nullopt,
+          {}};
+}
+
+void ExpectRefused(const Refusal& r) {
+  BOOST_TEST_CONTEXT(r.what) {
+    it::ProcessResult result = it::Ingest(r.args, r.env);
+    BOOST_TEST(result.exit_code == r.exit_code, "exit " << result.exit_code << ": " << result.err);
+    BOOST_TEST(result.out.empty(), "stdout: " << result.out);
+    std::string err = result.err;
+    BOOST_TEST_REQUIRE(!err.empty());
+    BOOST_TEST(err.back() == '\n');
+    BOOST_TEST(err.find('\n') == err.size() - 1, "more than one line: " << err);
+    BOOST_TEST(err.rfind("icatctl: ", 0) == 0u, err);
+    if (!r.file.empty()) BOOST_TEST(err.find(r.file) != std::string::npos, "does not name " << r.file << ": " << err);
+    BOOST_TEST(err.find(r.reason) != std::string::npos, "does not say '" << r.reason << "': " << err);
+  }
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(scan_refusals)
+
+BOOST_AUTO_TEST_CASE(every_other_fixture_and_bad_input_is_refused_leaving_database_and_blob_store_unchanged) {
+  it::TempDir dir;
+  std::string image = "it-refuse-" + it::RandomSuffix(8);
+  std::string centos = it::Fixture(kCentosReport), centos_cdx = it::Fixture(kCentosCdx);
+  std::string fluentd = it::Fixture(kFluentdReport), fluentd_cdx = it::Fixture(kFluentdCdx);
+  std::string spdx23 = it::Fixture(kSpdx23);
+  std::string nginx_grype = it::Fixture("scans/msusel-2022-07-01/nginx_latest.grype-0.38.0.json");
+  std::string alpine_trivy = it::Fixture("scans/msusel-2022-07-01/alpine_latest.trivy-0.29.1.json");
+
+  std::vector<Refusal> refusals;
+  // SBOMs of versions that are not accepted, each offered as what it claims to be.
+  for (const char* spdx22 : {"sboms/guac/alpine_latest.syft-0.57.0.spdx-2.2.json",
+                             "sboms/trivy-integration-v0.50.0/centos-7.sbom-input.trivy-dev.spdx-2.2.json"}) {
+    refusals.push_back({spdx22, Args(image, centos, it::Fixture(spdx22), std::nullopt), 1, it::Fixture(spdx22),
+                        "is SPDX-2.2; --spdx takes SPDX-2.3 JSON only"});
+  }
+  for (const char* cdx14 :
+       {"sboms/guac/alpine_latest.syft-0.58.0.cdx-1.4.json",
+        "sboms/msusel-2022-07-01/alpine_latest.trivy-0.29.1.cdx-1.4.json",
+        "sboms/msusel-2022-07-01/golang_1.18.trivy-0.29.1.cdx-1.4.json",
+        "sboms/msusel-2022-07-01/itzg_minecraft-server_java8.trivy-0.29.1.cdx-1.4.json",
+        "sboms/msusel-2022-07-01/nginx_latest.trivy-0.29.1.cdx-1.4.json",
+        "sboms/msusel-2022-07-01/node_lts.trivy-0.29.1.cdx-1.4.json",
+        "sboms/msusel-2022-07-01/ubuntu_latest.trivy-0.29.1.cdx-1.4.json", "vex/guac_cyclonedx-1.4-vex-affected.json",
+        "vex/guac_cyclonedx-1.4-vex-not-affected.json"}) {
+    refusals.push_back({cdx14, Args(image, centos, std::nullopt, it::Fixture(cdx14)), 1, it::Fixture(cdx14),
+                        "is CycloneDX 1.4; --cyclonedx takes CycloneDX 1.5 JSON only"});
+  }
+  for (const char* later : {"sboms/trivy-integration-later/fluentd-multiple-lockfiles.image.trivy-dev.cdx-1.6.json",
+                            "sboms/trivy-integration-later/fluentd-multiple-lockfiles.image.trivy-dev.cdx-1.7.json"}) {
+    std::string version = std::string(later).find("1.6") != std::string::npos ? "1.6" : "1.7";
+    refusals.push_back({later, Args(image, fluentd, std::nullopt, it::Fixture(later)), 1, it::Fixture(later),
+                        "is CycloneDX " + version + "; --cyclonedx takes CycloneDX 1.5 JSON only"});
+  }
+  std::string intoto =
+      it::Fixture("sboms/trivy-integration-v0.50.0/centos-7.sbom-input.trivy-dev.cdx-1.5.intoto.jsonl");
+  refusals.push_back(
+      {"in-toto envelope", Args(image, centos, std::nullopt, intoto), 1, intoto, "in-toto/DSSE envelope"});
+  for (const char* openvex :
+       {"vex/guac_openvex-affected.json", "vex/guac_openvex-not-affected.json", "vex/trivy_openvex-v0.2.0.json"}) {
+    refusals.push_back({openvex, Args(image, centos, std::nullopt, it::Fixture(openvex)), 1, it::Fixture(openvex),
+                        "is not a CycloneDX JSON document"});
+  }
+  // Not the format claimed: an SBOM or an admission review as the report, a report as an SBOM.
+  refusals.push_back({"CycloneDX as report", Args(image, centos_cdx, spdx23, std::nullopt), 1, centos_cdx,
+                      "is a CycloneDX document, not a scan report"});
+  refusals.push_back({"SPDX as report", Args(image, spdx23, spdx23, std::nullopt), 1, spdx23,
+                      "is an SPDX document, not a scan report"});
+  std::string review = it::Fixture("admission/connaisseur_02_pod.json");
+  refusals.push_back({"admission review as report", Args(image, review, spdx23, std::nullopt), 1, review,
+                      "is neither a Trivy JSON report (SchemaVersion 2) nor a Grype JSON report"});
+  refusals.push_back({"SPDX as CycloneDX", Args(image, centos, std::nullopt, spdx23), 1, spdx23,
+                      "is an SPDX document, not CycloneDX"});
+  refusals.push_back({"CycloneDX as SPDX", Args(image, centos, centos_cdx, std::nullopt), 1, centos_cdx,
+                      "is a CycloneDX document, not SPDX"});
+  refusals.push_back({"report as CycloneDX", Args(image, centos, std::nullopt, fluentd), 1, fluentd,
+                      "is not a CycloneDX JSON document"});
+  std::string schema1 = dir.Write("schema1.json", R"({"SchemaVersion": 1, "ArtifactName": "x", "Results": []})");
+  refusals.push_back({"Trivy SchemaVersion 1", Args(image, schema1, spdx23, std::nullopt), 1, schema1,
+                      "SchemaVersion 1; only SchemaVersion 2 is accepted"});
+  // Documents that disagree about the image.
+  refusals.push_back({"centos report, fluentd SBOM", Args(image, centos, std::nullopt, fluentd_cdx), 1, fluentd_cdx,
+                      "describe different images (image id"});
+  refusals.push_back({"fluentd report, centos SBOM", Args(image, fluentd, std::nullopt, centos_cdx), 1, centos_cdx,
+                      "describe different images (image id"});
+  std::string nginx_sbom = dir.Write("nginx.cdx.json", it::MinimalCycloneDx(nginx_grype, "2022-07-01T17:00:00Z"));
+  refusals.push_back({"alpine report, nginx SBOM", Args(image, alpine_trivy, std::nullopt, nginx_sbom), 1, nginx_sbom,
+                      "describe different images"});
+  std::string nginx_spdx = dir.Write("nginx.spdx.json", it::MinimalSpdx(nginx_grype, "2022-07-01T17:00:00Z"));
+  std::string alpine_cdx = dir.Write("alpine.cdx.json", it::MinimalCycloneDx(alpine_trivy, "2022-07-01T17:00:00Z"));
+  refusals.push_back({"SBOMs of two images", Args(image, alpine_trivy, nginx_spdx, alpine_cdx), 1, nginx_spdx,
+                      "describe different images"});
+  // Truncated and malformed files.
+  for (const auto& [label, path] :
+       {std::pair{"report", centos}, std::pair{"cyclonedx", centos_cdx}, std::pair{"spdx", spdx23}}) {
+    std::string bytes = it::ReadFileBytes(path);
+    std::string cut = dir.Write(std::string("truncated-") + label + ".json", bytes.substr(0, bytes.size() / 2));
+    it::IngestArgs args = Args(image, centos, std::nullopt, centos_cdx);
+    if (std::string(label) == "report") args.report = cut;
+    if (std::string(label) == "cyclonedx") args.cyclonedx = cut;
+    if (std::string(label) == "spdx") args.spdx = cut;
+    refusals.push_back({std::string("truncated ") + label, args, 1, cut, "is not valid JSON"});
+  }
+  std::string empty = dir.Write("empty.json", "");
+  refusals.push_back({"empty report", Args(image, empty, spdx23, std::nullopt), 1, empty, "is not valid JSON"});
+  std::string missing = dir.path() + "/no-such-file.json";
+  refusals.push_back({"missing file", Args(image, centos, std::nullopt, missing), 1, missing, "cannot read"});
+  // Over the configured size.
+  refusals.push_back({"report over ICAT_INGEST_MAX_BYTES",
+                      Args(image, centos, std::nullopt, centos_cdx),
+                      1,
+                      centos,
+                      "over the ICAT_INGEST_MAX_BYTES limit of 4096",
+                      {"ICAT_INGEST_MAX_BYTES=4096"}});
+  // No usable signing key.
+  refusals.push_back({"no signing key",
+                      Args(image, centos, std::nullopt, centos_cdx),
+                      1,
+                      "",
+                      "ICAT_SIGNING_KEY_FILE",
+                      {"ICAT_SIGNING_KEY_FILE=" + dir.path() + "/absent.pem"}});
+  std::string not_a_key = dir.Write("not-a-key.pem", "-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n");
+  refusals.push_back({"signing key not Ed25519",
+                      Args(image, centos, std::nullopt, centos_cdx),
+                      1,
+                      not_a_key,
+                      "expected a PEM Ed25519 private key",
+                      {"ICAT_SIGNING_KEY_FILE=" + not_a_key}});
+  // Bad arguments: exit 2.
+  refusals.push_back(
+      {"no SBOM", Args(image, centos, std::nullopt, std::nullopt), 2, "", "--spdx FILE and/or --cyclonedx FILE"});
+  it::IngestArgs bad_digest = Args(image, centos, std::nullopt, centos_cdx);
+  bad_digest.digest = "sha256:XYZ";
+  refusals.push_back({"bad digest", bad_digest, 2, "", "--digest: 'sha256:XYZ'"});
+  it::IngestArgs bad_time = Args(image, centos, std::nullopt, centos_cdx);
+  bad_time.published = "2026-13-01T00:00:00Z";
+  refusals.push_back({"bad --published", bad_time, 2, "", "--published"});
+
+  std::map<std::string, long long> tables_before = it::TableCounts();
+  std::map<std::string, long long> blobs_before = it::BlobStoreListing();
+  for (const Refusal& r : refusals) ExpectRefused(r);
+  BOOST_TEST((it::TableCounts() == tables_before), "a refused ingest changed the database");
+  BOOST_TEST((it::BlobStoreListing() == blobs_before), "a refused ingest changed the blob store");
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM images WHERE name = $1", {image}).empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_digest_contradicting_the_existing_version_is_refused_and_stores_nothing) {
+  std::string image = "it-digest-" + it::RandomSuffix(8);
+  it::IngestArgs first = Args(image, it::Fixture(kCentosReport), std::nullopt, it::Fixture(kCentosCdx));
+  it::IngestOk(first);
+  // A new SBOM (new bytes, so a new blob if it got that far) with another digest for version 1.0.
+  it::TempDir dir;
+  std::string fresh =
+      dir.Write("centos.cdx.json", it::MinimalCycloneDx(it::Fixture(kCentosReport), "2021-08-25T12:20:30Z"));
+  it::IngestArgs second = Args(image, it::Fixture(kCentosReport), std::nullopt, fresh);
+  second.digest = "sha256:" + std::string(64, 'c');
+  std::map<std::string, long long> tables_before = it::TableCounts();
+  std::map<std::string, long long> blobs_before = it::BlobStoreListing();
+  ExpectRefused({"other digest", second, 1, "", "--digest: version 1.0 of " + image + " has digest sha256:bbbb"});
+  BOOST_TEST((it::TableCounts() == tables_before));
+  BOOST_TEST((it::BlobStoreListing() == blobs_before));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,98 @@
+// What the scan tests share: the fixtures directory, running `icatctl ingest`, deriving the
+// expected findings straight from a report (an implementation independent of ingest's), the
+// state of the database and blob store, signature checks with openssl, and portal tokens.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "support.hpp"
+
+namespace icat::test {
+
+// $ICAT_REPO/../shared/fixtures/<relative>; fails the test when the fixtures are absent.
+std::string Fixture(const std::string& relative);
+std::string ReadFileBytes(const std::string& path);
+void WriteFileBytes(const std::string& path, const std::string& bytes);
+std::string Sha256HexOf(const std::string& bytes);
+
+// A directory under /tmp for one test, removed with its contents at the end of the scope.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string Write(const std::string& name, const std::string& bytes) const;  // returns the path
+
+ private:
+  std::string path_;
+};
+
+// One `icatctl ingest` run.
+struct IngestArgs {
+  std::string image, version, digest;
+  std::string report;
+  std::optional<std::string> spdx, cyclonedx, repository, published;
+  std::vector<std::string> extra;  // more flags, as given
+};
+ProcessResult Ingest(const IngestArgs& args, const std::vector<std::string>& extra_env = {});
+// Runs it and requires success; returns the new (or existing) scan id from the printed line.
+std::string IngestOk(const IngestArgs& args);
+
+// A finding as the API lists it and as the test derives it from a report.
+struct ExpectedFinding {
+  std::string id, package;
+  std::optional<std::string> version;
+  std::string severity, fix_state;
+  std::optional<std::string> fixed_version;
+  bool operator<(const ExpectedFinding& o) const {
+    return std::tie(id, package, version, severity, fix_state, fixed_version) <
+           std::tie(o.id, o.package, o.version, o.severity, o.fix_state, o.fixed_version);
+  }
+  bool operator==(const ExpectedFinding& o) const {
+    return std::tie(id, package, version, severity, fix_state, fixed_version) ==
+           std::tie(o.id, o.package, o.version, o.severity, o.fix_state, o.fixed_version);
+  }
+};
+std::ostream& operator<<(std::ostream& out, const ExpectedFinding& f);
+
+// Straight from the report file (Trivy JSON or Grype JSON), sorted.
+std::vector<ExpectedFinding> DeriveFindings(const std::string& report_path);
+
+// Counts by severity: distinct ids at their highest severity, and findings (not-affected excluded).
+struct DerivedCounts {
+  std::map<std::string, long long> vulnerabilities, findings;
+  long long fixable = 0;
+};
+DerivedCounts DeriveCounts(const std::vector<ExpectedFinding>& findings);
+
+// Every finding of an image's latest scan through GET /v1/images/{id}/vulnerabilities, page by page.
+std::vector<ExpectedFinding> ListedFindings(const std::string& key, const std::string& image_id,
+                                            rapidjson::Document* first_page = nullptr);
+
+// Row counts of every table ingest writes, and every path (with size) in the blob store.
+std::map<std::string, long long> TableCounts();
+std::map<std::string, long long> BlobStoreListing();
+
+// Verifies a detached Ed25519 signature (base64) over a file with `openssl pkeyutl -verify`
+// against the key GET /v1/signing-keys publishes under key_id. Returns openssl's output on failure.
+std::optional<std::string> OpensslVerifyFailure(const std::string& file_path, const std::string& signature_b64,
+                                                const std::string& key_id);
+
+// A portal access token for a tenant (what POST /api/auth/login issues), signed with the stack's secret.
+std::string PortalToken(const Tenant& tenant, const std::string& role = "viewer");
+Headers PortalHeaders(const Tenant& tenant, const std::string& role = "viewer");
+
+// A minimal CycloneDX 1.5 SBOM describing the image a report names (its image id and layers as
+// Trivy records them), for fixture reports that come without an SBOM of an accepted version.
+std::string MinimalCycloneDx(const std::string& report_path, const std::string& timestamp);
+// The same as an SPDX 2.3 document.
+std::string MinimalSpdx(const std::string& report_path, const std::string& created);
+
+}  // namespace icat::test

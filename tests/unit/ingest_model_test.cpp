@@ -1,0 +1,164 @@
+// Ingest's pure rules: counts, ordering, agreement between documents, the input digest,
+// repositories of references, RFC 3339 checks and the outbox events' data.
+#include "../../tools/icatctl/ingest_model.hpp"
+
+#include <rapidjson/document.h>
+
+#include <boost/test/unit_test.hpp>
+
+namespace ctl = icat::ctl;
+
+namespace {
+
+ctl::Finding F(std::string id, std::string package, std::string severity, std::string fix_state = "not-fixed") {
+  ctl::Finding f;
+  f.vuln_id = std::move(id);
+  f.package_name = std::move(package);
+  f.severity = std::move(severity);
+  f.fix_state = std::move(fix_state);
+  return f;
+}
+
+rapidjson::Document Parse(const std::string& text) {
+  rapidjson::Document d;
+  d.Parse(text.c_str());
+  BOOST_REQUIRE(!d.HasParseError());
+  return d;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(ingest_model)
+
+BOOST_AUTO_TEST_CASE(a_cve_in_two_packages_is_two_findings_of_one_vulnerability_at_its_highest_severity) {
+  ctl::ScanCounts c = ctl::CountFindings({F("CVE-2024-1", "openssl", "medium"), F("CVE-2024-1", "libssl3", "critical"),
+                                          F("CVE-2024-2", "zlib", "low", "fixed"), F("CVE-2024-3", "curl", "unknown")});
+  BOOST_TEST(c.vulnerabilities[0] == 1);  // critical: CVE-2024-1 once
+  BOOST_TEST(c.vulnerabilities[2] == 0);  // not again as medium
+  BOOST_TEST(c.vulnerabilities[3] == 1);
+  BOOST_TEST(c.vulnerabilities[4] == 1);
+  BOOST_TEST(c.findings[0] == 1);
+  BOOST_TEST(c.findings[2] == 1);
+  BOOST_TEST(c.findings[3] == 1);
+  BOOST_TEST(c.fixable == 1);
+}
+
+BOOST_AUTO_TEST_CASE(not_affected_findings_count_nowhere_and_fixable_counts_ids_once) {
+  ctl::ScanCounts c =
+      ctl::CountFindings({F("CVE-2024-9", "a", "high", "not-affected"), F("CVE-2024-8", "a", "high", "fixed"),
+                          F("CVE-2024-8", "b", "high", "fixed"), F("CVE-2024-7", "c", "low", "wont-fix")});
+  BOOST_TEST(c.vulnerabilities[1] == 1);
+  BOOST_TEST(c.findings[1] == 2);
+  BOOST_TEST(c.fixable == 1);
+  long long total = 0;
+  for (long long n : c.vulnerabilities) total += n;
+  BOOST_TEST(total == 2);
+}
+
+BOOST_AUTO_TEST_CASE(findings_sort_by_severity_then_id_then_package) {
+  std::vector<ctl::Finding> f = {F("CVE-2", "b", "low"), F("CVE-9", "a", "critical"), F("CVE-1", "z", "low"),
+                                 F("CVE-1", "a", "low"), F("CVE-5", "x", "unknown"),  F("CVE-3", "y", "high")};
+  ctl::SortFindings(f);
+  std::vector<std::string> order;
+  for (const auto& x : f) order.push_back(x.vuln_id + "/" + x.package_name);
+  BOOST_TEST((order == std::vector<std::string>{"CVE-9/a", "CVE-3/y", "CVE-1/a", "CVE-1/z", "CVE-2/b", "CVE-5/x"}));
+  BOOST_TEST(ctl::SeverityRank("critical") == 0);
+  BOOST_TEST(ctl::SeverityRank("unknown") == 4);
+  BOOST_TEST(ctl::SeverityRank("bogus") == 4);
+}
+
+BOOST_AUTO_TEST_CASE(documents_agree_unless_an_identity_they_both_carry_differs) {
+  std::string id_a = "sha256:" + std::string(64, 'a'), id_b = "sha256:" + std::string(64, 'b');
+  ctl::ImageIdentity empty, a{id_a, {}, {}}, b{id_b, {}, {}};
+  BOOST_TEST(!ctl::IdentityConflict(empty, "x", a, "y").has_value());
+  BOOST_TEST(!ctl::IdentityConflict(a, "x", a, "y").has_value());
+  std::optional<std::string> conflict = ctl::IdentityConflict(a, "report.json", b, "sbom.json");
+  BOOST_TEST_REQUIRE(conflict.has_value());
+  BOOST_TEST(conflict->find("report.json and sbom.json describe different images (image id " + id_a) == 0u);
+
+  ctl::ImageIdentity digests_1{std::nullopt, {id_a, id_b}, {}}, digests_2{std::nullopt, {id_b}, {}},
+      digests_3{std::nullopt, {"sha256:" + std::string(64, 'c')}, {}};
+  BOOST_TEST(!ctl::IdentityConflict(digests_1, "x", digests_2, "y").has_value());  // one shared digest suffices
+  BOOST_TEST(ctl::IdentityConflict(digests_1, "x", digests_3, "y").has_value());
+
+  ctl::ImageIdentity layers_1{std::nullopt, {}, {id_a, id_b}}, layers_2{std::nullopt, {}, {id_b, id_a}},
+      layers_3{std::nullopt, {}, {id_a}};
+  BOOST_TEST(!ctl::IdentityConflict(layers_1, "x", layers_2, "y").has_value());  // order does not matter
+  BOOST_TEST(ctl::IdentityConflict(layers_1, "x", layers_3, "y").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(the_input_digest_depends_on_each_file_and_its_role) {
+  std::string base = ctl::InputDigest("report", std::string("spdx"), std::nullopt);
+  BOOST_TEST(base.size() == 64u);
+  BOOST_TEST(base == ctl::InputDigest("report", std::string("spdx"), std::nullopt));
+  BOOST_TEST(base != ctl::InputDigest("report", std::nullopt, std::string("spdx")));
+  BOOST_TEST(base != ctl::InputDigest("report!", std::string("spdx"), std::nullopt));
+  BOOST_TEST(base != ctl::InputDigest("report", std::string("spdx"), std::string("cdx")));
+}
+
+BOOST_AUTO_TEST_CASE(repositories_of_references_follow_docker_naming) {
+  BOOST_TEST(*ctl::RepositoryOf("alpine:latest") == "docker.io/library/alpine");
+  BOOST_TEST(*ctl::RepositoryOf("alpine@sha256:" + std::string(64, 'a')) == "docker.io/library/alpine");
+  BOOST_TEST(*ctl::RepositoryOf("itzg/minecraft-server:java8") == "docker.io/itzg/minecraft-server");
+  BOOST_TEST(*ctl::RepositoryOf("ghcr.io/aquasecurity/trivy-test-images:centos-7") ==
+             "ghcr.io/aquasecurity/trivy-test-images");
+  BOOST_TEST(*ctl::RepositoryOf("localhost:5000/team/app:1.0") == "localhost:5000/team/app");
+  BOOST_TEST(*ctl::RepositoryOf("index.docker.io/library/nginx:1.27") == "docker.io/library/nginx");
+  BOOST_TEST(*ctl::RepositoryOf("registry.example.test/hardened/nginx") == "registry.example.test/hardened/nginx");
+  BOOST_TEST(!ctl::RepositoryOf("").has_value());
+  BOOST_TEST(!ctl::RepositoryOf("Upper/Case:1").has_value());
+  BOOST_TEST(!ctl::RepositoryOf("testdata/fixtures/images/centos 7.tar.gz").has_value());
+}
+
+BOOST_AUTO_TEST_CASE(rfc3339_times_need_a_real_date_and_an_offset) {
+  for (const char* good : {"2021-08-25T12:20:30.000000005Z", "2024-02-29T00:00:00+02:00", "2022-07-01T17:01:46-04:00",
+                           "2022-07-01t17:01:46z"}) {
+    BOOST_TEST(ctl::IsRfc3339(good), good);
+  }
+  for (const char* bad :
+       {"2023-02-29T00:00:00Z", "2022-13-01T00:00:00Z", "2022-07-01T24:00:00Z", "2022-07-01 17:01:46Z",
+        "2022-07-01T17:01:46", "yesterday", "2022-07-01T17:01:46+25:00", "2022-07-01T17:01:46.Z"}) {
+    BOOST_TEST(!ctl::IsRfc3339(bad), bad);
+  }
+  BOOST_TEST(ctl::UpperAscii("ghsa-wxc4-f4m6-wwqv") == "GHSA-WXC4-F4M6-WWQV");
+}
+
+BOOST_AUTO_TEST_CASE(event_data_names_image_version_and_scan_and_optionally_findings_and_the_cve) {
+  ctl::EventSubject s{"img-id", "nginx", "ver-id", "1.27.3", "sha256:abc", "scan-id", "trivy", "2026-01-01T00:00:00Z"};
+  rapidjson::Document plain = Parse(ctl::EventData(s));
+  BOOST_TEST(plain.MemberCount() == 3u);
+  BOOST_TEST(plain["image"]["id"].GetString() == std::string("img-id"));
+  BOOST_TEST(plain["image"]["name"].GetString() == std::string("nginx"));
+  BOOST_TEST(plain["version"]["tag"].GetString() == std::string("1.27.3"));
+  BOOST_TEST(plain["version"]["digest"].GetString() == std::string("sha256:abc"));
+  BOOST_TEST(plain["scan"]["scanner"].GetString() == std::string("trivy"));
+  BOOST_TEST(plain["scan"]["scannedAt"].GetString() == std::string("2026-01-01T00:00:00Z"));
+  std::vector<ctl::EventFinding> found = {{"CVE-2024-1", "high", "openssl", "fixed"}};
+  std::string cve = "CVE-2024-1";
+  rapidjson::Document watch = Parse(ctl::EventData(s, &found, &cve));
+  BOOST_TEST(watch["cveId"].GetString() == cve);
+  BOOST_TEST_REQUIRE(watch["vulnerabilities"].Size() == 1u);
+  const rapidjson::Value& v = watch["vulnerabilities"][0];
+  BOOST_TEST(v["id"].GetString() == cve);
+  BOOST_TEST(v["severity"].GetString() == std::string("high"));
+  BOOST_TEST(v["package"].GetString() == std::string("openssl"));
+  BOOST_TEST(v["fixState"].GetString() == std::string("fixed"));
+}
+
+BOOST_AUTO_TEST_CASE(newly_present_compares_id_and_package_and_ignores_not_affected) {
+  std::vector<ctl::EventFinding> before = {
+      {"CVE-1", "low", "a", "not-fixed"}, {"CVE-2", "high", "b", "fixed"}, {"CVE-4", "low", "d", "not-affected"}};
+  std::vector<ctl::EventFinding> after = {{"CVE-1", "low", "a", "fixed"},
+                                          {"CVE-1", "low", "x", "not-fixed"},
+                                          {"CVE-3", "high", "c", "fixed"},
+                                          {"CVE-4", "low", "d", "not-fixed"},
+                                          {"CVE-5", "low", "e", "not-affected"}};
+  std::vector<std::string> detected, fixed;
+  for (const auto& f : ctl::NewlyPresent(after, before)) detected.push_back(f.vuln_id + "/" + f.package);
+  for (const auto& f : ctl::NewlyPresent(before, after)) fixed.push_back(f.vuln_id + "/" + f.package);
+  BOOST_TEST((detected == std::vector<std::string>{"CVE-1/x", "CVE-3/c", "CVE-4/d"}));
+  BOOST_TEST((fixed == std::vector<std::string>{"CVE-2/b"}));
+  BOOST_TEST(ctl::NewlyPresent(after, {}).size() == 4u);  // a first scan: all but not-affected
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,255 @@
+// The pure pieces of the sbom, vulns and scan-history replies: parameters, headers and JSON shapes.
+#include <rapidjson/document.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include "../../handlers/catalog/scan_history.hpp"
+#include "../../handlers/sbom/sbom.hpp"
+#include "../../handlers/vulns/vulns.hpp"
+#include "icat/errors.hpp"
+
+namespace {
+
+rapidjson::Document Parse(const std::string& text) {
+  rapidjson::Document d;
+  d.Parse(text.c_str());
+  BOOST_REQUIRE(!d.HasParseError());
+  return d;
+}
+
+icat::Request WithQuery(std::string query) {
+  icat::Request r;
+  r.query = std::move(query);
+  return r;
+}
+
+// The field a VALIDATION_ERROR names, or "" when fn throws nothing.
+template <typename Fn>
+std::string InvalidField(Fn fn) {
+  try {
+    fn();
+  } catch (const icat::ApiError& e) {
+    BOOST_TEST((e.error() == icat::Error::kVALIDATION_ERROR));
+    return e.details().empty() ? "(no details)" : e.details()[0].field;
+  }
+  return "";
+}
+
+std::string HeaderOf(const icat::Reply& reply, const std::string& name) {
+  for (const auto& [key, value] : reply.headers) {
+    if (key == name) return value;
+  }
+  return "";
+}
+
+icat::sbom::SbomFile SampleFile(std::string format) {
+  return {"hardened/nginx",  "1.27.3",
+          std::move(format), "17a79156e71b208ebcd0c046643139c68f18d0fe19c9ca1cad3eff2d2ba99438",
+          "c2lnbmF0dXJl",    "0123456789abcdef"};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sbom_shapes)
+
+BOOST_AUTO_TEST_CASE(format_defaults_to_cyclonedx_and_only_two_values_pass) {
+  BOOST_TEST(icat::sbom::ParseFormat(WithQuery("")) == "cyclonedx");
+  BOOST_TEST(icat::sbom::ParseFormat(WithQuery("format=spdx")) == "spdx");
+  BOOST_TEST(icat::sbom::ParseFormat(WithQuery("format=cyclonedx")) == "cyclonedx");
+  for (const char* bad : {"format=", "format=SPDX", "format=xml", "format=spdx%20"}) {
+    BOOST_TEST(InvalidField([&] { icat::sbom::ParseFormat(WithQuery(bad)); }) == "format", bad);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(download_headers_describe_the_blob_and_send_nginx_to_it) {
+  icat::Reply reply = icat::sbom::DownloadReply(SampleFile("spdx"), "");
+  BOOST_TEST(reply.status == 200);
+  BOOST_TEST(reply.body.empty());
+  BOOST_TEST(HeaderOf(reply, "X-Accel-Redirect") ==
+             "/_blobs/sha256/17/17a79156e71b208ebcd0c046643139c68f18d0fe19c9ca1cad3eff2d2ba99438");
+  BOOST_TEST(HeaderOf(reply, "Content-Type") == "application/spdx+json");
+  BOOST_TEST(HeaderOf(reply, "Content-Disposition") == "attachment; filename=\"hardened_nginx_1.27.3.spdx.json\"");
+  BOOST_TEST(HeaderOf(reply, "ETag") == "\"sha256:17a79156e71b208ebcd0c046643139c68f18d0fe19c9ca1cad3eff2d2ba99438\"");
+  BOOST_TEST(HeaderOf(reply, "Repr-Digest") == "sha-256=:F6eRVucbII680MBGZDE5xo8Y0P4ZycocrT7/LSuplDg=:");
+  BOOST_TEST(HeaderOf(reply, "X-Signature") == "c2lnbmF0dXJl");
+  BOOST_TEST(HeaderOf(reply, "X-Signature-Key-Id") == "0123456789abcdef");
+  icat::Reply cdx = icat::sbom::DownloadReply(SampleFile("cyclonedx"), "\"sha256:other\"");
+  BOOST_TEST(cdx.status == 200);
+  BOOST_TEST(HeaderOf(cdx, "Content-Type") == "application/vnd.cyclonedx+json; version=1.5");
+  BOOST_TEST(icat::sbom::DownloadFilename("nginx", "1.0", "cyclonedx") == "nginx_1.0.cdx.json");
+}
+
+BOOST_AUTO_TEST_CASE(if_none_match_naming_the_etag_is_answered_304_without_the_blob) {
+  std::string etag = icat::sbom::Etag("17a79156e71b208ebcd0c046643139c68f18d0fe19c9ca1cad3eff2d2ba99438");
+  for (const std::string& header : {etag, "W/" + etag, "\"a\", " + etag + " ,\"b\"", std::string("*")}) {
+    icat::Reply reply = icat::sbom::DownloadReply(SampleFile("spdx"), header);
+    BOOST_TEST(reply.status == 304, header);
+    BOOST_TEST(HeaderOf(reply, "ETag") == etag);
+    BOOST_TEST(HeaderOf(reply, "X-Accel-Redirect").empty());
+  }
+  BOOST_TEST(!icat::sbom::EtagMatches("", etag));
+  BOOST_TEST(!icat::sbom::EtagMatches(etag.substr(1, etag.size() - 2), etag));  // unquoted is another tag
+}
+
+BOOST_AUTO_TEST_CASE(signing_keys_json_lists_id_algorithm_and_pem) {
+  rapidjson::Document d =
+      Parse(icat::sbom::SigningKeysJson({{"0123456789abcdef", "Ed25519", "-----BEGIN PUBLIC KEY-----\n"}}));
+  BOOST_TEST_REQUIRE(d["keys"].Size() == 1u);
+  BOOST_TEST(d["keys"][0]["id"].GetString() == std::string("0123456789abcdef"));
+  BOOST_TEST(d["keys"][0]["algorithm"].GetString() == std::string("Ed25519"));
+  BOOST_TEST(d["keys"][0]["publicKeyPem"].GetString() == std::string("-----BEGIN PUBLIC KEY-----\n"));
+  BOOST_TEST(Parse(icat::sbom::SigningKeysJson({}))["keys"].Size() == 0u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(vulns_shapes)
+
+BOOST_AUTO_TEST_CASE(filters_accept_comma_separated_known_values_and_name_the_bad_parameter) {
+  icat::vulns::Filters f = icat::vulns::ParseFilters(WithQuery("severity=critical,high&fixState=not-affected"));
+  BOOST_TEST((*f.severities == std::vector<std::string>{"critical", "high"}));
+  BOOST_TEST((*f.fix_states == std::vector<std::string>{"not-affected"}));
+  BOOST_TEST(!icat::vulns::ParseFilters(WithQuery("")).severities.has_value());
+  BOOST_TEST(InvalidField([] { icat::vulns::ParseFilters(WithQuery("severity=Critical")); }) == "severity");
+  BOOST_TEST(InvalidField([] { icat::vulns::ParseFilters(WithQuery("severity=high,")); }) == "severity");
+  BOOST_TEST(InvalidField([] { icat::vulns::ParseFilters(WithQuery("fixState=fixed,wontfix")); }) == "fixState");
+}
+
+BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cursor) {
+  icat::vulns::ScanView scan;
+  scan.image_id = "i";
+  scan.image_name = "nginx";
+  scan.version_id = "v";
+  scan.tag = "1.0";
+  scan.digest = "sha256:x";
+  scan.scan_id = "s";
+  scan.scanner = "grype";
+  scan.scanned_at = "2022-07-01T00:00:00Z";
+  scan.vulnerability_counts = {1, 2, 3, 4, 5};
+  scan.finding_counts = {2, 2, 3, 4, 6};
+  scan.fixable = 7;
+  icat::vulns::FindingView f;
+  f.vuln_id = "CVE-2024-1";
+  f.aliases = {"GHSA-AAAA-BBBB-CCCC"};
+  f.package_name = "openssl";
+  f.package_version = "3.0.1";
+  f.severity = "critical";
+  f.cvss_score = 9.8;
+  f.fix_state = "fixed";
+  f.fixed_version = "3.0.2";
+  rapidjson::Document d = Parse(icat::vulns::VulnerabilityListJson(scan, {f}, std::string("next")));
+  BOOST_TEST(d["image"]["name"].GetString() == std::string("nginx"));
+  BOOST_TEST(d["version"]["tag"].GetString() == std::string("1.0"));
+  BOOST_TEST(d["scan"]["scanner"].GetString() == std::string("grype"));
+  BOOST_TEST(d["scan"]["scannerVersion"].IsNull());
+  BOOST_TEST(d["vulnerabilityCounts"]["medium"].GetInt() == 3);
+  BOOST_TEST(d["findingCounts"]["unknown"].GetInt() == 6);
+  BOOST_TEST(d["fixableCount"].GetInt() == 7);
+  const rapidjson::Value& v = d["vulnerabilities"][0];
+  BOOST_TEST(v["id"].GetString() == std::string("CVE-2024-1"));
+  BOOST_TEST(v["aliases"][0].GetString() == std::string("GHSA-AAAA-BBBB-CCCC"));
+  BOOST_TEST(v["package"]["name"].GetString() == std::string("openssl"));
+  BOOST_TEST(v["package"]["purl"].IsNull());
+  BOOST_TEST(v["cvssScore"].GetDouble() == 9.8);
+  BOOST_TEST(v["fixState"].GetString() == std::string("fixed"));
+  BOOST_TEST(v["fixedVersion"].GetString() == std::string("3.0.2"));
+  BOOST_TEST(v["title"].IsNull());
+  BOOST_TEST(d["nextCursor"].GetString() == std::string("next"));
+
+  icat::vulns::ScanView bare;
+  bare.image_id = "i";
+  bare.image_name = "new";
+  rapidjson::Document empty = Parse(icat::vulns::VulnerabilityListJson(bare, {}, std::nullopt));
+  BOOST_TEST(empty["version"].IsNull());
+  BOOST_TEST(empty["scan"].IsNull());
+  BOOST_TEST(empty["vulnerabilities"].Size() == 0u);
+  BOOST_TEST(empty["nextCursor"].IsNull());
+  BOOST_TEST(empty["vulnerabilityCounts"]["critical"].GetInt() == 0);
+}
+
+BOOST_AUTO_TEST_CASE(cve_ids_are_normalised_to_upper_case_and_anything_else_is_refused) {
+  BOOST_TEST(*icat::vulns::NormalizeVulnerabilityId("cve-2021-44228") == "CVE-2021-44228");
+  BOOST_TEST(*icat::vulns::NormalizeVulnerabilityId("CVE-2024-1234567") == "CVE-2024-1234567");
+  BOOST_TEST(*icat::vulns::NormalizeVulnerabilityId("ghsa-wxc4-f4m6-wwqv") == "GHSA-WXC4-F4M6-WWQV");
+  for (const char* bad :
+       {"CVE-2021-123", "CVE-21-1234", "CVE-2021-44228 ", "GHSA-wxc4-f4m6", "GHSA-wxc4-f4m6-ww_v", "log4shell", ""}) {
+    BOOST_TEST(!icat::vulns::NormalizeVulnerabilityId(bad).has_value(), bad);
+  }
+  BOOST_TEST(!icat::vulns::ParseAllVersions(WithQuery("")));
+  BOOST_TEST(!icat::vulns::ParseAllVersions(WithQuery("versions=latest")));
+  BOOST_TEST(icat::vulns::ParseAllVersions(WithQuery("versions=all")));
+  BOOST_TEST(InvalidField([] { icat::vulns::ParseAllVersions(WithQuery("versions=every")); }) == "versions");
+}
+
+BOOST_AUTO_TEST_CASE(cve_rows_group_by_image_then_version) {
+  auto row = [](std::string image, std::string version, std::string package) {
+    icat::vulns::CveMatch m;
+    m.image_id = image;
+    m.image_name = "name-" + image;
+    m.repository = "r/" + image;
+    m.version_id = version;
+    m.tag = "t-" + version;
+    m.digest = "d";
+    m.latest = version == "v2";
+    m.scan_id = "s";
+    m.scanned_at = "2024-01-01T00:00:00Z";
+    m.vuln_id = "CVE-2024-1";
+    m.package_name = package;
+    m.severity = "high";
+    m.fix_state = "not-fixed";
+    return m;
+  };
+  rapidjson::Document d = Parse(icat::vulns::CveLookupJson(
+      "CVE-2024-1", true, {row("a", "v2", "p1"), row("a", "v2", "p2"), row("a", "v1", "p1"), row("b", "v9", "p3")}));
+  BOOST_TEST(d["cveId"].GetString() == std::string("CVE-2024-1"));
+  BOOST_TEST(d["versions"].GetString() == std::string("all"));
+  BOOST_TEST_REQUIRE(d["images"].Size() == 2u);
+  const rapidjson::Value& a = d["images"][0];
+  BOOST_TEST(a["repository"].GetString() == std::string("r/a"));
+  BOOST_TEST_REQUIRE(a["versions"].Size() == 2u);
+  BOOST_TEST(a["versions"][0]["latest"].GetBool());
+  BOOST_TEST(a["versions"][0]["packages"].Size() == 2u);
+  BOOST_TEST(a["versions"][1]["packages"].Size() == 1u);
+  BOOST_TEST(a["versions"][0]["packages"][1]["name"].GetString() == std::string("p2"));
+  BOOST_TEST(d["images"][1]["versions"][0]["tag"].GetString() == std::string("t-v9"));
+  rapidjson::Document none = Parse(icat::vulns::CveLookupJson("CVE-2024-2", false, {}));
+  BOOST_TEST(none["images"].Size() == 0u);
+  BOOST_TEST(none["versions"].GetString() == std::string("latest"));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(scan_history_shapes)
+
+BOOST_AUTO_TEST_CASE(rfc3339_times_become_epoch_seconds_with_their_offset) {
+  BOOST_TEST(*icat::catalog::Rfc3339Seconds("1970-01-01T00:00:00Z") == 0);
+  BOOST_TEST(*icat::catalog::Rfc3339Seconds("2022-07-01T17:00:00Z") == 1656694800);
+  BOOST_TEST(*icat::catalog::Rfc3339Seconds("2022-07-01T19:00:00.5+02:00") == 1656694800);
+  BOOST_TEST(*icat::catalog::Rfc3339Seconds("2024-02-29T00:00:00Z") == 1709164800);
+  for (const char* bad : {"2023-02-29T00:00:00Z", "2022-07-01", "2022-07-01T17:00:00", "2022-07-01T17:60:00Z", "now"}) {
+    BOOST_TEST(!icat::catalog::Rfc3339Seconds(bad).has_value(), bad);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(history_points_carry_time_scanner_counts_and_fixable) {
+  icat::catalog::ScanPoint p;
+  p.scan_id = "s1";
+  p.scanned_at = "2022-07-01T17:00:00Z";
+  p.scanner = "trivy";
+  p.counts = {1, 0, 2, 0, 3};
+  p.fixable = 2;
+  rapidjson::Document d = Parse(icat::catalog::ScanHistoryJson({"i", "nginx", "v", "1.0"}, {p}, std::nullopt));
+  BOOST_TEST(d["image"]["name"].GetString() == std::string("nginx"));
+  BOOST_TEST(d["version"]["tag"].GetString() == std::string("1.0"));
+  const rapidjson::Value& point = d["points"][0];
+  BOOST_TEST(point["scanId"].GetString() == std::string("s1"));
+  BOOST_TEST(point["scannedAt"].GetString() == std::string("2022-07-01T17:00:00Z"));
+  BOOST_TEST(point["scanner"].GetString() == std::string("trivy"));
+  BOOST_TEST(point["scannerVersion"].IsNull());
+  BOOST_TEST(point["vulnerabilityCounts"]["critical"].GetInt() == 1);
+  BOOST_TEST(point["vulnerabilityCounts"]["unknown"].GetInt() == 3);
+  BOOST_TEST(point["fixableCount"].GetInt() == 2);
+  BOOST_TEST(d["nextCursor"].IsNull());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

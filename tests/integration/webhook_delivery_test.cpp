@@ -7,6 +7,7 @@
 
 #include "icat/crypto.hpp"
 #include "receiver.hpp"
+#include "scans_support.hpp"
 #include "support.hpp"
 
 using namespace icat::test;
@@ -72,6 +73,27 @@ void ExpectSigned(const ReceivedRequest& r, const Webhook& webhook, const std::s
 }
 
 pid_t DispatcherPid() { return PoolParentPid("dispatcher"); }
+
+// A catalogue image licensed to the tenant, then a real scan of it ingested: Trivy's fluentd
+// image scan with its CycloneDX SBOM (findings CVE-2019-18224 and CVE-2020-8165).
+void IngestLicensedScan(Tenant& tenant) {
+  Image image = CreateImage("hook");
+  tenant.License(image);
+  IngestOk({image.name, "1.0", RandomDigest(),
+            Fixture("scans/trivy-integration-v0.50.0/fluentd-multiple-lockfiles.trivy-image-scan.json"), std::nullopt,
+            Fixture("sboms/trivy-integration-v0.50.0/fluentd-multiple-lockfiles.image.trivy-dev.cdx-1.5.json"),
+            image.repository, std::nullopt, {}});
+}
+
+std::vector<std::string> TypesOf(const std::vector<ReceivedRequest>& requests) {
+  std::vector<std::string> types;
+  for (const auto& r : requests) {
+    rapidjson::Document body;
+    body.Parse(r.body.c_str());
+    types.push_back(body.IsObject() && body.HasMember("type") ? body["type"].GetString() : "?");
+  }
+  return types;
+}
 
 }  // namespace
 
@@ -194,6 +216,43 @@ BOOST_AUTO_TEST_CASE(delivery_in_flight_when_the_dispatcher_is_killed_is_sent_ag
   BOOST_TEST(Header(got[1], "webhook-id") == event_id);
   BOOST_TEST(WaitForState(webhook, "succeeded", 10s));
   BOOST_TEST(DispatcherPid() != pid);
+}
+
+BOOST_AUTO_TEST_CASE(ingested_scan_gives_each_subscription_exactly_one_signed_scan_completed) {
+  Tenant tenant;
+  Receiver first, second;
+  Webhook hook1 = Subscribe(tenant, first.Url(), "scan.completed");
+  Webhook hook2 = Subscribe(tenant, second.Url(), "scan.completed,ping");
+  IngestLicensedScan(tenant);
+  auto got1 = first.WaitFor(1, 15s);
+  auto got2 = second.WaitFor(1, 15s);
+  BOOST_TEST_REQUIRE(got1.size() == 1u);
+  BOOST_TEST_REQUIRE(got2.size() == 1u);
+  BOOST_TEST(TypesOf(got1) == std::vector<std::string>{"scan.completed"});
+  std::string event_id = Header(got1[0], "webhook-id");
+  ExpectSigned(got1[0], hook1, event_id);
+  ExpectSigned(got2[0], hook2, event_id);  // one event, one delivery per subscription
+  std::this_thread::sleep_for(2s);
+  BOOST_TEST(first.Received().size() == 1u);
+  BOOST_TEST(second.Received().size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(watched_cve_appearing_on_a_licensed_image_gives_cve_watch_matched) {
+  Tenant tenant;
+  Receiver receiver;
+  Webhook webhook = Subscribe(tenant, receiver.Url(), "cve_watch.matched");
+  PgQuery("INSERT INTO cve_watches (tenant_id, cve_id) VALUES ($1, 'CVE-2019-18224')", {tenant.id()});
+  IngestLicensedScan(tenant);
+  auto got = receiver.WaitFor(1, 15s);
+  BOOST_TEST_REQUIRE(got.size() == 1u);
+  rapidjson::Document body;
+  body.Parse(got[0].body.c_str());
+  BOOST_TEST_REQUIRE(body.IsObject());
+  BOOST_TEST(StringMember(body, "type") == "cve_watch.matched");
+  BOOST_TEST(StringMember(body["data"], "cveId") == "CVE-2019-18224");
+  ExpectSigned(got[0], webhook, StringMember(body, "id"));
+  std::this_thread::sleep_for(2s);
+  BOOST_TEST(receiver.Received().size() == 1u);  // the other finding is not watched
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -127,8 +127,9 @@ AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vecto
   FieldReader reader(document, issues);
   if (auto mode = reader.Enum("mode", Need::kOptional, kModes)) p.mode = *mode;
   if (auto v = reader.Bool("requireCatalogImages", Need::kOptional)) p.require_catalog_images = *v;
-  if (auto v = ReadList(reader, "allowedRegistries", IsRegistryPrefix,
-                        "must be a registry host with optional port and path, such as registry.example.test/hardened")) {
+  if (auto v =
+          ReadList(reader, "allowedRegistries", IsRegistryPrefix,
+                   "must be a registry host with optional port and path, such as registry.example.test/hardened")) {
     p.allowed_registries = *v;
   }
   if (auto v = ReadList(reader, "exemptNamespaces", IsNamespace,
@@ -140,8 +141,8 @@ AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vecto
     p.exempt_images = *v;
   }
   // null is meaningful here: it turns the severity rule off.
-  bool threshold_null = document.IsObject() && document.HasMember("severityThreshold") &&
-                        document["severityThreshold"].IsNull();
+  bool threshold_null =
+      document.IsObject() && document.HasMember("severityThreshold") && document["severityThreshold"].IsNull();
   if (threshold_null) {
     p.severity_threshold.reset();
     (void)reader.Has("severityThreshold");
@@ -149,7 +150,8 @@ AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vecto
     p.severity_threshold = *v;
   }
   if (auto v = reader.Bool("onlyFixable", Need::kOptional)) p.only_fixable = *v;
-  if (auto v = reader.Int("gracePeriodDays", Need::kOptional, 0, kMaxGracePeriodDays)) p.grace_period_days = static_cast<int>(*v);
+  if (auto v = reader.Int("gracePeriodDays", Need::kOptional, 0, kMaxGracePeriodDays))
+    p.grace_period_days = static_cast<int>(*v);
   if (auto v = reader.Bool("denyWatchedCves", Need::kOptional)) p.deny_watched_cves = *v;
   if (auto v = reader.Bool("requireDigest", Need::kOptional)) p.require_digest = *v;
   if (const rapidjson::Value* list = reader.Member("exceptions", Need::kOptional)) {

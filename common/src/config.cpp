@@ -14,6 +14,7 @@ const std::vector<Setting>& AllSettings() {
   static const std::vector<Setting> settings = {
       {"ICAT_BLOB_DIR", "/var/lib/icat/blobs",
        "SBOM blob store: sha256/<2 hex>/<64 hex> files; icatctl ingest writes, nginx serves (/_blobs/)."},
+      {"ICAT_DISPATCHER_POLL_MS", "500", "How often an idle icat-dispatcher looks for due webhook deliveries."},
       {"ICAT_HTTPS_PORT", "8443", "HTTPS port of nginx (tools/stack)."},
       {"ICAT_HTTP_PORT", "8080", "Plain HTTP port of nginx on 127.0.0.1 (tools/stack)."},
       {"ICAT_INGEST_MAX_BYTES", "67108864", "Largest scan report or SBOM file icatctl ingest accepts."},
@@ -46,6 +47,10 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_WEBHOOK_ALLOW_HTTP", "0", "1: webhook URLs may use plain http (local receivers, tests)."},
       {"ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS", "",
        "Comma-separated CIDRs webhooks may reach although loopback, private or link-local."},
+      {"ICAT_WEBHOOK_LOG_RETENTION_DAYS", "30", "Finished webhook deliveries are pruned from the log after this."},
+      {"ICAT_WEBHOOK_RETRY_SCHEDULE", "5,300,1800,7200,18000,36000",
+       "Seconds before each retry of a failed webhook delivery; then it is failed."},
+      {"ICAT_WEBHOOK_TIMEOUT_SECONDS", "10", "How long a webhook receiver has to answer."},
       {"ICAT_WORKERS", "2", "Workers per handler pool (ICAT_WORKERS_<GROUP> overrides; tools/stack)."},
   };
   return settings;

@@ -48,8 +48,8 @@ LoginVerdict DecideLogin(long long ip_count, long long ip_ttl, long long account
 std::optional<LoginVerdict> AdmitLogin(Redis& redis, std::string_view ip_key, std::string_view account_key,
                                        const LoginLimits& limits) {
   std::string ip(ip_key), account(account_key), window = std::to_string(limits.window_seconds);
-  auto replies = redis.Pipeline({{"INCR", ip}, {"EXPIRE", ip, window, "NX"}, {"TTL", ip}, {"GET", account},
-                                 {"TTL", account}});
+  auto replies =
+      redis.Pipeline({{"INCR", ip}, {"EXPIRE", ip, window, "NX"}, {"TTL", ip}, {"GET", account}, {"TTL", account}});
   if (!replies) return std::nullopt;
   for (const RedisReply& reply : *replies) {
     if (reply.IsError()) return std::nullopt;

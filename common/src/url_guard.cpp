@@ -175,9 +175,11 @@ std::vector<IpNetwork> ParseCidrList(std::string_view text) {
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
-    std::string_view entry = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    std::string_view entry =
+        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     size_t first = entry.find_first_not_of(' ');
-    entry = first == std::string_view::npos ? std::string_view() : entry.substr(first, entry.find_last_not_of(' ') - first + 1);
+    entry = first == std::string_view::npos ? std::string_view()
+                                            : entry.substr(first, entry.find_last_not_of(' ') - first + 1);
     if (!entry.empty()) {
       std::optional<IpNetwork> network = ParseCidr(entry);
       if (!network) throw std::invalid_argument("\"" + std::string(entry) + "\" is not an IP address or CIDR");
@@ -221,9 +223,8 @@ std::vector<IpAddress> ResolveHost(const std::string& host, std::string* error) 
     } else {
       continue;
     }
-    bool seen = std::any_of(addresses.begin(), addresses.end(), [&](const IpAddress& b) {
-      return b.v6 == a.v6 && std::memcmp(b.bytes, a.bytes, 16) == 0;
-    });
+    bool seen = std::any_of(addresses.begin(), addresses.end(),
+                            [&](const IpAddress& b) { return b.v6 == a.v6 && std::memcmp(b.bytes, a.bytes, 16) == 0; });
     if (!seen) addresses.push_back(a);
   }
   if (addresses.empty() && error) *error = "no IPv4 or IPv6 address";
@@ -236,7 +237,8 @@ UrlVerdict CheckWebhookUrl(std::string_view url, const WebhookUrlPolicy& policy,
     return Refuse(v, "is longer than " + std::to_string(kMaxWebhookUrlChars) + " characters");
   }
   for (unsigned char c : url) {
-    if (c <= 0x20 || c >= 0x7f) return Refuse(v, "must not contain spaces, control or non-ASCII characters (percent-encode them)");
+    if (c <= 0x20 || c >= 0x7f)
+      return Refuse(v, "must not contain spaces, control or non-ASCII characters (percent-encode them)");
   }
   size_t scheme_end = url.find("://");
   if (scheme_end == std::string_view::npos) return Refuse(v, "must be an absolute https:// URL");
@@ -273,8 +275,8 @@ UrlVerdict CheckWebhookUrl(std::string_view url, const WebhookUrlPolicy& policy,
   v.port = v.scheme == "https" ? 443 : 80;
   bool explicit_port = authority.find(':', literal_v6 ? authority.find(']') : 0) != std::string_view::npos;
   if (explicit_port) {
-    if (port_text.size() > 5 || !AllDigits(port_text) ||
-        std::stoi(std::string(port_text)) < 1 || std::stoi(std::string(port_text)) > 65535) {
+    if (port_text.size() > 5 || !AllDigits(port_text) || std::stoi(std::string(port_text)) < 1 ||
+        std::stoi(std::string(port_text)) > 65535) {
       return Refuse(v, "has an invalid port (1 to 65535)");
     }
     v.port = std::stoi(std::string(port_text));

@@ -64,7 +64,9 @@ std::string FieldReader::Field(std::string_view name) const {
   return path_.empty() ? std::string(name) : path_ + "." + std::string(name);
 }
 
-void FieldReader::Issue(std::string_view name, std::string issue) { issues_.push_back({Field(name), std::move(issue)}); }
+void FieldReader::Issue(std::string_view name, std::string issue) {
+  issues_.push_back({Field(name), std::move(issue)});
+}
 
 const rapidjson::Value* FieldReader::Find(std::string_view name, Need need) {
   known_.insert(std::string(name));
@@ -210,9 +212,9 @@ std::optional<long long> ParseRfc3339(std::string_view text) {
   if (text.size() < 20) return std::nullopt;
   int year = Digits(text, 0, 4), month = Digits(text, 5, 2), day = Digits(text, 8, 2);
   int hour = Digits(text, 11, 2), minute = Digits(text, 14, 2), second = Digits(text, 17, 2);
-  if (text[4] != '-' || text[7] != '-' || (text[10] != 'T' && text[10] != 't') || text[13] != ':' ||
-      text[16] != ':' || year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 ||
-      minute > 59 || second < 0 || second > 59 || year < 1) {
+  if (text[4] != '-' || text[7] != '-' || (text[10] != 'T' && text[10] != 't') || text[13] != ':' || text[16] != ':' ||
+      year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 ||
+      second < 0 || second > 59 || year < 1) {
     return std::nullopt;
   }
   static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};

@@ -14,22 +14,22 @@ namespace icat::account {
 
 // ------------------------------------------------------------------ endpoints
 
-Reply ListApiKeys(Context& ctx);       // api_keys.cpp
+Reply ListApiKeys(Context& ctx);  // api_keys.cpp
 Reply CreateApiKey(Context& ctx);
 Reply RevokeApiKey(Context& ctx);
-Reply ListCveWatches(Context& ctx);    // cve_watches.cpp
+Reply ListCveWatches(Context& ctx);  // cve_watches.cpp
 Reply CreateCveWatch(Context& ctx);
 Reply DeleteCveWatch(Context& ctx);
-Reply ListFeatureRequests(Context& ctx);   // feature_requests.cpp
+Reply ListFeatureRequests(Context& ctx);  // feature_requests.cpp
 Reply CreateFeatureRequest(Context& ctx);
-Reply ListWebhooks(Context& ctx);      // webhooks.cpp
+Reply ListWebhooks(Context& ctx);  // webhooks.cpp
 Reply UpsertWebhook(Context& ctx);
 Reply UpdateWebhook(Context& ctx);
 Reply DeleteWebhook(Context& ctx);
-Reply GetAdmissionPolicy(Context& ctx);    // admission.cpp
+Reply GetAdmissionPolicy(Context& ctx);  // admission.cpp
 Reply PutAdmissionPolicy(Context& ctx);
 Reply ListAdmissionDecisions(Context& ctx);
-Reply ListAuditLog(Context& ctx);      // audit_log.cpp
+Reply ListAuditLog(Context& ctx);  // audit_log.cpp
 
 // ------------------------------------------------------------------ shared by the endpoints (support.cpp)
 

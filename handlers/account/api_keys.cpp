@@ -60,7 +60,8 @@ NewKeyInput ReadNewKey(Context& ctx) {
   FieldReader body(ctx.body, issues);
   NewKeyInput in;
   in.name = body.String("name", Need::kRequired, kMaxKeyNameChars).value_or("");
-  in.scopes = body.StringArray("scopes", Need::kRequired, 4, 20, false, ScopeNames()).value_or(std::vector<std::string>{});
+  in.scopes =
+      body.StringArray("scopes", Need::kRequired, 4, 20, false, ScopeNames()).value_or(std::vector<std::string>{});
   in.expires_at = body.String("expiresAt", Need::kOptional, 40);
   if (in.expires_at) {
     std::optional<long long> at = ParseRfc3339(*in.expires_at);
@@ -104,7 +105,8 @@ std::string ApiKeyListJson(const std::vector<ApiKeyView>& keys, const std::optio
 Reply ListApiKeys(Context& ctx) {
   RequireAdmin(ctx, "API keys");
   Page page = ReadPage(ctx.request);
-  Rows rows = ctx.db.Run("account_list_keys", {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
+  Rows rows =
+      ctx.db.Run("account_list_keys", {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
   std::vector<ApiKeyView> keys;
   for (int row = 0; row < rows.size() && row < page.limit; row++) keys.push_back(KeyAt(rows, row));
   return JsonReply(200, ApiKeyListJson(keys, NextCursor(rows, page.limit, 9, 0)));
@@ -117,8 +119,9 @@ Reply ListApiKeys(Context& ctx) {
 Reply CreateApiKey(Context& ctx) {
   NewKeyInput in = ReadNewKey(ctx);
   NewApiKey key = GenerateApiKey(ctx.config.key_prefix);
-  Rows rows = ctx.db.Run("account_insert_key", {ctx.principal.tenant_id, in.name, key.prefix, "\\x" + HexEncode(key.hash),
-                                                TextArrayLiteral(in.scopes), in.expires_at, ctx.principal.user_id});
+  Rows rows =
+      ctx.db.Run("account_insert_key", {ctx.principal.tenant_id, in.name, key.prefix, "\\x" + HexEncode(key.hash),
+                                        TextArrayLiteral(in.scopes), in.expires_at, ctx.principal.user_id});
   ApiKeyView view = KeyAt(rows, 0);
   view.secret = key.secret;
   Audit(ctx, "key.created", view.id, DetailJson({{"name", view.name}, {"prefix", view.prefix}}));
@@ -134,7 +137,8 @@ Reply RevokeApiKey(Context& ctx) {
   if (found.empty()) throw ApiError(Error::kNOT_FOUND, "No such API key.");
   if (!found.Bool(0, 1)) {
     Rows revoked = ctx.db.Run("account_revoke_key", {ctx.principal.tenant_id, id});
-    Audit(ctx, "key.revoked", id, DetailJson({{"name", std::string(found.Text(0, 2))}, {"prefix", std::string(found.Text(0, 3))}}));
+    Audit(ctx, "key.revoked", id,
+          DetailJson({{"name", std::string(found.Text(0, 2))}, {"prefix", std::string(found.Text(0, 3))}}));
   }
   // The Redis tombstone goes in before the commit: cache fills use SET NX, so none can replace it,
   // and the revoked row is committed before this reply leaves. A rollback after this point leaves

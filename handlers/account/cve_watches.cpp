@@ -90,7 +90,8 @@ std::string CveWatchListJson(const std::vector<CveWatchView>& watches, const std
 //   400 VALIDATION_ERROR (limit, cursor, headers); 401
 Reply ListCveWatches(Context& ctx) {
   Page page = ReadPage(ctx.request);
-  Rows rows = ctx.db.Run("account_list_watches", {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
+  Rows rows =
+      ctx.db.Run("account_list_watches", {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
   std::vector<CveWatchView> watches;
   for (int row = 0; row < rows.size() && row < page.limit; row++) watches.push_back(WatchAt(rows, row));
   AddImages(ctx, watches);
@@ -108,6 +109,7 @@ Reply CreateCveWatch(Context& ctx) {
   std::optional<std::string> cve_id = cve ? NormaliseVulnId(*cve) : std::nullopt;
   if (cve && !cve_id) body.Issue("cveId", "must be a CVE id (CVE-2024-3094) or a GHSA id (GHSA-xxxx-xxxx-xxxx)");
   std::optional<std::string> note = body.String("note", Need::kOptional, kMaxNoteChars, 0, true);
+  if (note && note->empty()) note.reset();
   body.CheckUnknown();
   ThrowIfIssues(issues);
 

@@ -15,19 +15,21 @@ namespace icat::account {
 // A user id from a token, or NULL when that user is gone (created_by stays valid).
 #define ICAT_USER(n) "(SELECT id FROM users WHERE id = $" #n "::uuid AND tenant_id = $1)"
 
-#define ICAT_KEY_COLUMNS                                                                                        \
+#define ICAT_KEY_COLUMNS                                                                                      \
   "k.id, k.name, k.prefix, k.scopes, rfc3339(k.created_at), rfc3339(k.expires_at), rfc3339(k.last_used_at), " \
   "CASE WHEN k.revoked_at IS NOT NULL THEN 'revoked' WHEN k.expires_at <= now() THEN 'expired' "              \
   "ELSE 'active' END, k.created_by, rfc3339_us(k.created_at)"
 #define ICAT_WATCH_COLUMNS "w.id, w.cve_id, w.note, rfc3339(w.created_at), w.created_by, rfc3339_us(w.created_at)"
-#define ICAT_REQUEST_COLUMNS                                                                                      \
+#define ICAT_REQUEST_COLUMNS                                                                                   \
   "f.id, f.type, f.title, f.description, f.status, rfc3339(f.created_at), rfc3339(f.updated_at), f.image_id, " \
-  "i.name, f.cve_id, f.package_name, u.id, u.email, rfc3339_us(f.created_at) "                                  \
+  "i.name, f.cve_id, f.package_name, u.id, u.email, rfc3339_us(f.created_at) "                                 \
   "FROM f LEFT JOIN images i ON i.id = f.image_id LEFT JOIN users u ON u.id = f.created_by "
-#define ICAT_WEBHOOK_COLUMNS                                                                              \
+#define ICAT_WEBHOOK_COLUMNS                                                                           \
   "w.id, w.url, w.events, w.active, w.disabled_reason, rfc3339(w.created_at), rfc3339(w.updated_at), " \
   "rfc3339_us(w.created_at)"
 
+// Each statement reads as SQL, a line per clause.
+// clang-format off
 inline const std::vector<Statement> kStatements = {
     // ---- API keys. $1 tenant.
     {"account_list_keys",
@@ -121,6 +123,7 @@ inline const std::vector<Statement> kStatements = {
      "WHERE tenant_id = $1 AND ($2::text IS NULL OR action = $2) AND ($3::bigint IS NULL OR id < $3) "
      "ORDER BY id DESC LIMIT $4"},
 };
+// clang-format on
 
 #undef ICAT_AFTER
 #undef ICAT_USER

@@ -36,8 +36,8 @@ std::string PathId(const Context& ctx, std::string_view what) {
 
 void RequireAdmin(const Context& ctx, std::string_view what) {
   if (ctx.principal.role != "admin") {
-    throw ApiError(Error::kFORBIDDEN, "Only admins can see " + std::string(what) + "; your role is " +
-                                          ctx.principal.role + ".");
+    throw ApiError(Error::kFORBIDDEN,
+                   "Only admins can see " + std::string(what) + "; your role is " + ctx.principal.role + ".");
   }
 }
 

@@ -2,6 +2,8 @@
 // Sign-in answers an unknown tenant, an unknown email, a disabled account and a wrong password
 // with the same 401 after the same work (one scrypt verification); refresh tokens are opaque,
 // stored as SHA-256 only, rotated on every use, and a reused one signs out its whole family.
+#include "sessions.hpp"
+
 #include <algorithm>
 #include <ctime>
 
@@ -10,12 +12,11 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/jwt.hpp"
-#include "icat/login_limit.hpp"
 #include "icat/log.hpp"
+#include "icat/login_limit.hpp"
 #include "icat/paging.hpp"
 #include "icat/validate.hpp"
 #include "queries.hpp"
-#include "sessions.hpp"
 
 namespace icat::auth {
 
@@ -116,8 +117,8 @@ void CheckLoginLimits(Context& ctx, const std::string& account_key) {
   std::optional<LoginVerdict> verdict = AdmitLogin(ctx.redis, LoginIpKey(ip), account_key, ctx.config.login_limits);
   if (!verdict) throw ApiError(Error::kSERVICE_UNAVAILABLE, "Sign-in is unavailable right now; retry shortly.");
   if (!verdict->allowed) {
-    ApiError error(Error::kRATE_LIMITED, "Too many sign-in attempts; retry in " +
-                                             std::to_string(verdict->retry_after) + " seconds.");
+    ApiError error(Error::kRATE_LIMITED,
+                   "Too many sign-in attempts; retry in " + std::to_string(verdict->retry_after) + " seconds.");
     error.headers.emplace_back("Retry-After", std::to_string(verdict->retry_after));
     throw error;
   }
@@ -152,8 +153,8 @@ Reply SessionReply(const SessionView& session) {
 }
 
 // A failed sign-in: counted against the account, audited when the tenant exists, then 401.
-[[noreturn]] void RefuseLogin(Context& ctx, const Credentials& in, const std::string& account_key,
-                              const Rows& found, std::string_view reason) {
+[[noreturn]] void RefuseLogin(Context& ctx, const Credentials& in, const std::string& account_key, const Rows& found,
+                              std::string_view reason) {
   if (!RecordLoginFailure(ctx.redis, account_key, ctx.config.login_limits)) {
     LogWarn("rid=" + ctx.request.request_id + " cannot count a failed login: redis unreachable");
   }

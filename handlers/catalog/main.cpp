@@ -1,12 +1,17 @@
 // icat-catalog: the image catalogue, as the tenant's licences let it see it.
 #include "catalog.hpp"
+#include "portal_images.hpp"
 #include "queries.hpp"
+#include "scan_history.hpp"
 
 int main(int argc, char** argv) {
   using icat::Access;
   static const std::vector<icat::Route> routes = {
       {"GET", "/v1/images", Access::kApiKey, "read:catalog", icat::catalog::ListImages},
       {"GET", "/v1/images/{id}", Access::kApiKey, "read:catalog", icat::catalog::GetImage},
+      {"GET", "/api/docker-images", Access::kPortal, "", icat::catalog::ListPortalImages},
+      {"GET", "/api/docker-images/{id}", Access::kPortal, "", icat::catalog::GetPortalImage},
+      {"GET", "/api/docker-images/{id}/versions/{vid}/scan-history", Access::kPortal, "", icat::catalog::GetScanHistory},
   };
   return icat::ServeGroup("catalog", routes, icat::catalog::kStatements, argc, argv);
 }

@@ -30,6 +30,24 @@ inline const std::vector<Statement> kStatements = {
      "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count "
      "FROM image_versions v LEFT JOIN scans s ON s.id = v.latest_scan_id "
      "WHERE v.image_id = $1::uuid ORDER BY v.published_at DESC, v.tag DESC"},
+    // $1 tenant, $2 image id, $3 version id: the version, when its image is licensed
+    {"scan_history_version",
+     "SELECT i.id, i.name, v.id, v.tag FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+     "JOIN image_versions v ON v.image_id = i.id AND v.id = $3::uuid WHERE i.id = $2::uuid"},
+    // $1 tenant, $2 version id, $3 from or NULL, $4 to or NULL, $5/$6/$7 cursor (scan time and
+    // ingest time in epoch microseconds, id) or NULL, $8 limit: the version's scans oldest first
+    {"scan_history",
+     "SELECT s.id, rfc3339(s.scanned_at), s.scanner_name, s.scanner_version, rfc3339(s.vulndb_updated_at), "
+     "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, s.fixable_count, "
+     "(extract(epoch FROM s.scanned_at) * 1000000)::bigint, (extract(epoch FROM s.created_at) * 1000000)::bigint "
+     "FROM scans s JOIN image_versions v ON v.id = s.version_id "
+     "JOIN licenses l ON l.image_id = v.image_id AND l.tenant_id = $1 "
+     "WHERE s.version_id = $2::uuid AND ($3::timestamptz IS NULL OR s.scanned_at >= $3::timestamptz) "
+     "AND ($4::timestamptz IS NULL OR s.scanned_at < $4::timestamptz) "
+     "AND ($5::bigint IS NULL OR (s.scanned_at, s.created_at, s.id) > "
+     "(to_timestamp(0) + $5::bigint * interval '1 microsecond', to_timestamp(0) + $6::bigint * interval '1 microsecond', "
+     "$7::uuid)) "
+     "ORDER BY s.scanned_at, s.created_at, s.id LIMIT $8"},
 };
 
 #undef ICAT_IMAGE_COLUMNS

@@ -18,6 +18,8 @@ void KeyList(const Args& args);        // keys.cpp
 void KeyRevoke(const Args& args);      // keys.cpp
 void OpenApi(const Args& args);        // openapi.cpp
 void PrintSettings(const Args& args);  // settings.cpp
+void RequestList(const Args& args);    // requests.cpp
+void RequestStatus(const Args& args);  // requests.cpp
 void Ingest(const Args& args);         // ingest.cpp
 
 }  // namespace icat::ctl

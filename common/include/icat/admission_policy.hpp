@@ -17,7 +17,7 @@ struct PolicyException {
   std::string cve_id;                   // upper case
   std::optional<std::string> image_id;  // a catalogue image id; none: every image
   std::string justification;
-  std::string expires_at;               // RFC 3339, as given
+  std::string expires_at;  // RFC 3339, as given
 };
 
 // Every field with its default: what a tenant that never saved a policy gets.
@@ -26,7 +26,7 @@ struct AdmissionPolicy {
   bool require_catalog_images = true;
   std::vector<std::string> allowed_registries;  // prefixes; empty: any
   std::vector<std::string> exempt_namespaces = {"kube-system"};
-  std::vector<std::string> exempt_images;                // glob patterns on the full reference
+  std::vector<std::string> exempt_images;                      // glob patterns on the full reference
   std::optional<std::string> severity_threshold = "critical";  // critical|high|medium|low; none: rule off
   bool only_fixable = false;
   int grace_period_days = 0;

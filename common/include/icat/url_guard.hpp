@@ -25,8 +25,8 @@ struct IpNetwork {
   bool Contains(const IpAddress& address) const;
 };
 
-std::optional<IpAddress> ParseIp(std::string_view text);          // dotted quad or RFC 4291 text
-std::optional<IpNetwork> ParseCidr(std::string_view text);        // "10.0.0.0/8", "fd00::/8"; a bare address is /32 or /128
+std::optional<IpAddress> ParseIp(std::string_view text);    // dotted quad or RFC 4291 text
+std::optional<IpNetwork> ParseCidr(std::string_view text);  // "10.0.0.0/8", "fd00::/8"; a bare address is /32 or /128
 // A comma-separated list (spaces allowed); throws std::invalid_argument naming the bad entry.
 std::vector<IpNetwork> ParseCidrList(std::string_view text);
 
@@ -56,7 +56,6 @@ inline constexpr size_t kMaxWebhookUrlChars = 2048;
 
 // Parses and checks an absolute http(s) URL: no credentials, no fragment, no spaces or control
 // characters, ASCII host (IDNs in their xn-- form), then resolves the host and judges every address.
-UrlVerdict CheckWebhookUrl(std::string_view url, const WebhookUrlPolicy& policy,
-                           const Resolver& resolve = ResolveHost);
+UrlVerdict CheckWebhookUrl(std::string_view url, const WebhookUrlPolicy& policy, const Resolver& resolve = ResolveHost);
 
 }  // namespace icat

@@ -47,7 +47,7 @@ class FieldReader {
   bool Has(std::string_view name);
 
   void Issue(std::string_view name, std::string issue);  // on path.name
-  std::string Field(std::string_view name) const;         // path.name as details show it
+  std::string Field(std::string_view name) const;        // path.name as details show it
   void CheckUnknown();
   bool ok() const { return issues_.empty(); }
 

@@ -1,0 +1,125 @@
+// GET, PUT /api/admission-policy and GET /api/admission-decisions: the tenant's admission policy
+// (DESIGN.md section 8) and the decisions the admission webhook recorded under it.
+#include <set>
+
+#include "account.hpp"
+#include "icat/admission_policy.hpp"
+#include "icat/auth.hpp"
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/validate.hpp"
+
+namespace icat::account {
+
+namespace {
+
+// Exceptions naming an image the tenant holds no licence for: one detail each.
+void CheckExceptionImages(Context& ctx, const AdmissionPolicy& policy, std::vector<FieldIssue>& issues) {
+  std::vector<std::string> ids;
+  for (const PolicyException& e : policy.exceptions) {
+    if (e.image_id) ids.push_back(*e.image_id);
+  }
+  if (ids.empty()) return;
+  Rows rows = ctx.db.Run("account_visible_images", {ctx.principal.tenant_id, TextArrayLiteral(ids)});
+  std::set<std::string, std::less<>> visible;
+  for (int row = 0; row < rows.size(); row++) visible.insert(std::string(rows.Text(row, 0)));
+  for (size_t i = 0; i < policy.exceptions.size(); i++) {
+    const std::optional<std::string>& image = policy.exceptions[i].image_id;
+    if (image && visible.find(*image) == visible.end()) {
+      issues.push_back({"exceptions[" + std::to_string(i) + "].imageId", "is not an image of your catalogue"});
+    }
+  }
+}
+
+void WriteDecision(JsonWriter& w, const DecisionView& d) {
+  w.StartObject();
+  WriteString(w, "id", d.id);
+  WriteString(w, "createdAt", d.created_at);
+  WriteString(w, "requestUid", d.request_uid);
+  WriteString(w, "operation", d.operation);
+  WriteString(w, "kind", d.kind);
+  WriteOptionalString(w, "namespace", d.namespace_name);
+  WriteOptionalString(w, "name", d.name);
+  WriteBool(w, "allowed", d.allowed);
+  WriteString(w, "mode", d.mode);
+  WriteBool(w, "dryRun", d.dry_run);
+  WriteKey(w, "images");
+  w.RawValue(d.images_json.data(), d.images_json.size(), rapidjson::kArrayType);
+  WriteKey(w, "reasons");
+  w.RawValue(d.reasons_json.data(), d.reasons_json.size(), rapidjson::kArrayType);
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string DecisionListJson(const std::vector<DecisionView>& decisions,
+                             const std::optional<std::string>& next_cursor) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, "decisions");
+  w.StartArray();
+  for (const DecisionView& d : decisions) WriteDecision(w, d);
+  w.EndArray();
+  WriteOptionalString(w, "nextCursor", next_cursor);
+  w.EndObject();
+  return buffer.GetString();
+}
+
+// GET /api/admission-policy   (portal)
+//   200 the policy document, every field present: the stored one merged over the defaults
+//       (docs/portal.md lists them), or the defaults when the tenant never saved one
+//   400 VALIDATION_ERROR (headers); 401
+Reply GetAdmissionPolicy(Context& ctx) {
+  Rows rows = ctx.db.Run("account_get_policy", {ctx.principal.tenant_id});
+  AdmissionPolicy policy = rows.empty() ? AdmissionPolicy{} : StoredAdmissionPolicy(rows.Text(0, 0));
+  return JsonReply(200, AdmissionPolicyJson(policy));
+}
+
+// PUT /api/admission-policy {policy document}   (portal; admin)
+//   200 the stored policy: fields left out take their defaults
+//   400 VALIDATION_ERROR, one detail per problem: mode, booleans, severityThreshold, gracePeriodDays
+//       0-365, list entries, exceptions[i].cveId / imageId (a licensed image) / justification /
+//       expiresAt (RFC 3339), unknown fields; 401; 403 FORBIDDEN; 415; MALFORMED_JSON
+Reply PutAdmissionPolicy(Context& ctx) {
+  std::vector<FieldIssue> issues;
+  AdmissionPolicy policy = ReadAdmissionPolicy(ctx.body, issues);
+  CheckExceptionImages(ctx, policy, issues);
+  ThrowIfIssues(issues);
+  std::string json = AdmissionPolicyJson(policy);
+  Rows ignored = ctx.db.Run("account_put_policy", {ctx.principal.tenant_id, json, ctx.principal.user_id});
+  Audit(ctx, "admission_policy.updated", "admission-policy", json);
+  return JsonReply(200, json);
+}
+
+// GET /api/admission-decisions?allowed=&limit=&cursor=   (portal)
+//   200 {"decisions": [{id, createdAt, requestUid, operation, kind, namespace, name, allowed, mode,
+//        dryRun, images, reasons}], "nextCursor"}: newest first
+//   400 VALIDATION_ERROR (allowed not true/false, limit, cursor, headers); 401
+Reply ListAdmissionDecisions(Context& ctx) {
+  std::optional<std::string> allowed = ctx.request.Query("allowed");
+  if (allowed && *allowed != "true" && *allowed != "false") ThrowInvalid("allowed", "must be true or false");
+  Page page = ReadPage(ctx.request);
+  Rows rows = ctx.db.Run("account_list_decisions",
+                         {ctx.principal.tenant_id, allowed, page.after_time, page.after_id, page.limit + 1});
+  std::vector<DecisionView> decisions;
+  for (int row = 0; row < rows.size() && row < page.limit; row++) {
+    DecisionView d;
+    d.id = rows.Text(row, 0);
+    d.created_at = rows.Text(row, 1);
+    d.request_uid = rows.Text(row, 2);
+    d.operation = rows.Text(row, 3);
+    d.kind = rows.Text(row, 4);
+    d.namespace_name = rows.OptionalText(row, 5);
+    d.name = rows.OptionalText(row, 6);
+    d.images_json = rows.Text(row, 7);
+    d.allowed = rows.Bool(row, 8);
+    d.mode = rows.Text(row, 9);
+    d.dry_run = rows.Bool(row, 10);
+    d.reasons_json = rows.Text(row, 11);
+    decisions.push_back(std::move(d));
+  }
+  return JsonReply(200, DecisionListJson(decisions, NextCursor(rows, page.limit, 12, 0)));
+}
+
+}  // namespace icat::account

@@ -1,0 +1,78 @@
+// GET /api/audit-log: the tenant's security and change log (every portal write, sign-ins, key
+// revocations, role denials), for its admins.
+#include "account.hpp"
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/paging.hpp"
+
+namespace icat::account {
+
+namespace {
+
+constexpr size_t kMaxActionChars = 100;
+
+void WriteEntry(JsonWriter& w, const AuditEntryView& e) {
+  w.StartObject();
+  WriteInt(w, "id", e.id);
+  WriteString(w, "at", e.at);
+  WriteString(w, "actor", e.actor);
+  WriteString(w, "action", e.action);
+  WriteOptionalString(w, "target", e.target);
+  WriteOptionalString(w, "clientIp", e.client_ip);
+  WriteOptionalString(w, "requestId", e.request_id);
+  WriteKey(w, "detail");
+  w.RawValue(e.detail_json.data(), e.detail_json.size(), rapidjson::kObjectType);
+  w.EndObject();
+}
+
+// ?cursor= of this list: the id of the last entry shown, encoded like every cursor.
+std::optional<std::string> AfterId(const Request& request) {
+  std::optional<std::vector<std::string>> after = ParseCursor(request, 1);
+  if (!after) return std::nullopt;
+  const std::string& id = (*after)[0];
+  if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos) {
+    ThrowInvalid("cursor", "is not a cursor returned by this list");
+  }
+  return id;
+}
+
+}  // namespace
+
+std::string AuditLogJson(const std::vector<AuditEntryView>& entries, const std::optional<std::string>& next_cursor) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, "entries");
+  w.StartArray();
+  for (const AuditEntryView& e : entries) WriteEntry(w, e);
+  w.EndArray();
+  WriteOptionalString(w, "nextCursor", next_cursor);
+  w.EndObject();
+  return buffer.GetString();
+}
+
+// GET /api/audit-log?action=&limit=&cursor=   (portal; admin only)
+//   200 {"entries": [{id, at, actor, action, target, clientIp, requestId, detail}], "nextCursor"}:
+//       newest first; actor is user:<id>, key:<id>, operator or anonymous; ?action= matches exactly
+//   400 VALIDATION_ERROR (action, limit, cursor, headers); 401; 403 FORBIDDEN (not an admin)
+Reply ListAuditLog(Context& ctx) {
+  RequireAdmin(ctx, "the audit log");
+  std::optional<std::string> action = ctx.request.Query("action");
+  if (action && (action->empty() || action->size() > kMaxActionChars)) {
+    ThrowInvalid("action", "must have 1 to 100 characters");
+  }
+  int limit = ParseLimit(ctx.request);
+  std::optional<std::string> after = AfterId(ctx.request);
+  Rows rows = ctx.db.Run("account_list_audit", {ctx.principal.tenant_id, action, after, limit + 1});
+  std::vector<AuditEntryView> entries;
+  for (int row = 0; row < rows.size() && row < limit; row++) {
+    entries.push_back({rows.Int(row, 0), std::string(rows.Text(row, 1)), std::string(rows.Text(row, 2)),
+                       std::string(rows.Text(row, 3)), rows.OptionalText(row, 4), rows.OptionalText(row, 5),
+                       rows.OptionalText(row, 6), std::string(rows.Text(row, 7))});
+  }
+  std::optional<std::string> next;
+  if (rows.size() > limit) next = EncodeCursor({std::to_string(entries.back().id)});
+  return JsonReply(200, AuditLogJson(entries, next));
+}
+
+}  // namespace icat::account

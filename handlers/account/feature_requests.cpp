@@ -1,0 +1,157 @@
+// GET, POST /api/feature-requests: feature requests, package requests and bug reports a tenant
+// files with the vendor. The vendor changes their status with `icatctl request status`.
+#include <algorithm>
+
+#include "account.hpp"
+#include "icat/auth.hpp"
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/paging.hpp"
+#include "icat/validate.hpp"
+
+namespace icat::account {
+
+namespace {
+
+const std::vector<std::string_view> kTypes = {"feature", "package", "bug"};
+const std::vector<std::string_view> kStatuses = {"open", "planned", "done", "declined"};
+constexpr size_t kMaxTitleChars = 200;
+constexpr size_t kMaxDescriptionChars = 10000;
+constexpr size_t kMaxPackageChars = 200;
+
+// Columns of ICAT_REQUEST_COLUMNS (queries.hpp).
+FeatureRequestView RequestAt(const Rows& rows, int row) {
+  FeatureRequestView f;
+  f.id = rows.Text(row, 0);
+  f.type = rows.Text(row, 1);
+  f.title = rows.Text(row, 2);
+  f.description = rows.Text(row, 3);
+  f.status = rows.Text(row, 4);
+  f.created_at = rows.Text(row, 5);
+  f.updated_at = rows.Text(row, 6);
+  f.image_id = rows.OptionalText(row, 7);
+  f.image_name = rows.OptionalText(row, 8);
+  f.cve_id = rows.OptionalText(row, 9);
+  f.package_name = rows.OptionalText(row, 10);
+  f.created_by_id = rows.OptionalText(row, 11);
+  f.created_by_email = rows.OptionalText(row, 12);
+  return f;
+}
+
+void WriteRequest(JsonWriter& w, const FeatureRequestView& f) {
+  w.StartObject();
+  WriteString(w, "id", f.id);
+  WriteString(w, "type", f.type);
+  WriteString(w, "title", f.title);
+  WriteString(w, "description", f.description);
+  WriteString(w, "status", f.status);
+  WriteOptionalString(w, "imageId", f.image_id);
+  WriteOptionalString(w, "imageName", f.image_name);
+  WriteOptionalString(w, "cveId", f.cve_id);
+  WriteOptionalString(w, "packageName", f.package_name);
+  WriteKey(w, "createdBy");
+  if (f.created_by_id) {
+    w.StartObject();
+    WriteString(w, "id", *f.created_by_id);
+    WriteOptionalString(w, "email", f.created_by_email);
+    w.EndObject();
+  } else {
+    w.Null();
+  }
+  WriteString(w, "createdAt", f.created_at);
+  WriteString(w, "updatedAt", f.updated_at);
+  w.EndObject();
+}
+
+struct NewRequest {
+  std::string type, title, description;
+  std::optional<std::string> image_id, cve_id, package_name;
+};
+
+// Field checks; the image must be one the tenant can see (a 400 naming imageId otherwise).
+NewRequest ReadNewRequest(Context& ctx) {
+  std::vector<FieldIssue> issues;
+  FieldReader body(ctx.body, issues);
+  NewRequest in;
+  in.type = body.Enum("type", Need::kRequired, kTypes).value_or("");
+  in.title = body.String("title", Need::kRequired, kMaxTitleChars).value_or("");
+  in.description = body.String("description", Need::kRequired, kMaxDescriptionChars, 1, true).value_or("");
+  in.image_id = body.String("imageId", Need::kOptional, 36);
+  if (in.image_id &&
+      (!IsUuid(*in.image_id) || ctx.db.Run("account_image_visible", {ctx.principal.tenant_id, *in.image_id}).empty())) {
+    body.Issue("imageId", "is not an image of your catalogue");
+  }
+  std::optional<std::string> cve = body.String("cveId", Need::kOptional, 40);
+  if (cve) {
+    in.cve_id = NormaliseVulnId(*cve);
+    if (!in.cve_id) body.Issue("cveId", "must be a CVE id (CVE-2024-3094) or a GHSA id (GHSA-xxxx-xxxx-xxxx)");
+  }
+  in.package_name = body.String("packageName", Need::kOptional, kMaxPackageChars);
+  if (in.type == "package" && !in.package_name && !body.Has("packageName")) {
+    body.Issue("packageName", "is required for a package request");
+  }
+  body.CheckUnknown();
+  ThrowIfIssues(issues);
+  return in;
+}
+
+}  // namespace
+
+std::string FeatureRequestJson(const FeatureRequestView& request) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  WriteRequest(w, request);
+  return buffer.GetString();
+}
+
+std::string FeatureRequestListJson(const std::vector<FeatureRequestView>& requests,
+                                   const std::optional<std::string>& next_cursor) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, "featureRequests");
+  w.StartArray();
+  for (const FeatureRequestView& f : requests) WriteRequest(w, f);
+  w.EndArray();
+  WriteOptionalString(w, "nextCursor", next_cursor);
+  w.EndObject();
+  return buffer.GetString();
+}
+
+// GET /api/feature-requests?status=&type=&limit=&cursor=   (portal)
+//   200 {"featureRequests": [{id, type, title, description, status, imageId, imageName, cveId,
+//        packageName, createdBy: {id, email}|null, createdAt, updatedAt}], "nextCursor"}: newest first
+//   400 VALIDATION_ERROR (status, type, limit, cursor, headers); 401
+Reply ListFeatureRequests(Context& ctx) {
+  std::optional<std::string> status = ctx.request.Query("status");
+  std::optional<std::string> type = ctx.request.Query("type");
+  if (status && std::find(kStatuses.begin(), kStatuses.end(), *status) == kStatuses.end()) {
+    ThrowInvalid("status", "must be one of open, planned, done, declined");
+  }
+  if (type && std::find(kTypes.begin(), kTypes.end(), *type) == kTypes.end()) {
+    ThrowInvalid("type", "must be one of feature, package, bug");
+  }
+  Page page = ReadPage(ctx.request);
+  Rows rows = ctx.db.Run("account_list_requests",
+                         {ctx.principal.tenant_id, status, type, page.after_time, page.after_id, page.limit + 1});
+  std::vector<FeatureRequestView> requests;
+  for (int row = 0; row < rows.size() && row < page.limit; row++) requests.push_back(RequestAt(rows, row));
+  return JsonReply(200, FeatureRequestListJson(requests, NextCursor(rows, page.limit, 13, 0)));
+}
+
+// POST /api/feature-requests {"type": feature|package|bug, "title", "description", "imageId"?,
+//                             "cveId"?, "packageName"?}   (portal; admin)
+//   201 the request, status "open"
+//   400 VALIDATION_ERROR, one detail per problem (type, title 1-200, description 1-10000
+//       characters, imageId not a licensed image, cveId format, packageName missing for a package
+//       request, unknown fields); 401; 403 FORBIDDEN; 415; MALFORMED_JSON
+Reply CreateFeatureRequest(Context& ctx) {
+  NewRequest in = ReadNewRequest(ctx);
+  Rows rows = ctx.db.Run("account_insert_request", {ctx.principal.tenant_id, in.type, in.title, in.description,
+                                                    in.image_id, in.cve_id, in.package_name, ctx.principal.user_id});
+  FeatureRequestView view = RequestAt(rows, 0);
+  Audit(ctx, "feature_request.created", view.id, DetailJson({{"type", view.type}, {"title", view.title}}));
+  return JsonReply(201, FeatureRequestJson(view));
+}
+
+}  // namespace icat::account

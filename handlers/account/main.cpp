@@ -1,0 +1,28 @@
+// icat-account: what a tenant manages in the portal: API keys, CVE watches, feature requests,
+// webhook subscriptions, the admission policy and decisions, and the audit log.
+#include "account.hpp"
+#include "queries.hpp"
+
+int main(int argc, char** argv) {
+  using icat::Access;
+  namespace a = icat::account;
+  static const std::vector<icat::Route> routes = {
+      {"GET", "/api/api-keys", Access::kPortal, "", a::ListApiKeys},
+      {"POST", "/api/api-keys", Access::kPortal, "", a::CreateApiKey, true},
+      {"DELETE", "/api/api-keys/{id}", Access::kPortal, "", a::RevokeApiKey},
+      {"GET", "/api/cve-watches", Access::kPortal, "", a::ListCveWatches},
+      {"POST", "/api/cve-watches", Access::kPortal, "", a::CreateCveWatch, true},
+      {"DELETE", "/api/cve-watches/{id}", Access::kPortal, "", a::DeleteCveWatch},
+      {"GET", "/api/feature-requests", Access::kPortal, "", a::ListFeatureRequests},
+      {"POST", "/api/feature-requests", Access::kPortal, "", a::CreateFeatureRequest, true},
+      {"GET", "/api/webhooks", Access::kPortal, "", a::ListWebhooks},
+      {"POST", "/api/webhooks", Access::kPortal, "", a::UpsertWebhook, true},
+      {"PUT", "/api/webhooks/{id}", Access::kPortal, "", a::UpdateWebhook, true},
+      {"DELETE", "/api/webhooks/{id}", Access::kPortal, "", a::DeleteWebhook},
+      {"GET", "/api/admission-policy", Access::kPortal, "", a::GetAdmissionPolicy},
+      {"PUT", "/api/admission-policy", Access::kPortal, "", a::PutAdmissionPolicy, true},
+      {"GET", "/api/admission-decisions", Access::kPortal, "", a::ListAdmissionDecisions},
+      {"GET", "/api/audit-log", Access::kPortal, "", a::ListAuditLog},
+  };
+  return icat::ServeGroup("account", routes, icat::account::kStatements, argc, argv);
+}

@@ -1,0 +1,159 @@
+// GET, POST /api/webhooks and PUT, DELETE /api/webhooks/:id: webhook subscriptions (DESIGN.md
+// section 7). Delivery is the dispatcher's; here the URL is checked (https, public addresses) and
+// the signing secret is made, shown once at creation.
+#include "account.hpp"
+#include "icat/auth.hpp"
+#include "icat/crypto.hpp"
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/url_guard.hpp"
+#include "icat/validate.hpp"
+
+namespace icat::account {
+
+namespace {
+
+const std::vector<std::string_view> kEvents = {"scan.completed", "vulnerability.detected", "vulnerability.fixed",
+                                               "cve_watch.matched", "ping"};
+constexpr size_t kSecretBytes = 32;
+
+// Columns of ICAT_WEBHOOK_COLUMNS (queries.hpp).
+WebhookView WebhookAt(const Rows& rows, int row) {
+  WebhookView h;
+  h.id = rows.Text(row, 0);
+  h.url = rows.Text(row, 1);
+  h.events = ParseTextArray(rows.Text(row, 2));
+  h.active = rows.Bool(row, 3);
+  h.disabled_reason = rows.OptionalText(row, 4);
+  h.created_at = rows.Text(row, 5);
+  h.updated_at = rows.Text(row, 6);
+  return h;
+}
+
+void WriteWebhook(JsonWriter& w, const WebhookView& h) {
+  w.StartObject();
+  WriteString(w, "id", h.id);
+  WriteString(w, "url", h.url);
+  WriteStringArray(w, "events", h.events);
+  WriteBool(w, "active", h.active);
+  WriteOptionalString(w, "disabledReason", h.disabled_reason);
+  WriteString(w, "createdAt", h.created_at);
+  WriteString(w, "updatedAt", h.updated_at);
+  if (h.secret) WriteString(w, "secret", *h.secret);
+  w.EndObject();
+}
+
+struct Subscription {
+  std::string url;  // normalised
+  std::vector<std::string> events;
+  bool active = true;
+};
+
+// {"url", "events", "active"?}: one detail per problem; a refused URL names its reason.
+Subscription ReadSubscription(Context& ctx) {
+  std::vector<FieldIssue> issues;
+  FieldReader body(ctx.body, issues);
+  Subscription in;
+  std::optional<std::string> url = body.String("url", Need::kRequired, kMaxWebhookUrlChars);
+  if (url) {
+    UrlVerdict verdict = CheckWebhookUrl(*url, ctx.config.webhook_policy);
+    if (verdict.ok)
+      in.url = verdict.url;
+    else
+      body.Issue("url", verdict.reason);
+  }
+  in.events = body.StringArray("events", Need::kRequired, kEvents.size(), 40, false, kEvents)
+                  .value_or(std::vector<std::string>{});
+  in.active = body.Bool("active", Need::kOptional).value_or(true);
+  body.CheckUnknown();
+  ThrowIfIssues(issues);
+  return in;
+}
+
+std::string AuditOf(const WebhookView& h) {
+  std::string events;
+  for (const std::string& e : h.events) events += (events.empty() ? "" : ",") + e;
+  return DetailJson({{"url", h.url}, {"events", events}, {"active", h.active ? "true" : "false"}});
+}
+
+}  // namespace
+
+std::string WebhookJson(const WebhookView& webhook) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  WriteWebhook(w, webhook);
+  return buffer.GetString();
+}
+
+std::string WebhookListJson(const std::vector<WebhookView>& webhooks, const std::optional<std::string>& next_cursor) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, "webhooks");
+  w.StartArray();
+  for (const WebhookView& h : webhooks) WriteWebhook(w, h);
+  w.EndArray();
+  WriteOptionalString(w, "nextCursor", next_cursor);
+  w.EndObject();
+  return buffer.GetString();
+}
+
+// GET /api/webhooks?limit=&cursor=   (portal)
+//   200 {"webhooks": [{id, url, events, active, disabledReason, createdAt, updatedAt}], "nextCursor"}
+//   (never the secret); 400 VALIDATION_ERROR (limit, cursor, headers); 401
+Reply ListWebhooks(Context& ctx) {
+  Page page = ReadPage(ctx.request);
+  Rows rows =
+      ctx.db.Run("account_list_webhooks", {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
+  std::vector<WebhookView> hooks;
+  for (int row = 0; row < rows.size() && row < page.limit; row++) hooks.push_back(WebhookAt(rows, row));
+  return JsonReply(200, WebhookListJson(hooks, NextCursor(rows, page.limit, 7, 0)));
+}
+
+// POST /api/webhooks {"url", "events": [...], "active"?}   (portal; admin) — upsert by URL
+//   201 created, with "secret" (whsec_..., shown this once; Cache-Control: no-store)
+//   200 the URL was already subscribed: its events and active flag replaced, secret unchanged, not shown
+//   400 VALIDATION_ERROR: url refused (reason in details: not https, resolves to a loopback,
+//       private, link-local, CGNAT, metadata ... address, does not resolve), events empty or
+//       unknown, unknown fields; 401; 403 FORBIDDEN; 415; MALFORMED_JSON
+Reply UpsertWebhook(Context& ctx) {
+  Subscription in = ReadSubscription(ctx);
+  std::string secret = "whsec_" + Base64Encode(RandomBytes(kSecretBytes));
+  Rows rows = ctx.db.Run("account_upsert_webhook",
+                         {ctx.principal.tenant_id, in.url, TextArrayLiteral(in.events), in.active, secret});
+  WebhookView view = WebhookAt(rows, 0);
+  bool created = rows.Bool(0, 8);
+  if (created) view.secret = std::string(rows.Text(0, 9));
+  Audit(ctx, created ? "webhook.created" : "webhook.updated", view.id, AuditOf(view));
+  return JsonReply(created ? 201 : 200, WebhookJson(view), created);
+}
+
+// PUT /api/webhooks/:id {"url", "events": [...], "active"?}   (portal; admin) — the whole subscription
+//   200 the subscription (secret unchanged, not shown); active true clears disabledReason
+//   400 VALIDATION_ERROR as for POST; 404 NOT_FOUND: unknown, malformed or another tenant's id
+//   409 CONFLICT: another subscription of the tenant has this URL; 401; 403 FORBIDDEN; 415
+Reply UpdateWebhook(Context& ctx) {
+  std::string id = PathId(ctx, "webhook");
+  Subscription in = ReadSubscription(ctx);
+  if (!ctx.db.Run("account_webhook_url_taken", {ctx.principal.tenant_id, in.url, id}).empty()) {
+    throw ApiError(Error::kCONFLICT, "Another webhook subscription already has this URL.");
+  }
+  Rows rows = ctx.db.Run("account_update_webhook",
+                         {ctx.principal.tenant_id, id, in.url, TextArrayLiteral(in.events), in.active});
+  if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such webhook.");
+  WebhookView view = WebhookAt(rows, 0);
+  Audit(ctx, "webhook.updated", id, AuditOf(view));
+  return JsonReply(200, WebhookJson(view));
+}
+
+// DELETE /api/webhooks/:id   (portal; admin)
+//   204; 404 NOT_FOUND: unknown, malformed or another tenant's id; 401; 403 FORBIDDEN
+Reply DeleteWebhook(Context& ctx) {
+  std::string id = PathId(ctx, "webhook");
+  Rows rows = ctx.db.Run("account_delete_webhook", {ctx.principal.tenant_id, id});
+  if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such webhook.");
+  Audit(ctx, "webhook.deleted", id, DetailJson({{"url", std::string(rows.Text(0, 0))}}));
+  return NoContent();
+}
+
+}  // namespace icat::account

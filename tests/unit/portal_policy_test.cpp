@@ -1,0 +1,130 @@
+// The admission policy document: defaults, field checks, and stored documents merged over defaults.
+#include <rapidjson/document.h>
+
+#include <boost/test/unit_test.hpp>
+
+#include "icat/admission_policy.hpp"
+
+namespace {
+
+rapidjson::Document Parse(const std::string& text) {
+  rapidjson::Document d;
+  d.Parse(text.c_str());
+  BOOST_REQUIRE(!d.HasParseError());
+  return d;
+}
+
+std::vector<std::string> Fields(const std::vector<icat::FieldIssue>& issues) {
+  std::vector<std::string> fields;
+  for (const icat::FieldIssue& i : issues) fields.push_back(i.field);
+  return fields;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(admission_policy)
+
+BOOST_AUTO_TEST_CASE(defaults_are_those_of_design_section_8) {
+  auto d = Parse(icat::AdmissionPolicyJson(icat::AdmissionPolicy{}));
+  BOOST_TEST(d["mode"].GetString() == std::string("enforce"));
+  BOOST_TEST(d["requireCatalogImages"].GetBool());
+  BOOST_TEST(d["allowedRegistries"].Size() == 0u);
+  BOOST_TEST_REQUIRE(d["exemptNamespaces"].Size() == 1u);
+  BOOST_TEST(d["exemptNamespaces"][0].GetString() == std::string("kube-system"));
+  BOOST_TEST(d["exemptImages"].Size() == 0u);
+  BOOST_TEST(d["severityThreshold"].GetString() == std::string("critical"));
+  BOOST_TEST(!d["onlyFixable"].GetBool());
+  BOOST_TEST(d["gracePeriodDays"].GetInt() == 0);
+  BOOST_TEST(!d["denyWatchedCves"].GetBool());
+  BOOST_TEST(!d["requireDigest"].GetBool());
+  BOOST_TEST(d["exceptions"].Size() == 0u);
+  BOOST_TEST(d.MemberCount() == 11u);
+}
+
+BOOST_AUTO_TEST_CASE(empty_body_is_the_defaults) {
+  std::vector<icat::FieldIssue> issues;
+  icat::AdmissionPolicy p = icat::ReadAdmissionPolicy(Parse("{}"), issues);
+  BOOST_TEST(issues.empty());
+  BOOST_TEST(icat::AdmissionPolicyJson(p) == icat::AdmissionPolicyJson(icat::AdmissionPolicy{}));
+}
+
+BOOST_AUTO_TEST_CASE(a_full_document_reads_back_normalised) {
+  std::vector<icat::FieldIssue> issues;
+  icat::AdmissionPolicy p = icat::ReadAdmissionPolicy(Parse(R"({
+    "mode": "warn", "requireCatalogImages": false, "allowedRegistries": ["registry.example.test/hardened", "10.0.0.5:5000"],
+    "exemptNamespaces": ["kube-system", "monitoring", "monitoring"], "exemptImages": ["docker.io/library/busybox:*"],
+    "severityThreshold": "high", "onlyFixable": true, "gracePeriodDays": 14, "denyWatchedCves": true,
+    "requireDigest": true,
+    "exceptions": [{"cveId": "cve-2024-3094", "imageId": null, "justification": "vendor fix pending",
+                    "expiresAt": "2027-01-01T00:00:00Z"}]})"),
+                                                      issues);
+  BOOST_TEST(issues.empty());
+  BOOST_TEST(p.mode == "warn");
+  BOOST_TEST(!p.require_catalog_images);
+  BOOST_TEST(p.allowed_registries.size() == 2u);
+  BOOST_TEST(p.exempt_namespaces.size() == 2u);  // the duplicate dropped
+  BOOST_TEST(*p.severity_threshold == "high");
+  BOOST_TEST(p.grace_period_days == 14);
+  BOOST_TEST_REQUIRE(p.exceptions.size() == 1u);
+  BOOST_TEST(p.exceptions[0].cve_id == "CVE-2024-3094");
+  BOOST_TEST(!p.exceptions[0].image_id.has_value());
+  auto round_trip = Parse(icat::AdmissionPolicyJson(p));
+  BOOST_TEST(round_trip["exceptions"][0]["imageId"].IsNull());
+}
+
+BOOST_AUTO_TEST_CASE(null_severity_threshold_turns_the_rule_off_other_nulls_mean_default) {
+  std::vector<icat::FieldIssue> issues;
+  icat::AdmissionPolicy p = icat::ReadAdmissionPolicy(Parse(R"({"severityThreshold": null, "mode": null})"), issues);
+  BOOST_TEST(issues.empty());
+  BOOST_TEST(!p.severity_threshold.has_value());
+  BOOST_TEST(p.mode == "enforce");
+  BOOST_TEST(Parse(icat::AdmissionPolicyJson(p))["severityThreshold"].IsNull());
+}
+
+BOOST_AUTO_TEST_CASE(every_bad_field_is_one_issue_with_its_path) {
+  std::vector<icat::FieldIssue> issues;
+  (void)icat::ReadAdmissionPolicy(Parse(R"({
+    "mode": "block", "requireCatalogImages": "yes", "allowedRegistries": ["ok.example", "has space"],
+    "exemptNamespaces": ["Kube_System"], "exemptImages": [""], "severityThreshold": "unknown",
+    "onlyFixable": 1, "gracePeriodDays": 366, "denyWatchedCves": null, "requireDigest": [],
+    "exceptions": [{"cveId": "CVE-2024-3094", "justification": "ok", "expiresAt": "2027-01-01T00:00:00Z"},
+                   {"cveId": "xz", "imageId": "nope", "justification": "", "expiresAt": "tomorrow", "extra": 1}],
+    "surprise": true})"),
+                                  issues);
+  std::vector<std::string> expected = {"mode",
+                                       "requireCatalogImages",
+                                       "allowedRegistries[1]",
+                                       "exemptNamespaces[0]",
+                                       "exemptImages[0]",
+                                       "severityThreshold",
+                                       "onlyFixable",
+                                       "gracePeriodDays",
+                                       "requireDigest",
+                                       "exceptions[1].cveId",
+                                       "exceptions[1].imageId",
+                                       "exceptions[1].justification",
+                                       "exceptions[1].expiresAt",
+                                       "exceptions[1].extra",
+                                       "surprise"};
+  BOOST_TEST(Fields(issues) == expected, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(exceptions_need_cve_justification_and_expiry) {
+  std::vector<icat::FieldIssue> issues;
+  (void)icat::ReadAdmissionPolicy(Parse(R"({"exceptions": [{}], "exemptImages": "x"})"), issues);
+  std::vector<std::string> expected = {"exemptImages", "exceptions[0].cveId", "exceptions[0].justification",
+                                       "exceptions[0].expiresAt"};
+  BOOST_TEST(Fields(issues) == expected, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(stored_policy_is_merged_over_the_defaults) {
+  icat::AdmissionPolicy p = icat::StoredAdmissionPolicy(R"({"mode": "audit", "gracePeriodDays": 3, "retired": 1})");
+  BOOST_TEST(p.mode == "audit");
+  BOOST_TEST(p.grace_period_days == 3);
+  BOOST_TEST(*p.severity_threshold == "critical");  // absent: the default
+  BOOST_TEST(p.exempt_namespaces.size() == 1u);
+  BOOST_TEST(icat::AdmissionPolicyJson(icat::StoredAdmissionPolicy("not json")) ==
+             icat::AdmissionPolicyJson(icat::AdmissionPolicy{}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -22,7 +22,7 @@ FROM image_versions v JOIN images im ON im.id = v.image_id WHERE im.name LIKE 'b
 INSERT INTO vulnerabilities (scan_id, vuln_id, package_name, package_version, package_type, purl, severity,
                              cvss_score, fix_state, fixed_version, title, primary_url)
 SELECT s.id,
-       format('CVE-2024-%s', 10000 + (abs(hashtext(s.id::text)) + f * 7919) % 5000),
+       format('CVE-2024-%s', 10000 + (abs(hashtext(s.id::text)::bigint) + f * 7919) % 5000),
        format('libbench%s', f), '1.0.' || f, 'os', format('pkg:deb/debian/libbench%s@1.0.%s', f, f),
        (ARRAY['critical', 'high', 'medium', 'low', 'unknown'])[1 + f % 5],
        (f % 100) / 10.0,

@@ -1,6 +1,7 @@
-// The account group: a tenant's API keys, CVE watches, feature requests, webhook subscriptions,
-// admission policy and decisions, and audit log, as the portal manages them. Endpoint functions,
-// the views their rows become and the pure functions that shape the JSON replies.
+// The account group: a tenant's API keys, CVE watches, feature requests, webhook subscriptions
+// and their delivery logs, admission policy and decisions, and audit log, as the portal manages
+// them. Endpoint functions, the views their rows become and the pure functions that shape the
+// JSON replies.
 #pragma once
 
 #include <optional>
@@ -26,6 +27,8 @@ Reply ListWebhooks(Context& ctx);  // webhooks.cpp
 Reply UpsertWebhook(Context& ctx);
 Reply UpdateWebhook(Context& ctx);
 Reply DeleteWebhook(Context& ctx);
+Reply ListWebhookDeliveries(Context& ctx);  // webhook_deliveries.cpp
+Reply PingWebhook(Context& ctx);
 Reply GetAdmissionPolicy(Context& ctx);  // admission.cpp
 Reply PutAdmissionPolicy(Context& ctx);
 Reply ListAdmissionDecisions(Context& ctx);
@@ -97,6 +100,22 @@ struct WebhookView {
 };
 std::string WebhookJson(const WebhookView& webhook);
 std::string WebhookListJson(const std::vector<WebhookView>& webhooks, const std::optional<std::string>& next_cursor);
+
+// One row of a subscription's delivery log: an event, and how its delivery went so far.
+struct DeliveryView {
+  std::string id, event_id, event_type, state;  // state: pending, succeeded, failed
+  long long attempts = 0;
+  std::optional<long long> last_status;  // HTTP status of the last attempt, when one came
+  std::optional<std::string> last_error;
+  std::optional<std::string> next_attempt_at;  // only while pending
+  std::string created_at, updated_at;
+};
+std::string DeliveryListJson(const std::vector<DeliveryView>& deliveries,
+                             const std::optional<std::string>& next_cursor);
+// The `data` of a ping event: {"webhook": {"id", "url"}}.
+std::string PingDataJson(const std::string& webhook_id, const std::string& url);
+// The 202 of a ping: {"eventId", "deliveryId"}.
+std::string PingAcceptedJson(const std::string& event_id, const std::string& delivery_id);
 
 struct DecisionView {
   std::string id, created_at, request_uid, operation, kind, mode;

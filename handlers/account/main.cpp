@@ -1,5 +1,5 @@
 // icat-account: what a tenant manages in the portal: API keys, CVE watches, feature requests,
-// webhook subscriptions, the admission policy and decisions, and the audit log.
+// webhook subscriptions and their delivery logs, the admission policy and decisions, and the audit log.
 #include "account.hpp"
 #include "queries.hpp"
 
@@ -19,6 +19,10 @@ int main(int argc, char** argv) {
       {"POST", "/api/webhooks", Access::kPortal, "", a::UpsertWebhook, true},
       {"PUT", "/api/webhooks/{id}", Access::kPortal, "", a::UpdateWebhook, true},
       {"DELETE", "/api/webhooks/{id}", Access::kPortal, "", a::DeleteWebhook},
+      {"GET", "/api/webhooks/{id}/deliveries", Access::kPortal, "", a::ListWebhookDeliveries},
+      // No has_body: a ping takes no input, so an empty POST needs no Content-Type (the handler
+      // accepts {} too and refuses any other body).
+      {"POST", "/api/webhooks/{id}/ping", Access::kPortal, "", a::PingWebhook},
       {"GET", "/api/admission-policy", Access::kPortal, "", a::GetAdmissionPolicy},
       {"PUT", "/api/admission-policy", Access::kPortal, "", a::PutAdmissionPolicy, true},
       {"GET", "/api/admission-decisions", Access::kPortal, "", a::ListAdmissionDecisions},

@@ -101,6 +101,25 @@ inline const std::vector<Statement> kStatements = {
     {"account_webhook_url_taken", "SELECT 1 FROM webhooks WHERE tenant_id = $1 AND url = $2 AND id <> $3::uuid"},
     {"account_delete_webhook", "DELETE FROM webhooks WHERE tenant_id = $1 AND id = $2::uuid RETURNING url"},
 
+    // ---- Webhook delivery log and ping. $1 tenant, $2 webhook id.
+    // Locked (FOR SHARE) until the ping's delivery is written, so a concurrent PUT or DELETE waits.
+    {"account_webhook_for_ping",
+     "SELECT w.url, w.active, w.disabled_reason FROM webhooks w WHERE w.tenant_id = $1 AND w.id = $2::uuid FOR SHARE"},
+    {"account_webhook_exists", "SELECT 1 FROM webhooks WHERE tenant_id = $1 AND id = $2::uuid"},
+    // $3 state or NULL, $4/$5 cursor, $6 limit. next_attempt_at only while pending.
+    {"account_list_deliveries",
+     "SELECT d.id, d.event_id, e.type, d.state, d.attempts, d.last_status, d.last_error, "
+     "CASE WHEN d.state = 'pending' THEN rfc3339(d.next_attempt_at) END, rfc3339(d.created_at), "
+     "rfc3339(d.updated_at), rfc3339_us(d.created_at) FROM deliveries d JOIN events e ON e.id = d.event_id "
+     "WHERE d.tenant_id = $1 AND d.webhook_id = $2::uuid AND ($3::text IS NULL OR d.state = $3) AND "
+     ICAT_AFTER("d", 4, 5) "ORDER BY d.created_at DESC, d.id DESC LIMIT $6"},
+    // $3 the event's data. The event is born fanned out: its one delivery, to this subscription
+    // alone, is written here, and the dispatcher sends it like any other due delivery.
+    {"account_insert_ping",
+     "WITH e AS (INSERT INTO events (tenant_id, type, payload, fanned_out_at) VALUES ($1, 'ping', $3::jsonb, now()) "
+     "RETURNING id), d AS (INSERT INTO deliveries (tenant_id, event_id, webhook_id) SELECT $1, e.id, $2::uuid FROM e "
+     "RETURNING id, event_id) SELECT event_id, id FROM d"},
+
     // ---- Admission policy and decisions. $1 tenant.
     {"account_get_policy", "SELECT policy::text FROM admission_policies WHERE tenant_id = $1"},
     // $2 policy, $3 editor

@@ -57,6 +57,8 @@ BOOST_AUTO_TEST_CASE(ids_of_another_tenant_are_404_and_nothing_of_it_shows_or_ch
       it::Send("PUT", "/api/webhooks/" + hook, me, R"({"url": "https://93.184.215.14/mine", "events": ["ping"]})"), 404,
       "NOT_FOUND");
   it::ExpectError(it::Send("DELETE", "/api/webhooks/" + hook, me), 404, "NOT_FOUND");
+  it::ExpectError(it::Send("POST", "/api/webhooks/" + hook + "/ping", me), 404, "NOT_FOUND");
+  it::ExpectError(it::Get("/api/webhooks/" + hook + "/deliveries", me), 404, "NOT_FOUND");
   // Their ids in my bodies: refused as not mine.
   it::Response fr =
       it::Send("POST", "/api/feature-requests", me,
@@ -95,6 +97,7 @@ BOOST_AUTO_TEST_CASE(ids_of_another_tenant_are_404_and_nothing_of_it_shows_or_ch
   BOOST_TEST(it::StringMember(me_body["tenant"], "id") == mine.id());
 
   BOOST_TEST(Fingerprint(theirs.id()) == before);
+  BOOST_TEST(*it::PgQuery("SELECT count(*) FROM events WHERE tenant_id = $1", {theirs.id()})[0][0] == "0");
   // And their admin still sees all of it.
   BOOST_TEST(it::ExpectJson200(it::Get("/api/webhooks", them))["webhooks"].Size() == 1u);
   BOOST_TEST(it::ExpectJson200(it::Get("/api/api-keys", them))["apiKeys"].Size() == 1u);

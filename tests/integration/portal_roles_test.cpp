@@ -5,6 +5,7 @@
 #include <set>
 
 #include "portal_support.hpp"
+#include "receiver.hpp"
 
 namespace it = icat::test;
 
@@ -49,6 +50,10 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
   std::string watch_id = IdOf(it::Send("POST", "/api/cve-watches", admin, R"({"cveId": "CVE-2021-44228"})"));
   std::string hook_id =
       IdOf(it::Send("POST", "/api/webhooks", admin, R"({"url": "https://93.184.215.14/roles", "events": ["ping"]})"));
+  // The ping goes to a receiver of the test's own, never to an outside address.
+  it::Receiver receiver;
+  std::string ping_id = IdOf(
+      it::Send("POST", "/api/webhooks", admin, R"({"url": )" + it::Quote(receiver.Url()) + R"(, "events": ["ping"]})"));
 
   const std::vector<Write> writes = {
       {"POST", "/api/api-keys", R"({"name": "ci", "scopes": ["read:catalog"]})", 201, "/api/api-keys"},
@@ -61,6 +66,7 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
       {"PUT", "/api/webhooks/" + hook_id, R"({"url": "https://93.184.215.14/moved", "events": ["scan.completed"]})",
        200, "/api/webhooks/{id}"},
       {"DELETE", "/api/webhooks/" + hook_id, "", 204, "/api/webhooks/{id}"},
+      {"POST", "/api/webhooks/" + ping_id + "/ping", "", 202, "/api/webhooks/{id}/ping"},
       {"PUT", "/api/admission-policy", R"({"mode": "warn"})", 200, "/api/admission-policy"},
   };
   // The table covers every write the portal publishes.
@@ -87,7 +93,8 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
   BOOST_TEST(
       *it::PgQuery("SELECT count(*) FROM api_keys WHERE tenant_id = $1 AND revoked_at IS NULL", {t.id()})[0][0] == "1");
   BOOST_TEST(*it::PgQuery("SELECT count(*) FROM cve_watches WHERE tenant_id = $1", {t.id()})[0][0] == "1");
-  BOOST_TEST(*it::PgQuery("SELECT count(*) FROM webhooks WHERE tenant_id = $1", {t.id()})[0][0] == "1");
+  BOOST_TEST(*it::PgQuery("SELECT count(*) FROM webhooks WHERE tenant_id = $1", {t.id()})[0][0] == "2");
+  BOOST_TEST(*it::PgQuery("SELECT count(*) FROM events WHERE tenant_id = $1", {t.id()})[0][0] == "0");
   BOOST_TEST(*it::PgQuery("SELECT count(*) FROM feature_requests WHERE tenant_id = $1", {t.id()})[0][0] == "0");
   BOOST_TEST(*it::PgQuery("SELECT count(*) FROM admission_policies WHERE tenant_id = $1", {t.id()})[0][0] == "0");
   // Each denial is a security event in the tenant's log.
@@ -102,14 +109,23 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
       BOOST_TEST(r.status == w.admin_status, r.Summary());
     }
   }
+  BOOST_TEST(receiver.WaitFor(1, std::chrono::seconds(15)).size() == 1u);  // the admin's ping
 }
 
 BOOST_AUTO_TEST_CASE(every_read_is_200_for_each_role_but_keys_and_audit_log_are_admin_only) {
   it::PortalTenant t;
   it::Image image = t.tenant.AddImage("roles", {{"1.0"}});
-  const std::vector<std::string> reads = {
-      "/api/auth/me",          "/api/docker-images", "/api/docker-images/" + image.id, "/api/cve-watches",
-      "/api/feature-requests", "/api/webhooks",      "/api/admission-policy",          "/api/admission-decisions"};
+  std::string hook_id = IdOf(it::Send("POST", "/api/webhooks", t.As(t.admin),
+                                      R"({"url": "https://93.184.215.14/reads", "events": ["ping"]})"));
+  const std::vector<std::string> reads = {"/api/auth/me",
+                                          "/api/docker-images",
+                                          "/api/docker-images/" + image.id,
+                                          "/api/cve-watches",
+                                          "/api/feature-requests",
+                                          "/api/webhooks",
+                                          "/api/webhooks/" + hook_id + "/deliveries",
+                                          "/api/admission-policy",
+                                          "/api/admission-decisions"};
   for (const char* role : {"viewer", "user", "admin"}) {
     for (const std::string& path : reads) {
       BOOST_TEST_CONTEXT(role << " GET " << path) { it::ExpectJson200(it::Get(path, t.As(t.ByRole(role)))); }

@@ -1,5 +1,5 @@
-// The portal groups' pure reply shapes: sessions, keys, watches, requests, webhooks, decisions,
-// the audit log and the portal image detail.
+// The portal groups' pure reply shapes: sessions, keys, watches, requests, webhooks and their
+// delivery log and ping, decisions, the audit log and the portal image detail.
 #include <rapidjson/document.h>
 
 #include <boost/test/unit_test.hpp>
@@ -114,6 +114,54 @@ BOOST_AUTO_TEST_CASE(webhook_secret_only_at_creation) {
   BOOST_TEST(listed["webhooks"][0]["disabledReason"].IsNull());
   h.secret = "whsec_abc";
   BOOST_TEST(Str(Parse(icat::account::WebhookJson(h)), "secret") == "whsec_abc");
+}
+
+BOOST_AUTO_TEST_CASE(delivery_log_shows_next_attempt_only_while_pending_and_null_status_without_reply) {
+  icat::account::DeliveryView done;
+  done.id = "d-1";
+  done.event_id = "e-1";
+  done.event_type = "scan.completed";
+  done.state = "succeeded";
+  done.attempts = 3;
+  done.last_status = 200;
+  done.next_attempt_at = "2026-01-01T00:00:05Z";  // stale: not shown once finished
+  done.created_at = "2026-01-01T00:00:00Z";
+  done.updated_at = "2026-01-01T00:00:07Z";
+  icat::account::DeliveryView waiting = done;
+  waiting.id = "d-2";
+  waiting.state = "pending";
+  waiting.attempts = 1;
+  waiting.last_status = std::nullopt;
+  waiting.last_error = "not sent: \"10.0.0.8\" is a private address";
+  auto d = Parse(icat::account::DeliveryListJson({done, waiting}, std::string("next")));
+  BOOST_TEST(Str(d, "nextCursor") == "next");
+  const rapidjson::Value& first = d["deliveries"][0];
+  BOOST_TEST(first.MemberCount() == 10u);
+  BOOST_TEST(Str(first, "eventId") == "e-1");
+  BOOST_TEST(Str(first, "eventType") == "scan.completed");
+  BOOST_TEST(Str(first, "state") == "succeeded");
+  BOOST_TEST(first["attempts"].GetInt() == 3);
+  BOOST_TEST(first["lastStatus"].GetInt() == 200);
+  BOOST_TEST(first["lastError"].IsNull());
+  BOOST_TEST(first["nextAttemptAt"].IsNull());
+  BOOST_TEST(Str(first, "updatedAt") == "2026-01-01T00:00:07Z");
+  const rapidjson::Value& second = d["deliveries"][1];
+  BOOST_TEST(second["lastStatus"].IsNull());
+  BOOST_TEST(Str(second, "lastError") == "not sent: \"10.0.0.8\" is a private address");
+  BOOST_TEST(Str(second, "nextAttemptAt") == "2026-01-01T00:00:05Z");
+  BOOST_TEST(Parse(icat::account::DeliveryListJson({}, std::nullopt))["nextCursor"].IsNull());
+}
+
+BOOST_AUTO_TEST_CASE(ping_data_names_the_webhook_and_the_reply_the_event_and_delivery) {
+  auto data = Parse(icat::account::PingDataJson("h-1", "https://example.com/a?b=\"c\""));
+  BOOST_TEST(data.MemberCount() == 1u);
+  BOOST_TEST(Str(data["webhook"], "id") == "h-1");
+  BOOST_TEST(Str(data["webhook"], "url") == "https://example.com/a?b=\"c\"");
+  BOOST_TEST(data["webhook"].MemberCount() == 2u);
+  auto accepted = Parse(icat::account::PingAcceptedJson("e-1", "d-1"));
+  BOOST_TEST(Str(accepted, "eventId") == "e-1");
+  BOOST_TEST(Str(accepted, "deliveryId") == "d-1");
+  BOOST_TEST(accepted.MemberCount() == 2u);
 }
 
 BOOST_AUTO_TEST_CASE(decisions_and_audit_entries_pass_stored_json_through) {

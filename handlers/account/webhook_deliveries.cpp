@@ -1,0 +1,144 @@
+// GET /api/webhooks/:id/deliveries and POST /api/webhooks/:id/ping: a subscription's delivery log
+// (what icat-dispatcher did with each event) and a test event sent to that subscription alone.
+#include <algorithm>
+
+#include "account.hpp"
+#include "icat/auth.hpp"
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/validate.hpp"
+
+namespace icat::account {
+
+namespace {
+
+const std::vector<std::string_view> kStates = {"pending", "succeeded", "failed"};
+
+// Columns of account_list_deliveries (queries.hpp).
+DeliveryView DeliveryAt(const Rows& rows, int row) {
+  DeliveryView d;
+  d.id = rows.Text(row, 0);
+  d.event_id = rows.Text(row, 1);
+  d.event_type = rows.Text(row, 2);
+  d.state = rows.Text(row, 3);
+  d.attempts = rows.Int(row, 4);
+  if (!rows.IsNull(row, 5)) d.last_status = rows.Int(row, 5);
+  d.last_error = rows.OptionalText(row, 6);
+  d.next_attempt_at = rows.OptionalText(row, 7);
+  d.created_at = rows.Text(row, 8);
+  d.updated_at = rows.Text(row, 9);
+  return d;
+}
+
+void WriteDelivery(JsonWriter& w, const DeliveryView& d) {
+  w.StartObject();
+  WriteString(w, "id", d.id);
+  WriteString(w, "eventId", d.event_id);
+  WriteString(w, "eventType", d.event_type);
+  WriteString(w, "state", d.state);
+  WriteInt(w, "attempts", d.attempts);
+  WriteKey(w, "lastStatus");
+  if (d.last_status)
+    w.Int64(*d.last_status);
+  else
+    w.Null();
+  WriteOptionalString(w, "lastError", d.last_error);
+  WriteOptionalString(w, "nextAttemptAt", d.state == "pending" ? d.next_attempt_at : std::nullopt);
+  WriteString(w, "createdAt", d.created_at);
+  WriteString(w, "updatedAt", d.updated_at);
+  w.EndObject();
+}
+
+// A ping takes no input: no body, or an empty JSON object (so clients that always send JSON work).
+// Route.has_body is off, so an empty POST needs no Content-Type; a body that is sent must be `{}`.
+void RequireNoInput(const Request& request) {
+  if (request.body.find_first_not_of(" \t\r\n") == std::string::npos) return;
+  rapidjson::Document body = ParseJson(request.body);  // 400 MALFORMED_JSON
+  std::vector<FieldIssue> issues;
+  FieldReader reader(body, issues);
+  reader.CheckUnknown();  // every member is unknown
+  ThrowIfIssues(issues);
+}
+
+// Why a ping is refused: the dispatcher's reason (a 410 Gone) when it disabled the subscription.
+std::string DisabledMessage(const std::optional<std::string>& reason) {
+  std::string why = reason ? *reason : "Its \"active\" flag is false.";
+  return "This webhook subscription is disabled: " + why +
+         " Save it with \"active\": true (PUT /api/webhooks/:id) to enable it, then ping again.";
+}
+
+}  // namespace
+
+std::string DeliveryListJson(const std::vector<DeliveryView>& deliveries,
+                             const std::optional<std::string>& next_cursor) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, "deliveries");
+  w.StartArray();
+  for (const DeliveryView& d : deliveries) WriteDelivery(w, d);
+  w.EndArray();
+  WriteOptionalString(w, "nextCursor", next_cursor);
+  w.EndObject();
+  return buffer.GetString();
+}
+
+std::string PingDataJson(const std::string& webhook_id, const std::string& url) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, "webhook");
+  w.StartObject();
+  WriteString(w, "id", webhook_id);
+  WriteString(w, "url", url);
+  w.EndObject();
+  w.EndObject();
+  return buffer.GetString();
+}
+
+std::string PingAcceptedJson(const std::string& event_id, const std::string& delivery_id) {
+  return DetailJson({{"eventId", event_id}, {"deliveryId", delivery_id}});
+}
+
+// GET /api/webhooks/:id/deliveries?state=&limit=&cursor=   (portal; every role)
+//   200 {"deliveries": [{id, eventId, eventType, state, attempts, lastStatus, lastError,
+//        nextAttemptAt (null unless pending), createdAt, updatedAt}], "nextCursor"}: newest first
+//   400 VALIDATION_ERROR (state: pending|succeeded|failed, limit, cursor, headers); 401
+//   404 NOT_FOUND: unknown, malformed or another tenant's webhook id
+Reply ListWebhookDeliveries(Context& ctx) {
+  std::string id = PathId(ctx, "webhook");
+  std::optional<std::string> state = ctx.request.Query("state");
+  if (state && std::find(kStates.begin(), kStates.end(), *state) == kStates.end()) {
+    ThrowInvalid("state", "must be one of pending, succeeded, failed");
+  }
+  Page page = ReadPage(ctx.request);
+  if (ctx.db.Run("account_webhook_exists", {ctx.principal.tenant_id, id}).empty()) {
+    throw ApiError(Error::kNOT_FOUND, "No such webhook.");
+  }
+  Rows rows = ctx.db.Run("account_list_deliveries",
+                         {ctx.principal.tenant_id, id, state, page.after_time, page.after_id, page.limit + 1});
+  std::vector<DeliveryView> deliveries;
+  for (int row = 0; row < rows.size() && row < page.limit; row++) deliveries.push_back(DeliveryAt(rows, row));
+  return JsonReply(200, DeliveryListJson(deliveries, NextCursor(rows, page.limit, 10, 0)));
+}
+
+// POST /api/webhooks/:id/ping   (portal; admin) — no body, or {}
+//   202 {"eventId", "deliveryId"}: a `ping` event ({"webhook": {id, url}}) with one pending delivery
+//       to this subscription only (whatever its events), sent by icat-dispatcher within its poll interval
+//   400 MALFORMED_JSON / VALIDATION_ERROR: a body other than {}; 401; 403 FORBIDDEN
+//   404 NOT_FOUND: unknown, malformed or another tenant's webhook id
+//   409 CONFLICT: the subscription is disabled (active false), with the reason when the dispatcher gave one
+Reply PingWebhook(Context& ctx) {
+  std::string id = PathId(ctx, "webhook");
+  RequireNoInput(ctx.request);
+  Rows hook = ctx.db.Run("account_webhook_for_ping", {ctx.principal.tenant_id, id});
+  if (hook.empty()) throw ApiError(Error::kNOT_FOUND, "No such webhook.");
+  std::string url(hook.Text(0, 0));
+  if (!hook.Bool(0, 1)) throw ApiError(Error::kCONFLICT, DisabledMessage(hook.OptionalText(0, 2)));
+  Rows rows = ctx.db.Run("account_insert_ping", {ctx.principal.tenant_id, id, PingDataJson(id, url)});
+  std::string event_id(rows.Text(0, 0)), delivery_id(rows.Text(0, 1));
+  Audit(ctx, "webhook.pinged", id, DetailJson({{"url", url}, {"eventId", event_id}, {"deliveryId", delivery_id}}));
+  return JsonReply(202, PingAcceptedJson(event_id, delivery_id));
+}
+
+}  // namespace icat::account

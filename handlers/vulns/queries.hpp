@@ -42,10 +42,16 @@ inline const std::vector<Statement> kStatements = {
      "SELECT i.id, i.name, i.repository, v.id, v.tag, v.digest, v.id = i.latest_version_id, s.id, "
      "rfc3339(s.scanned_at), x.vuln_id, x.package_name, x.package_version, x.package_type, x.purl, x.severity, "
      "x.fix_state, x.fixed_version "
-     "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
-     "JOIN image_versions v ON v.image_id = i.id AND ($3::boolean OR v.id = i.latest_version_id) "
-     "JOIN scans s ON s.id = v.latest_scan_id "
-     "JOIN vulnerabilities x ON x.scan_id = s.id AND (x.vuln_id = $2 OR x.aliases @> ARRAY[$2::text]) "
+     // The scans holding the id come first, from its indexes, so the plan starts from a handful of
+     // rows whatever the planner guesses (joined the other way round, one look-up took 36 ms to
+     // seconds on the bench data set).
+     "FROM (WITH hit_scans AS MATERIALIZED (SELECT DISTINCT scan_id FROM vulnerabilities "
+     "  WHERE vuln_id = $2 OR aliases @> ARRAY[$2::text]) SELECT scan_id FROM hit_scans) h "
+     "JOIN image_versions v ON v.latest_scan_id = h.scan_id "
+     "JOIN images i ON i.id = v.image_id AND ($3::boolean OR v.id = i.latest_version_id) "
+     "JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+     "JOIN scans s ON s.id = h.scan_id "
+     "JOIN vulnerabilities x ON x.scan_id = h.scan_id AND (x.vuln_id = $2 OR x.aliases @> ARRAY[$2::text]) "
      "ORDER BY i.name, i.id, v.published_at DESC, v.id, x.id"},
 };
 

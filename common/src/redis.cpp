@@ -3,6 +3,8 @@
 
 #include <hiredis/hiredis.h>
 
+#include <cerrno>
+
 #include "icat/log.hpp"
 
 namespace icat {
@@ -72,21 +74,27 @@ bool Redis::EnsureConnected() {
 }
 
 std::optional<std::vector<RedisReply>> Redis::Pipeline(const std::vector<std::vector<std::string>>& commands) {
-  if (!EnsureConnected()) return std::nullopt;
-  for (const auto& args : commands) AppendCommand(context_, args);
-  std::vector<RedisReply> replies;
-  for (size_t i = 0; i < commands.size(); i++) {
-    void* raw = nullptr;
-    if (redisGetReply(context_, &raw) != REDIS_OK || !raw) {
-      LogWarn(std::string("redis failed: ") + context_->errstr);
-      Disconnect();  // the stream is out of step now; start over next time
-      retry_after_ = std::chrono::steady_clock::now() + kReconnectBackoff;
-      return std::nullopt;
+  for (int attempt = 1; attempt <= 2; attempt++) {
+    if (!EnsureConnected()) return std::nullopt;
+    for (const auto& args : commands) AppendCommand(context_, args);
+    std::vector<RedisReply> replies;
+    for (size_t i = 0; i < commands.size(); i++) {
+      void* raw = nullptr;
+      if (redisGetReply(context_, &raw) != REDIS_OK || !raw) break;
+      replies.push_back(Convert(static_cast<redisReply*>(raw)));
+      freeReplyObject(raw);
     }
-    replies.push_back(Convert(static_cast<redisReply*>(raw)));
-    freeReplyObject(raw);
+    if (replies.size() == commands.size()) return replies;
+    // A connection the server closed (Redis restarted since the last request) never ran the
+    // commands: reconnect and send them once more. Anything else (a timeout) may have run them.
+    bool closed_by_server = context_->err == REDIS_ERR_EOF ||
+                            (context_->err == REDIS_ERR_IO && (errno == ECONNRESET || errno == EPIPE));
+    LogWarn(std::string("redis failed: ") + context_->errstr);
+    Disconnect();  // the stream is out of step now; start over
+    if (!closed_by_server || attempt == 2 || !replies.empty()) break;
   }
-  return replies;
+  retry_after_ = std::chrono::steady_clock::now() + kReconnectBackoff;
+  return std::nullopt;
 }
 
 std::optional<RedisReply> Redis::Command(const std::vector<std::string>& args) {

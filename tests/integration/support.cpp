@@ -679,4 +679,20 @@ void Tenant::RevokeKey(std::string_view key) {
   IcatctlOk({"key", "revoke", "--tenant", subdomain_, std::string(key.substr(0, 14))});
 }
 
+void ExpectValidOpenApi(const std::string& path) {
+  Response r = Get(path);
+  rapidjson::Document doc = ExpectJson200(r);
+  BOOST_TEST(StringMember(doc, "openapi").rfind("3.0", 0) == 0u);
+  char file[] = "/tmp/icat-openapi-XXXXXX.json";
+  int fd = mkstemps(file, 5);
+  BOOST_TEST_REQUIRE(fd >= 0);
+  BOOST_TEST_REQUIRE(write(fd, r.body.data(), r.body.size()) == static_cast<ssize_t>(r.body.size()));
+  close(fd);
+  const std::string& repo = GetEnv().repo;
+  ProcessResult check = RunProcess({"node", repo + "/tests/integration/validate-openapi.js", file}, {},
+                                   {"NODE_PATH=" + repo + "/build/node/node_modules"});
+  std::remove(file);
+  BOOST_TEST(check.exit_code == 0, path << ": validate-openapi.js: " << check.out << check.err);
+}
+
 }  // namespace icat::test

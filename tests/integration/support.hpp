@@ -95,6 +95,10 @@ void ExpectError(const Response& response, int status, std::string_view error);
 // Asserts a JSON 200 with X-Request-Id; returns the parsed body.
 rapidjson::Document ExpectJson200(const Response& response);
 
+// Fetches the OpenAPI document served at path (public), checks it is OpenAPI 3.0 and that a real
+// validator (@apidevtools/swagger-parser, tests/integration/validate-openapi.js) accepts it.
+void ExpectValidOpenApi(const std::string& path);
+
 // The fields of a details array of a VALIDATION_ERROR body.
 std::vector<std::string> DetailFields(const Response& response);
 

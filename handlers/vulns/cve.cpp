@@ -1,9 +1,9 @@
 // GET /v1/cve/{cveId} (and the portal's /api/cve/{cveId}): which of the tenant's licensed images
 // carry a vulnerability, in their latest version or, with ?versions=all, in any version.
-#include <regex>
 
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
+#include "icat/validate.hpp"
 #include "vulns.hpp"
 
 namespace icat::vulns {
@@ -76,16 +76,6 @@ void EndArrayAndObject(JsonWriter& w) {
 
 }  // namespace
 
-std::optional<std::string> NormalizeVulnerabilityId(std::string_view text) {
-  static const std::regex kId(R"(CVE-\d{4}-\d{4,19}|GHSA(-[0-9a-z]{4}){3})", std::regex::icase);
-  if (!std::regex_match(text.begin(), text.end(), kId)) return std::nullopt;
-  std::string id(text);
-  for (char& c : id) {
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  }
-  return id;
-}
-
 bool ParseAllVersions(const Request& request) {
   std::optional<std::string> versions = request.Query("versions");
   if (!versions || *versions == "latest") return false;
@@ -126,7 +116,7 @@ std::string CveLookupJson(const std::string& cve_id, bool all_versions, const st
 //       packages, fixState and fixedVersion; an id no image carries gives an empty list
 //   400 VALIDATION_ERROR (cveId: CVE-YYYY-NNNN... or GHSA-xxxx-xxxx-xxxx; versions); 401; 403; 429
 Reply LookUpCve(Context& ctx) {
-  std::optional<std::string> cve_id = NormalizeVulnerabilityId(ctx.request.PathParam("cveId"));
+  std::optional<std::string> cve_id = NormaliseVulnId(ctx.request.PathParam("cveId"));
   if (!cve_id) ThrowInvalid("cveId", "must look like CVE-2024-3094 or GHSA-xxxx-xxxx-xxxx");
   bool all_versions = ParseAllVersions(ctx.request);
   Rows rows = ctx.db.Run("cve_lookup", {ctx.principal.tenant_id, *cve_id, all_versions});

@@ -55,9 +55,6 @@ Filters ParseFilters(const Request& request);
 std::string VulnerabilityListJson(const ScanView& scan, const std::vector<FindingView>& findings,
                                   const std::optional<std::string>& next_cursor);
 
-// "cve-2021-44228" -> "CVE-2021-44228"; GHSA-xxxx-xxxx-xxxx likewise; nullopt for anything else.
-std::optional<std::string> NormalizeVulnerabilityId(std::string_view text);
-
 // ?versions=: absent or "latest" -> false, "all" -> true; anything else 400 naming versions.
 bool ParseAllVersions(const Request& request);
 

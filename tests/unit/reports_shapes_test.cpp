@@ -3,6 +3,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "icat/validate.hpp"
+
 #include "../../handlers/catalog/scan_history.hpp"
 #include "../../handlers/sbom/sbom.hpp"
 #include "../../handlers/vulns/vulns.hpp"
@@ -168,12 +170,12 @@ BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cur
 }
 
 BOOST_AUTO_TEST_CASE(cve_ids_are_normalised_to_upper_case_and_anything_else_is_refused) {
-  BOOST_TEST(*icat::vulns::NormalizeVulnerabilityId("cve-2021-44228") == "CVE-2021-44228");
-  BOOST_TEST(*icat::vulns::NormalizeVulnerabilityId("CVE-2024-1234567") == "CVE-2024-1234567");
-  BOOST_TEST(*icat::vulns::NormalizeVulnerabilityId("ghsa-wxc4-f4m6-wwqv") == "GHSA-WXC4-F4M6-WWQV");
+  BOOST_TEST(*icat::NormaliseVulnId("cve-2021-44228") == "CVE-2021-44228");
+  BOOST_TEST(*icat::NormaliseVulnId("CVE-2024-1234567") == "CVE-2024-1234567");
+  BOOST_TEST(*icat::NormaliseVulnId("ghsa-wxc4-f4m6-wwqv") == "GHSA-WXC4-F4M6-WWQV");
   for (const char* bad :
        {"CVE-2021-123", "CVE-21-1234", "CVE-2021-44228 ", "GHSA-wxc4-f4m6", "GHSA-wxc4-f4m6-ww_v", "log4shell", ""}) {
-    BOOST_TEST(!icat::vulns::NormalizeVulnerabilityId(bad).has_value(), bad);
+    BOOST_TEST(!icat::NormaliseVulnId(bad).has_value(), bad);
   }
   BOOST_TEST(!icat::vulns::ParseAllVersions(WithQuery("")));
   BOOST_TEST(!icat::vulns::ParseAllVersions(WithQuery("versions=latest")));

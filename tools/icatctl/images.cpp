@@ -68,7 +68,7 @@ void VersionAdd(const Args& args) {
   std::optional<std::string> published = args.Optional("published");
 
   Session session;
-  if (published) (void)TimestampIsPast(session.db, "published", *published);
+  if (published) (void)TimestampIsPast("published", *published);
   Transaction transaction(session.db);
   // Locking the image serialises concurrent adds, so latest_version_id ends up the newest.
   Rows images = session.db.RunSql("SELECT id FROM images WHERE name = $1 FOR UPDATE", {image});

@@ -154,7 +154,7 @@ void KeyCreate(const Args& args) {
   std::optional<std::string> expires = args.Optional("expires");
 
   Session session;
-  if (expires && TimestampIsPast(session.db, "expires", *expires)) {
+  if (expires && TimestampIsPast("expires", *expires)) {
     throw UsageError("--expires: " + *expires + " is in the past");
   }
   std::string tenant_id = TenantId(session.db, subdomain);

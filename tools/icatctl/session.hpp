@@ -9,6 +9,7 @@
 
 #include "icat/config.hpp"
 #include "icat/db.hpp"
+#include "icat/paging.hpp"
 
 namespace icat::ctl {
 
@@ -50,11 +51,10 @@ std::string ImageId(Db& db, std::string_view name);
 // Throws UsageError "--flag: 'value' <expectation>" unless value matches the ECMAScript pattern.
 void RequireMatch(std::string_view flag, std::string_view value, const char* pattern, std::string_view expectation);
 
-// Checks an RFC 3339 timestamp given as --flag: its shape here (so the message names the flag),
-// its calendar by Postgres. Returns whether it lies in the past. Throws UsageError.
-bool TimestampIsPast(Db& db, std::string_view flag, const std::string& value);
+// An RFC 3339 timestamp with a real calendar date (common's ParseRfc3339); whether it lies in the
+// past. Throws UsageError naming the flag otherwise.
+bool TimestampIsPast(std::string_view flag, const std::string& value);
 
-bool IsUuid(std::string_view text);
 size_t Utf8Length(std::string_view text);  // characters, as Postgres' length() counts them
 
 }  // namespace icat::ctl

@@ -59,9 +59,8 @@ Reply ErrorReply(const ApiError& e, const Request& request) {
   return reply;
 }
 
-// Runs route lookup to handler; throws ApiError for every refusal.
-Reply Dispatch(const std::vector<Route>& routes, Request& request, Context& ctx, bool& in_transaction) {
-  RouteMatch match = MatchRoute(routes, request.method, request.path);
+// Runs the matched route from its checks to its handler; throws ApiError for every refusal.
+Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, bool& in_transaction) {
   if (!match.route) {
     if (match.allowed_methods.empty()) throw ApiError(Error::kNOT_FOUND, "No such path.");
     ApiError error(Error::kMETHOD_NOT_ALLOWED, "Use " + Join(match.allowed_methods, " or ") + " on this path.");
@@ -98,24 +97,23 @@ void AuditDenial(Context& ctx) {
   }
 }
 
-std::string RouteName(const std::vector<Route>& routes, const Request& request) {
-  RouteMatch match = MatchRoute(routes, request.method, request.path);
+std::string RouteName(const RouteMatch& match, const Request& request) {
   return match.route ? std::string(match.route->method) + " " + std::string(match.route->pattern)
                      : request.method + " (unrouted)";
 }
 
 }  // namespace
 
-Reply HandleRequest(const std::vector<Route>& routes, const Request& incoming, Db& db, Redis& redis,
-                    const Config& config, std::string_view group) {
+Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, const Config& config,
+                    std::string_view group) {
   auto started = std::chrono::steady_clock::now();
-  Request request = incoming;
+  RouteMatch match = MatchRoute(routes, request.method, request.path);
   Context ctx{request, db, redis, config, {}, {}};
   bool in_transaction = false;
   Reply reply;
   std::optional<Error> error;
   try {
-    reply = Dispatch(routes, request, ctx, in_transaction);
+    reply = Dispatch(match, request, ctx, in_transaction);
   } catch (const ApiError& e) {
     error = e.error();
     reply = ErrorReply(e, request);
@@ -137,7 +135,7 @@ Reply HandleRequest(const std::vector<Route>& routes, const Request& incoming, D
   char millis[32];
   std::snprintf(millis, sizeof millis, "%.1f", ms);
   LogInfo("rid=" + request.request_id + " group=" + std::string(group) + " tenant=" +
-          (ctx.principal.tenant_id.empty() ? "-" : ctx.principal.tenant_id) + " route=\"" + RouteName(routes, request) +
+          (ctx.principal.tenant_id.empty() ? "-" : ctx.principal.tenant_id) + " route=\"" + RouteName(match, request) +
           "\" status=" + std::to_string(reply.status) + " error=" + (error ? std::string(Describe(*error).name) : "-") +
           " ms=" + millis);
   return reply;
@@ -223,7 +221,7 @@ int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& 
       return 1;
     }
     Request request = ReadRequest(fcgi, config.max_body_bytes);
-    WriteReply(fcgi, HandleRequest(routes, request, db, redis, config, group));
+    WriteReply(fcgi, HandleRequest(routes, std::move(request), db, redis, config, group));
     FCGX_Finish_r(&fcgi);
   }
   return 0;

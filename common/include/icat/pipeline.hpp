@@ -37,7 +37,7 @@ struct Context {
 };
 
 // Runs one request through the pipeline; never throws.
-Reply HandleRequest(const std::vector<Route>& routes, const Request& request, Db& db, Redis& redis,
+Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis,
                     const Config& config, std::string_view group);
 
 // A handler executable's whole main: reads the configuration, parses --socket and --workers,

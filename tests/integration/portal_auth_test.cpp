@@ -349,7 +349,7 @@ BOOST_AUTO_TEST_CASE(with_redis_down_login_is_503_and_everything_else_keeps_work
   it::Response watch = it::Send("POST", "/api/cve-watches", t.As(t.admin), R"({"cveId": "CVE-2024-3094"})");
   BOOST_TEST(watch.status == 201, watch.Summary());
   redis.Restart();
-  // Each auth worker finds its old connection dead on first use and tries again a second later.
+  // A worker that failed to connect during the outage tries again after a second's back-off.
   ExpectSession(it::Login(t.subdomain(), t.admin.email));
 }
 

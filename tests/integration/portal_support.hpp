@@ -49,8 +49,8 @@ std::string MintToken(const AccessClaims& claims);
 std::string JwtSecret();
 
 // POST /api/auth/login as a client of its own address (a fresh one unless given). A 503 is
-// retried (up to 5 tries, 1.1 s apart): after another test restarted Redis, each auth worker
-// finds its old connection dead on first use and answers one 503 (sign-in fails closed).
+// retried (up to 5 tries, 1.1 s apart): an auth worker that failed to reach Redis while another
+// test had it stopped waits out a second's back-off before it tries again (sign-in fails closed).
 Response Login(std::string_view tenant, std::string_view email, std::string_view password = kPortalPassword,
                const std::string& client_ip = RandomClientIp(), const Headers& extra = {});
 // One attempt, 503 included.

@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
 #include <iterator>
@@ -133,6 +134,34 @@ BOOST_AUTO_TEST_CASE(redis_down_keeps_reads_working_and_status_degraded) {
   }
   it::ExpectJson200(it::Get("/v1/images", it::Bearer(known_key)));
   it::ExpectJson200(it::Get("/v1/images", it::Bearer(fresh_key)));
+}
+
+BOOST_AUTO_TEST_CASE(connections_redis_closed_are_reopened_on_the_very_next_request) {
+  it::Tenant tenant;
+  tenant.AddImage("redisclosed", {{"1.0"}});
+  std::string key = tenant.CreateKey();
+  // Requests from several threads at once, so that every catalog worker holds a Redis connection,
+  // and, after Redis dropped them all, so that every worker meets its dead connection.
+  auto all_counted = [&] {
+    std::vector<std::thread> threads;
+    std::atomic<int> uncounted{0};
+    for (int t = 0; t < 6; t++) {
+      threads.emplace_back([&] {
+        it::HttpClient client;
+        for (int i = 0; i < 4; i++) {
+          it::Response r = client.Get("/v1/images", it::Bearer(key));
+          if (r.status != 200 || !r.Has("ratelimit")) uncounted++;
+        }
+      });
+    }
+    for (std::thread& t : threads) t.join();
+    return uncounted.load();
+  };
+  BOOST_TEST_REQUIRE(all_counted() == 0);
+  auto killed = it::RedisCommand({"CLIENT", "KILL", "TYPE", "normal"});
+  BOOST_TEST_REQUIRE(killed.has_value());
+  // A rate-limit header on every reply: Redis answered each one, none fell back for lack of it.
+  BOOST_TEST(all_counted() == 0);
 }
 
 BOOST_AUTO_TEST_CASE(key_revoked_while_redis_is_down_stays_revoked_after_redis_returns) {

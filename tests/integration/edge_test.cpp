@@ -34,6 +34,18 @@ BOOST_AUTO_TEST_CASE(post_to_image_list_is_405_with_allow_get) {
   BOOST_TEST(r.Header("allow") == "GET", r.Summary());
 }
 
+BOOST_AUTO_TEST_CASE(head_answers_like_get_without_a_body) {
+  it::Tenant tenant;
+  tenant.AddImage("head", {{"1.0"}});
+  std::string key = tenant.CreateKey();
+  it::HttpClient client;
+  it::Response r = client.Send("HEAD", "/v1/images", it::Bearer(key), std::nullopt,
+                               [](CURL* curl) { curl_easy_setopt(curl, CURLOPT_NOBODY, 1L); });
+  BOOST_TEST(r.status == 200, r.Summary());
+  BOOST_TEST(r.body.empty());
+  BOOST_TEST(r.Header("content-type") == "application/json");
+}
+
 BOOST_AUTO_TEST_CASE(delete_of_image_detail_is_405_with_allow_get) {
   it::Tenant tenant;
   std::string key = tenant.CreateKey();

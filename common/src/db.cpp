@@ -2,12 +2,15 @@
 #include "icat/db.hpp"
 
 #include <cstdlib>
+#include <utility>
 
 #include "icat/log.hpp"
-#include "icat/paging.hpp"
 
 namespace icat {
 
+namespace {
+constexpr const char* kSetTenant = "icat_set_tenant";
+}  // namespace
 
 std::optional<std::string> Rows::OptionalText(int row, int col) const {
   if (IsNull(row, col)) return std::nullopt;
@@ -82,6 +85,7 @@ void Db::Connect() {
   if (statement_timeout_ms_ > 0) {
     Check(PQexec(conn_, ("SET statement_timeout = " + std::to_string(statement_timeout_ms_)).c_str()));
   }
+  Check(PQprepare(conn_, kSetTenant, "SELECT set_config('app.tenant_id', $1, true)", 0, nullptr));
   for (const Statement& s : statements_) {
     Check(PQprepare(conn_, std::string(s.name).c_str(), std::string(s.sql).c_str(), 0, nullptr));
   }
@@ -96,7 +100,8 @@ void Db::Fail(PGresult* result) {
     message = PQresultErrorMessage(result);
     PQclear(result);
   }
-  bool lost = !conn_ || PQstatus(conn_) != CONNECTION_OK;
+  // A connection left mid-pipeline is in an unknown state: dropped like a lost one.
+  bool lost = !conn_ || PQstatus(conn_) != CONNECTION_OK || PQpipelineStatus(conn_) != PQ_PIPELINE_OFF;
   if (lost) Disconnect();
   while (!message.empty() && message.back() == '\n') message.pop_back();
   throw DbError(message, sqlstate, lost);
@@ -115,54 +120,115 @@ struct ParamArrays {
     for (const Param& p : params) values.push_back(p.value() ? p.value()->c_str() : nullptr);
   }
 };
+
+using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
 }  // namespace
 
 Rows Db::Run(std::string_view name, const std::vector<Param>& params) {
-  if (!conn_) Connect();
-  ParamArrays arrays(params);
-  return Check(PQexecPrepared(conn_, std::string(name).c_str(), static_cast<int>(params.size()),
-                              arrays.values.data(), nullptr, nullptr, 0));
+  return std::move(Send({{name, false, &params}}).front());
+}
+
+std::vector<Rows> Db::RunAll(const std::vector<Call>& calls) {
+  std::vector<Step> steps;
+  for (const Call& call : calls) steps.push_back({call.name, false, &call.params});
+  return Send(steps);
 }
 
 Rows Db::RunSql(std::string_view sql, const std::vector<Param>& params) {
+  if (!params.empty() || scope_ == Scope::kRead) return std::move(Send({{sql, true, &params}}).front());
+  // A simple query may hold several statements, which a pipeline cannot carry: open the
+  // transaction first when one is pending.
+  if (scope_ == Scope::kPendingBegin) Send({});
   if (!conn_) Connect();
-  std::string text(sql);
-  if (params.empty()) return Check(PQexec(conn_, text.c_str()));
-  ParamArrays arrays(params);
-  return Check(PQexecParams(conn_, text.c_str(), static_cast<int>(params.size()), nullptr, arrays.values.data(),
-                            nullptr, nullptr, 0));
+  return Check(PQexec(conn_, std::string(sql).c_str()));
 }
 
-void Db::Begin() { BeginWith("BEGIN"); }
-
-// Sends `sql` (starting with BEGIN) as one simple query, reconnecting once first if the server
-// went away since the last request (a restarted Postgres is then invisible to clients).
-void Db::BeginWith(const std::string& sql) {
+// Sends the steps in one round trip, reconnecting once when the connection turns out lost while
+// nothing of this request's transaction lived on the server yet (retrying is then safe).
+std::vector<Rows> Db::Send(const std::vector<Step>& steps) {
+  bool retryable = scope_ == Scope::kPendingBegin || scope_ == Scope::kRead;
   if (!conn_) Connect();
-  PGresult* result = PQexec(conn_, sql.c_str());
-  ExecStatusType status = PQresultStatus(result);
-  PQclear(result);
-  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return;
-  if (PQstatus(conn_) == CONNECTION_OK) {
-    Rollback();  // a real error, not a lost connection: leave no transaction half open
-    throw DbError("cannot begin: " + std::string(PQerrorMessage(conn_)), "", false);
+  try {
+    return SendPipeline(steps);
+  } catch (const DbError& e) {
+    if (!e.connection_lost || !retryable) throw;
+    LogWarn("postgres connection lost; reconnecting");
   }
-  LogWarn("postgres connection lost; reconnecting");
   Connect();
-  Check(PQexec(conn_, sql.c_str()));
+  return SendPipeline(steps);
+}
+
+// One pipeline: what the scope must open first (BEGIN, the tenant), the steps, then a sync.
+// The first failure is thrown once the whole pipeline has been read, so the connection stays usable.
+std::vector<Rows> Db::SendPipeline(const std::vector<Step>& steps) {
+  if (!PQenterPipelineMode(conn_)) Fail(nullptr);
+  size_t prologue = 0;
+  bool sent = true;
+  if (scope_ == Scope::kPendingBegin) {
+    sent = sent && PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0);
+    prologue++;
+  }
+  if ((scope_ == Scope::kPendingBegin || scope_ == Scope::kRead) && !tenant_.empty()) {
+    const char* tenant = tenant_.c_str();
+    sent = sent && PQsendQueryPrepared(conn_, kSetTenant, 1, &tenant, nullptr, nullptr, 0);
+    prologue++;
+  }
+  for (const Step& step : steps) {
+    ParamArrays arrays(*step.params);
+    int count = static_cast<int>(arrays.values.size());
+    std::string text(step.name_or_sql);
+    sent = sent && (step.is_sql ? PQsendQueryParams(conn_, text.c_str(), count, nullptr, arrays.values.data(),
+                                                    nullptr, nullptr, 0)
+                                : PQsendQueryPrepared(conn_, text.c_str(), count, arrays.values.data(), nullptr,
+                                                      nullptr, 0));
+  }
+  if (!sent || !PQpipelineSync(conn_)) Fail(nullptr);
+
+  std::vector<Rows> rows;
+  Result failure(nullptr, PQclear);
+  for (size_t i = 0; i < prologue + steps.size(); i++) {
+    Result result(PQgetResult(conn_), PQclear);
+    if (!result || PQstatus(conn_) != CONNECTION_OK) Fail(result.release());
+    while (PGresult* extra = PQgetResult(conn_)) PQclear(extra);  // each command's results end with NULL
+    ExecStatusType status = PQresultStatus(result.get());
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+      if (!failure && status != PGRES_PIPELINE_ABORTED) failure = std::move(result);
+    } else if (i >= prologue) {
+      rows.emplace_back(result.release());
+    }
+  }
+  Result sync(PQgetResult(conn_), PQclear);
+  if (!sync || PQresultStatus(sync.get()) != PGRES_PIPELINE_SYNC || !PQexitPipelineMode(conn_)) Fail(sync.release());
+  if (scope_ == Scope::kPendingBegin) scope_ = Scope::kOpen;  // BEGIN ran, whatever followed it
+  if (failure) Fail(failure.release());
+  return rows;
+}
+
+void Db::Begin() {
+  scope_ = Scope::kPendingBegin;
+  tenant_.clear();
 }
 
 void Db::BeginForTenant(std::string_view tenant_id) {
-  // One round trip for BEGIN and the tenant. The id is inlined, so it must be a canonical UUID
-  // (it comes from our own key record or a token we signed; checked anyway).
-  if (!IsUuid(tenant_id)) throw DbError("not a tenant id: " + std::string(tenant_id), "22P02", false);
-  BeginWith("BEGIN; SELECT set_config('app.tenant_id', '" + std::string(tenant_id) + "', true)");
+  scope_ = Scope::kPendingBegin;
+  tenant_ = tenant_id;
 }
 
-void Db::Commit() { Rows ignored = Check(PQexec(conn_, "COMMIT")); }
+void Db::ReadAsTenant(std::string_view tenant_id) {
+  scope_ = Scope::kRead;
+  tenant_ = tenant_id;
+}
+
+void Db::Commit() {
+  Scope scope = std::exchange(scope_, Scope::kNone);
+  tenant_.clear();
+  if (scope == Scope::kOpen) Rows ignored = Check(PQexec(conn_, "COMMIT"));
+}
 
 void Db::Rollback() {
-  if (!conn_) return;
+  Scope scope = std::exchange(scope_, Scope::kNone);
+  tenant_.clear();
+  if (scope != Scope::kOpen || !conn_) return;
   PGresult* result = PQexec(conn_, "ROLLBACK");
   if (PQresultStatus(result) != PGRES_COMMAND_OK) Disconnect();
   PQclear(result);

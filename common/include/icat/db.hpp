@@ -68,11 +68,19 @@ class Rows {
   std::shared_ptr<PGresult> result_;
 };
 
+// A prepared statement by name and its parameters: one step of Db::RunAll.
+struct Call {
+  std::string_view name;
+  std::vector<Param> params;
+};
+
 // Parses a Postgres text array such as {a,b,"c d"} into its elements.
 std::vector<std::string> ParseTextArray(std::string_view text);
 // Renders elements as a Postgres text array literal.
 std::string TextArrayLiteral(const std::vector<std::string>& elements);
 
+// One connection. Statements go out as libpq pipelines: a transaction's BEGIN and the tenant travel
+// in the round trip of its first statement, and RunAll sends several statements in one round trip.
 class Db {
  public:
   // Nothing connects here; the first use does.
@@ -83,24 +91,41 @@ class Db {
 
   // Runs a prepared statement by name.
   [[nodiscard]] Rows Run(std::string_view name, const std::vector<Param>& params = {});
+  // Runs a handful of independent prepared statements in one round trip; their rows in order.
+  // The first failure throws; the statements after it do not run.
+  [[nodiscard]] std::vector<Rows> RunAll(const std::vector<Call>& calls);
   // Runs SQL text (icatctl, migrations): with parameters when given, else as a simple query,
   // which may hold several statements.
   [[nodiscard]] Rows RunSql(std::string_view sql, const std::vector<Param>& params = {});
 
-  // BEGIN, reconnecting once first if the server went away since the last request
-  // (a restarted Postgres is then invisible to clients). Throws DbError when unreachable.
+  // Opens a transaction. Nothing is sent yet: BEGIN goes with the first statement, which
+  // reconnects once first if the server went away since the last request (a restarted
+  // Postgres is then invisible to clients). Throws DbError when unreachable.
   void Begin();
-  void Commit();
-  void Rollback();  // never throws; a broken connection is reset on the next Begin
-  // BEGIN, then set_config('app.tenant_id', tenant, true) for row-level security.
+  // Begin, then set_config('app.tenant_id', tenant, true) for row-level security.
   void BeginForTenant(std::string_view tenant_id);
+  // For read-only requests: no BEGIN and no COMMIT. Each round trip is its own implicit
+  // transaction that sets the tenant first; under READ COMMITTED every statement takes its own
+  // snapshot inside an explicit transaction too, so reads see what they would see there.
+  void ReadAsTenant(std::string_view tenant_id);
+  void Commit();    // COMMIT when a statement ran since Begin; ends a read scope
+  void Rollback();  // never throws; a broken connection is reset on the next Begin
 
   bool Ping();  // SELECT 1, reconnecting if needed; false when Postgres is unreachable
 
  private:
+  // What the next round trip must open first.
+  enum class Scope { kNone, kPendingBegin, kOpen, kRead };
+  struct Step {  // a prepared statement (by name) or SQL text, and its parameters
+    std::string_view name_or_sql;
+    bool is_sql;
+    const std::vector<Param>* params;
+  };
+
   void Connect();
   void Disconnect();
-  void BeginWith(const std::string& sql);
+  std::vector<Rows> Send(const std::vector<Step>& steps);
+  std::vector<Rows> SendPipeline(const std::vector<Step>& steps);
   [[noreturn]] void Fail(PGresult* result);
   Rows Check(PGresult* result);
 
@@ -108,6 +133,8 @@ class Db {
   std::vector<Statement> statements_;
   int statement_timeout_ms_;
   PGconn* conn_ = nullptr;
+  Scope scope_ = Scope::kNone;
+  std::string tenant_;  // set first in each round trip that opens a scope
 };
 
 }  // namespace icat

@@ -13,6 +13,7 @@
 #include "icat/errors.hpp"
 #include "icat/jwt.hpp"
 #include "icat/log.hpp"
+#include "icat/reply_cache.hpp"
 
 namespace icat {
 
@@ -153,12 +154,13 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   std::string cache_key = ApiKeyCacheKey(hash_hex);
   long long now = std::time(nullptr);
   std::string window_key = "icat:rate:" + hash_hex.substr(0, 32) + ":" + std::to_string(now / kWindowSeconds);
-  // One round trip: the cached record, this window's count, and whether this is the key's first
-  // use this minute (last_used_at is written at most once a minute).
+  // One round trip: the cached record, this window's count, whether this is the key's first use
+  // this minute (last_used_at is written at most once a minute), and the catalogue generation.
   auto replies = ctx.redis.Pipeline({{"GET", cache_key},
                                      {"INCR", window_key},
                                      {"EXPIRE", window_key, "120"},
-                                     {"SET", "icat:lastused:" + hash_hex, "1", "EX", "60", "NX"}});
+                                     {"SET", "icat:lastused:" + hash_hex, "1", "EX", "60", "NX"},
+                                     {"GET", std::string(kCatalogGenerationKey)}});
 
   std::optional<KeyRecord> record;
   std::optional<long long> count;
@@ -167,6 +169,10 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
     if ((*replies)[0].type == RedisReply::Type::kString) record = Decode((*replies)[0].text);
     if ((*replies)[1].type == RedisReply::Type::kInteger) count = (*replies)[1].integer;
     first_use_this_minute = !(*replies)[3].IsNil();
+    if ((*replies)[4].type == RedisReply::Type::kString)
+      ctx.catalog_generation = (*replies)[4].text;
+    else
+      StartCatalogGeneration(ctx.redis);
   }
   if (!record) {
     record = LookUpInPostgres(ctx.db, hash_hex);

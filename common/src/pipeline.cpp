@@ -59,8 +59,30 @@ Reply ErrorReply(const ApiError& e, const Request& request) {
   return reply;
 }
 
+// A cached route's reply from the worker's cache, or the handler's (stored for the next request).
+// Cache-Status (RFC 9211) tells which. Without a catalogue generation (Redis unavailable) the
+// cache is emptied: the catalogue may change meanwhile without the workers being told.
+Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
+  if (!ctx.catalog_generation) {
+    cache.Clear();
+    Reply reply = route.handle(ctx);
+    reply.headers.emplace_back("Cache-Status", "icat; fwd=bypass");
+    return reply;
+  }
+  // The tenant and the whole URL: the reply depends on nothing else.
+  std::string key = ctx.principal.tenant_id + " " + ctx.request.path + "?" + ctx.request.query;
+  if (std::optional<Reply> cached = cache.Find(key, *ctx.catalog_generation)) {
+    cached->headers.emplace_back("Cache-Status", "icat; hit");
+    return std::move(*cached);
+  }
+  Reply reply = route.handle(ctx);
+  if (reply.status == 200) cache.Store(key, *ctx.catalog_generation, reply);
+  reply.headers.emplace_back("Cache-Status", "icat; fwd=miss");
+  return reply;
+}
+
 // Runs the matched route from its checks to its handler; throws ApiError for every refusal.
-Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, bool& in_transaction) {
+Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& cache, bool& in_transaction) {
   if (!match.route) {
     if (match.allowed_methods.empty()) throw ApiError(Error::kNOT_FOUND, "No such path.");
     ApiError error(Error::kMETHOD_NOT_ALLOWED, "Use " + Join(match.allowed_methods, " or ") + " on this path.");
@@ -73,11 +95,15 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, bool& in_trans
   if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, route.scope);
   if (route.access == Access::kPortal) AuthenticatePortal(ctx);
   if (!ctx.principal.tenant_id.empty()) {
-    ctx.db.BeginForTenant(ctx.principal.tenant_id);
+    // GET routes write nothing but the idempotent last-used time: they need no BEGIN and COMMIT.
+    if (route.method == "GET")
+      ctx.db.ReadAsTenant(ctx.principal.tenant_id);
+    else
+      ctx.db.BeginForTenant(ctx.principal.tenant_id);
     in_transaction = true;
     if (!ctx.principal.key_id.empty()) TouchApiKey(ctx);
   }
-  Reply reply = route.handle(ctx);
+  Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : route.handle(ctx);
   if (in_transaction) {
     ctx.db.Commit();
     in_transaction = false;
@@ -104,16 +130,16 @@ std::string RouteName(const RouteMatch& match, const Request& request) {
 
 }  // namespace
 
-Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, const Config& config,
-                    std::string_view group) {
+Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, ReplyCache& cache,
+                    const Config& config, std::string_view group) {
   auto started = std::chrono::steady_clock::now();
   RouteMatch match = MatchRoute(routes, request.method, request.path);
-  Context ctx{request, db, redis, config, {}, {}};
+  Context ctx{request, db, redis, config, {}, {}, {}, {}};
   bool in_transaction = false;
   Reply reply;
   std::optional<Error> error;
   try {
-    reply = Dispatch(match, request, ctx, in_transaction);
+    reply = Dispatch(match, request, ctx, cache, in_transaction);
   } catch (const ApiError& e) {
     error = e.error();
     reply = ErrorReply(e, request);
@@ -208,6 +234,7 @@ int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& 
                const std::vector<Statement>& statements, const Config& config) {
   Db db(config.pg_dsn, statements, config.pg_statement_timeout_ms);
   Redis redis(config.redis_host, config.redis_port, config.redis_db, config.redis_timeout_ms);
+  ReplyCache cache(config.reply_cache_bytes, config.reply_cache_seconds);
   FCGX_Request fcgi;
   FCGX_InitRequest(&fcgi, listen_fd, FCGI_FAIL_ACCEPT_ON_INTR);
   while (!StopRequested()) {
@@ -221,7 +248,7 @@ int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& 
       return 1;
     }
     Request request = ReadRequest(fcgi, config.max_body_bytes);
-    WriteReply(fcgi, HandleRequest(routes, std::move(request), db, redis, config, group));
+    WriteReply(fcgi, HandleRequest(routes, std::move(request), db, redis, cache, config, group));
     FCGX_Finish_r(&fcgi);
   }
   return 0;

@@ -138,9 +138,11 @@ Reply ListImages(Context& ctx) {
 Reply GetImage(Context& ctx) {
   std::string id = ctx.request.PathParam("id");
   if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
-  Rows image_rows = ctx.db.Run("get_image", {ctx.principal.tenant_id, id});
+  std::vector<Rows> found = ctx.db.RunAll({{"get_image", {ctx.principal.tenant_id, id}},
+                                           {"list_versions", {ctx.principal.tenant_id, id}}});
+  const Rows& image_rows = found[0];
+  const Rows& version_rows = found[1];
   if (image_rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such image.");
-  Rows version_rows = ctx.db.Run("list_versions", {id});
   std::vector<VersionView> versions;
   for (int row = 0; row < version_rows.size(); row++) versions.push_back(VersionAt(version_rows, row, 0));
   return Reply::Json(200, ImageDetailJson(ImageAt(image_rows, 0), versions));

@@ -24,12 +24,13 @@ inline const std::vector<Statement> kStatements = {
      "ORDER BY i.name, i.id LIMIT $5"},
     // $1 tenant, $2 image id
     {"get_image", "SELECT " ICAT_IMAGE_COLUMNS "WHERE i.id = $2::uuid"},
-    // $1 image id: every version, newest published first
+    // $1 tenant, $2 image id: every version, newest published first
     {"list_versions",
      "SELECT v.id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at), v.hardening_tags, "
      "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count "
-     "FROM image_versions v LEFT JOIN scans s ON s.id = v.latest_scan_id "
-     "WHERE v.image_id = $1::uuid ORDER BY v.published_at DESC, v.tag DESC"},
+     "FROM image_versions v JOIN licenses l ON l.image_id = v.image_id AND l.tenant_id = $1 "
+     "LEFT JOIN scans s ON s.id = v.latest_scan_id "
+     "WHERE v.image_id = $2::uuid ORDER BY v.published_at DESC, v.tag DESC"},
     // $1 tenant, $2 image id, $3 version id: the version, when its image is licensed
     {"scan_history_version",
      "SELECT i.id, i.name, v.id, v.tag FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "

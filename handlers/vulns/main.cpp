@@ -4,9 +4,11 @@
 
 int main(int argc, char** argv) {
   using icat::Access;
+  // The /v1 reads are cached (the last flag): their replies depend on catalogue data only.
   static const std::vector<icat::Route> routes = {
-      {"GET", "/v1/images/{id}/vulnerabilities", Access::kApiKey, "read:vulns", icat::vulns::ListImageVulnerabilities},
-      {"GET", "/v1/cve/{cveId}", Access::kApiKey, "read:vulns", icat::vulns::LookUpCve},
+      {"GET", "/v1/images/{id}/vulnerabilities", Access::kApiKey, "read:vulns", icat::vulns::ListImageVulnerabilities,
+       false, true},
+      {"GET", "/v1/cve/{cveId}", Access::kApiKey, "read:vulns", icat::vulns::LookUpCve, false, true},
       {"GET", "/api/docker-images/{imageId}/versions/{versionId}/vulnerabilities", Access::kPortal, "",
        icat::vulns::ListVersionVulnerabilities},
       {"GET", "/api/cve/{cveId}", Access::kPortal, "", icat::vulns::LookUpCve},

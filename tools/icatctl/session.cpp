@@ -2,10 +2,13 @@
 #include "session.hpp"
 
 #include <ctime>
+#include <iostream>
 #include <regex>
 
 #include "args.hpp"
 #include "icat/log.hpp"
+#include "icat/redis.hpp"
+#include "icat/reply_cache.hpp"
 #include "icat/validate.hpp"
 
 namespace icat::ctl {
@@ -23,6 +26,15 @@ Transaction::~Transaction() {
 void Transaction::Commit() {
   db_.Commit();
   finished_ = true;
+}
+
+void NoteCatalogChanged(const Session& session) {
+  Redis redis(session.config.redis_host, session.config.redis_port, session.config.redis_db,
+              session.config.redis_timeout_ms);
+  if (!MarkCatalogChanged(redis)) {
+    std::cerr << "icatctl: warning: Redis unreachable; handlers may serve the catalogue as it was for up to "
+              << session.config.reply_cache_seconds << " s\n";
+  }
 }
 
 void Exec(Db& db, std::string_view sql, const std::vector<Param>& params) {

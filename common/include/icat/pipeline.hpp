@@ -1,8 +1,10 @@
 // The request pipeline every handler group runs, in a fixed order:
 // route (404/405) -> limits (413/415/400) -> authenticate and authorise (401/403/429)
-// -> transaction with the tenant set -> handler -> reply or error body -> one log line.
+// -> a cached reply of a catalogue read -> transaction with the tenant set -> handler -> reply or
+// error body -> one log line.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "icat/http.hpp"
 #include "icat/json.hpp"
 #include "icat/redis.hpp"
+#include "icat/reply_cache.hpp"
 #include "icat/router.hpp"
 
 namespace icat {
@@ -34,10 +37,11 @@ struct Context {
   Principal principal;
   std::vector<Header> reply_headers;  // added to whatever the handler returns (rate-limit headers, ...)
   rapidjson::Document body;           // the parsed body of routes with has_body
+  std::optional<std::string> catalog_generation;  // read with the API key; unset: no reply cache
 };
 
 // Runs one request through the pipeline; never throws.
-Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis,
+Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, ReplyCache& cache,
                     const Config& config, std::string_view group);
 
 // A handler executable's whole main: reads the configuration, parses --socket and --workers,

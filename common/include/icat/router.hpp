@@ -26,6 +26,9 @@ struct Route {
   std::string_view scope;    // kApiKey: the scope needed
   Reply (*handle)(Context&);
   bool has_body = false;     // POST/PUT with a JSON body: 413, 415 and MALFORMED_JSON apply
+  // kApiKey GET routes whose reply depends on nothing but the tenant, the URL and catalogue data:
+  // their 200 replies are kept per worker until the catalogue changes (reply_cache.hpp).
+  bool cached = false;
 };
 
 struct RouteMatch {

@@ -13,7 +13,7 @@
 #include "icat/errors.hpp"
 #include "icat/jwt.hpp"
 #include "icat/log.hpp"
-#include "icat/reply_cache.hpp"
+#include "icat/worker_cache.hpp"
 
 namespace icat {
 
@@ -160,7 +160,7 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
                                      {"INCR", window_key},
                                      {"EXPIRE", window_key, "120"},
                                      {"SET", "icat:lastused:" + hash_hex, "1", "EX", "60", "NX"},
-                                     {"GET", std::string(kCatalogGenerationKey)}});
+                                     {"GET", std::string(kCacheGenerationKey)}});
 
   std::optional<KeyRecord> record;
   std::optional<long long> count;
@@ -170,9 +170,9 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
     if ((*replies)[1].type == RedisReply::Type::kInteger) count = (*replies)[1].integer;
     first_use_this_minute = !(*replies)[3].IsNil();
     if ((*replies)[4].type == RedisReply::Type::kString)
-      ctx.catalog_generation = (*replies)[4].text;
+      ctx.cache_generation = (*replies)[4].text;
     else
-      StartCatalogGeneration(ctx.redis);
+      StartCacheGeneration(ctx.redis);
   }
   if (!record) {
     record = LookUpInPostgres(ctx.db, hash_hex);

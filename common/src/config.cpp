@@ -40,9 +40,6 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_REDIS_URL", "redis://127.0.0.1:6379/0", "Redis: redis://host:port/db."},
       {"ICAT_REFRESH_TOKEN_DAYS", "30", "Lifetime of a portal refresh token; every refresh issues a new one."},
       {"ICAT_REGISTRY", "registry.example.test/hardened", "Default repository prefix of new images."},
-      {"ICAT_REPLY_CACHE_MB", "32", "Memory per handler worker for cached catalogue replies (docs/decisions.md)."},
-      {"ICAT_REPLY_CACHE_SECONDS", "60",
-       "Longest life of a cached catalogue reply when Redis missed a change (0: no reply cache)."},
       {"ICAT_SIGNING_KEY_FILE", "",
        "PEM Ed25519 private key with which icatctl ingest signs SBOMs (openssl genpkey -algorithm ed25519)."},
       {"ICAT_TRUSTED_PROXIES", "",
@@ -55,6 +52,10 @@ const std::vector<Setting>& AllSettings() {
        "Seconds before each retry of a failed webhook delivery; then it is failed."},
       {"ICAT_WEBHOOK_TIMEOUT_SECONDS", "10", "How long a webhook receiver has to answer."},
       {"ICAT_WORKERS", "2", "Workers per handler pool (ICAT_WORKERS_<GROUP> overrides; tools/stack)."},
+      {"ICAT_WORKER_CACHE_MB", "32",
+       "Memory per handler worker and cache for values kept between requests (docs/decisions.md)."},
+      {"ICAT_WORKER_CACHE_SECONDS", "60",
+       "Longest a worker keeps a value when Redis missed a change (0: keep nothing between requests)."},
   };
   return settings;
 }
@@ -151,8 +152,8 @@ Config Config::FromEnvironment() {
   c.rate_limit_per_minute = IntSetting("ICAT_RATE_LIMIT_PER_MINUTE", 0, 1000000);
   c.max_body_bytes = IntSetting("ICAT_MAX_BODY_BYTES", 1024, 1 << 30);
   c.registry = Get("ICAT_REGISTRY");
-  c.reply_cache_bytes = static_cast<size_t>(IntSetting("ICAT_REPLY_CACHE_MB", 1, 4096)) << 20;
-  c.reply_cache_seconds = IntSetting("ICAT_REPLY_CACHE_SECONDS", 0, 3600);
+  c.worker_cache_bytes = static_cast<size_t>(IntSetting("ICAT_WORKER_CACHE_MB", 1, 4096)) << 20;
+  c.worker_cache_seconds = IntSetting("ICAT_WORKER_CACHE_SECONDS", 0, 3600);
   c.log_level = Get("ICAT_LOG_LEVEL");
   if (c.log_level != "debug" && c.log_level != "info" && c.log_level != "warn" && c.log_level != "error") {
     throw std::runtime_error("ICAT_LOG_LEVEL must be debug, info, warn or error, not \"" + c.log_level + "\"");

@@ -134,6 +134,12 @@ std::vector<Rows> Db::RunAll(const std::vector<Call>& calls) {
   return Send(steps);
 }
 
+std::vector<Rows> Db::RunAllThenCommit(const std::vector<Call>& calls) {
+  std::vector<Step> steps;
+  for (const Call& call : calls) steps.push_back({call.name, false, &call.params});
+  return Send(steps, true);
+}
+
 Rows Db::RunSql(std::string_view sql, const std::vector<Param>& params) {
   if (!params.empty() || scope_ == Scope::kRead) return std::move(Send({{sql, true, &params}}).front());
   // A simple query may hold several statements, which a pipeline cannot carry: open the
@@ -145,22 +151,23 @@ Rows Db::RunSql(std::string_view sql, const std::vector<Param>& params) {
 
 // Sends the steps in one round trip, reconnecting once when the connection turns out lost while
 // nothing of this request's transaction lived on the server yet (retrying is then safe).
-std::vector<Rows> Db::Send(const std::vector<Step>& steps) {
+std::vector<Rows> Db::Send(const std::vector<Step>& steps, bool commit) {
   bool retryable = scope_ == Scope::kPendingBegin || scope_ == Scope::kRead;
   if (!conn_) Connect();
   try {
-    return SendPipeline(steps);
+    return SendPipeline(steps, commit);
   } catch (const DbError& e) {
     if (!e.connection_lost || !retryable) throw;
     LogWarn("postgres connection lost; reconnecting");
   }
   Connect();
-  return SendPipeline(steps);
+  return SendPipeline(steps, commit);
 }
 
-// One pipeline: what the scope must open first (BEGIN, the tenant), the steps, then a sync.
-// The first failure is thrown once the whole pipeline has been read, so the connection stays usable.
-std::vector<Rows> Db::SendPipeline(const std::vector<Step>& steps) {
+// One pipeline: what the scope must open first (BEGIN, the tenant), the steps, COMMIT when asked
+// (and a transaction is open), then a sync. The first failure is thrown once the whole pipeline
+// has been read, so the connection stays usable.
+std::vector<Rows> Db::SendPipeline(const std::vector<Step>& steps, bool commit) {
   if (!PQenterPipelineMode(conn_)) Fail(nullptr);
   size_t prologue = 0;
   bool sent = true;
@@ -182,18 +189,23 @@ std::vector<Rows> Db::SendPipeline(const std::vector<Step>& steps) {
                                 : PQsendQueryPrepared(conn_, text.c_str(), count, arrays.values.data(), nullptr,
                                                       nullptr, 0));
   }
+  size_t epilogue = 0;
+  if (commit && (scope_ == Scope::kPendingBegin || scope_ == Scope::kOpen)) {
+    sent = sent && PQsendQueryParams(conn_, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0);
+    epilogue++;
+  }
   if (!sent || !PQpipelineSync(conn_)) Fail(nullptr);
 
   std::vector<Rows> rows;
   Result failure(nullptr, PQclear);
-  for (size_t i = 0; i < prologue + steps.size(); i++) {
+  for (size_t i = 0; i < prologue + steps.size() + epilogue; i++) {
     Result result(PQgetResult(conn_), PQclear);
     if (!result || PQstatus(conn_) != CONNECTION_OK) Fail(result.release());
     while (PGresult* extra = PQgetResult(conn_)) PQclear(extra);  // each command's results end with NULL
     ExecStatusType status = PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
       if (!failure && status != PGRES_PIPELINE_ABORTED) failure = std::move(result);
-    } else if (i >= prologue) {
+    } else if (i >= prologue && i < prologue + steps.size()) {
       rows.emplace_back(result.release());
     }
   }
@@ -201,6 +213,10 @@ std::vector<Rows> Db::SendPipeline(const std::vector<Step>& steps) {
   if (!sync || PQresultStatus(sync.get()) != PGRES_PIPELINE_SYNC || !PQexitPipelineMode(conn_)) Fail(sync.release());
   if (scope_ == Scope::kPendingBegin) scope_ = Scope::kOpen;  // BEGIN ran, whatever followed it
   if (failure) Fail(failure.release());
+  if (epilogue) {
+    scope_ = Scope::kNone;
+    tenant_.clear();
+  }
   return rows;
 }
 

@@ -59,11 +59,17 @@ Reply ErrorReply(const ApiError& e, const Request& request) {
   return reply;
 }
 
+size_t ReplyBytes(const Reply& reply) {
+  size_t bytes = reply.body.size();
+  for (const Header& h : reply.headers) bytes += h.first.size() + h.second.size();
+  return bytes;
+}
+
 // A cached route's reply from the worker's cache, or the handler's (stored for the next request).
 // Cache-Status (RFC 9211) tells which. Without a catalogue generation (Redis unavailable) the
 // cache is emptied: the catalogue may change meanwhile without the workers being told.
 Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
-  if (!ctx.catalog_generation) {
+  if (!ctx.cache_generation) {
     cache.Clear();
     Reply reply = route.handle(ctx);
     reply.headers.emplace_back("Cache-Status", "icat; fwd=bypass");
@@ -71,12 +77,12 @@ Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
   }
   // The tenant and the whole URL: the reply depends on nothing else.
   std::string key = ctx.principal.tenant_id + " " + ctx.request.path + "?" + ctx.request.query;
-  if (std::optional<Reply> cached = cache.Find(key, *ctx.catalog_generation)) {
+  if (std::optional<Reply> cached = cache.Find(key, *ctx.cache_generation)) {
     cached->headers.emplace_back("Cache-Status", "icat; hit");
     return std::move(*cached);
   }
   Reply reply = route.handle(ctx);
-  if (reply.status == 200) cache.Store(key, *ctx.catalog_generation, reply);
+  if (reply.status == 200) cache.Store(key, *ctx.cache_generation, reply, ReplyBytes(reply));
   reply.headers.emplace_back("Cache-Status", "icat; fwd=miss");
   return reply;
 }
@@ -108,6 +114,10 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
     ctx.db.Commit();
     in_transaction = false;
   }
+  // After the commit: a worker that reads the new generation must find the new data.
+  if (ctx.cached_data_changed && !BumpCacheGeneration(ctx.redis)) {
+    LogWarn("rid=" + request.request_id + " redis: cannot bump the cache generation; cached values age out");
+  }
   return reply;
 }
 
@@ -134,7 +144,7 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
                     const Config& config, std::string_view group) {
   auto started = std::chrono::steady_clock::now();
   RouteMatch match = MatchRoute(routes, request.method, request.path);
-  Context ctx{request, db, redis, config, {}, {}, {}, {}};
+  Context ctx{request, db, redis, config, {}, {}, {}, {}, false};
   bool in_transaction = false;
   Reply reply;
   std::optional<Error> error;
@@ -234,7 +244,7 @@ int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& 
                const std::vector<Statement>& statements, const Config& config) {
   Db db(config.pg_dsn, statements, config.pg_statement_timeout_ms);
   Redis redis(config.redis_host, config.redis_port, config.redis_db, config.redis_timeout_ms);
-  ReplyCache cache(config.reply_cache_bytes, config.reply_cache_seconds);
+  ReplyCache cache(config.worker_cache_bytes, config.worker_cache_seconds);
   FCGX_Request fcgi;
   FCGX_InitRequest(&fcgi, listen_fd, FCGI_FAIL_ACCEPT_ON_INTR);
   while (!StopRequested()) {

@@ -118,6 +118,7 @@ Reply CreateCveWatch(Context& ctx) {
   std::vector<CveWatchView> watch = {WatchAt(rows, 0)};
   AddImages(ctx, watch);
   Audit(ctx, "cve_watch.created", watch[0].id, DetailJson({{"cveId", *cve_id}}));
+  ctx.cached_data_changed = true;  // admission workers keep the watch list
   return JsonReply(201, CveWatchJson(watch[0]));
 }
 
@@ -128,6 +129,7 @@ Reply DeleteCveWatch(Context& ctx) {
   Rows rows = ctx.db.Run("account_delete_watch", {ctx.principal.tenant_id, id});
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such CVE watch.");
   Audit(ctx, "cve_watch.deleted", id, DetailJson({{"cveId", std::string(rows.Text(0, 0))}}));
+  ctx.cached_data_changed = true;
   return NoContent();
 }
 

@@ -168,7 +168,7 @@ std::string DecisionImagesJson(const std::vector<JudgedImage>& images);
 // admission_decisions.reasons: [{image, rule, message, cves}], every reason of every failed image.
 std::string DecisionReasonsJson(const std::vector<JudgedImage>& images);
 
-// Inserts the decision in the request's transaction.
+// Inserts the decision and commits the request's transaction.
 void RecordDecision(Context& ctx, const AdmissionRequest& request, std::string_view mode,
                     const std::vector<JudgedImage>& images, const Verdict& verdict);
 
@@ -179,13 +179,13 @@ struct TenantRules {
   std::vector<std::string> watched;  // the tenant's CVE watch list
 };
 
-// One round trip: the policy and the watch list.
+// The policy and the watch list: one round trip, or none when the worker holds them.
 TenantRules LoadTenantRules(Context& ctx);
 
 // Resolves every kPending image with a valid reference to a licensed catalogue version (one query
 // for all of them): by digest when the reference carries one, else by repository and tag. Then
 // reads the findings the rules need for every resolved version (one more query), only when the
-// severity or watched-CVE rule is on.
+// severity or watched-CVE rule is on. Images the worker resolved before need neither.
 void ResolveImages(Context& ctx, const TenantRules& rules, std::vector<JudgedImage>& images);
 
 }  // namespace icat::admission

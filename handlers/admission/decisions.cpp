@@ -53,9 +53,12 @@ std::string DecisionReasonsJson(const std::vector<JudgedImage>& images) {
 
 void RecordDecision(Context& ctx, const AdmissionRequest& request, std::string_view mode,
                     const std::vector<JudgedImage>& images, const Verdict& verdict) {
-  Rows ignored = ctx.db.Run(kRecordDecision, {ctx.principal.tenant_id, request.uid, request.operation, request.kind,
-                                              request.namespace_name, request.name, DecisionImagesJson(images),
-                                              verdict.allowed, mode, request.dry_run, DecisionReasonsJson(images)});
+  // The request's only write: BEGIN, the tenant, the insert and COMMIT go in one round trip.
+  std::vector<Rows> ignored = ctx.db.RunAllThenCommit(
+      {{kAsyncCommit, {}},
+       {kRecordDecision, {ctx.principal.tenant_id, request.uid, request.operation, request.kind, request.namespace_name,
+                          request.name, DecisionImagesJson(images), verdict.allowed, mode, request.dry_run,
+                          DecisionReasonsJson(images)}}});
 }
 
 }  // namespace icat::admission

@@ -13,15 +13,16 @@ inline constexpr std::string_view kTenantRules = "admission_tenant_rules";
 inline constexpr std::string_view kResolveImages = "admission_resolve_images";
 inline constexpr std::string_view kFindings = "admission_findings";
 inline constexpr std::string_view kRecordDecision = "admission_record_decision";
+inline constexpr std::string_view kAsyncCommit = "admission_async_commit";
 
 inline const std::vector<Statement> kStatements = {
-    // $1 tenant: the stored policy (NULL: the defaults) and the CVE watch list. Also switches this
-    // transaction to asynchronous commit: a review waits for no WAL flush; a crash of Postgres itself
-    // may lose the last fraction of a second of decision records (docs/admission.md).
+    // $1 tenant: the stored policy (NULL: the defaults) and the CVE watch list.
     {kTenantRules,
-     "SELECT set_config('synchronous_commit', 'off', true), "
-     "(SELECT policy::text FROM admission_policies WHERE tenant_id = $1), "
+     "SELECT (SELECT policy::text FROM admission_policies WHERE tenant_id = $1), "
      "ARRAY(SELECT cve_id FROM cve_watches WHERE tenant_id = $1 ORDER BY cve_id)"},
+    // Switches the transaction to asynchronous commit: a review waits for no WAL flush; a crash of
+    // Postgres itself may lose the last fraction of a second of decision records (docs/admission.md).
+    {kAsyncCommit, "SELECT set_config('synchronous_commit', 'off', true)"},
     // $1 tenant, $2 digests ('' for none), $3 repositories, $4 tags; arrays of equal length.
     // One row per reference that resolved: its 1-based position, version id, image id, image name, tag.
     // A reference with a digest resolves by that digest only (the runtime pulls those bytes, whatever

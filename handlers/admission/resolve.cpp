@@ -1,5 +1,7 @@
 // The tenant's data a review needs: its policy and watch list, the catalogue versions its images
-// resolve to, and the vulnerabilities of those versions. Three queries however many images.
+// resolve to, and the vulnerabilities of those versions. Three queries however many images, and
+// none for what the worker already holds: under one cache generation (worker_cache.hpp) neither
+// the catalogue nor the tenant's policy and watch list can have changed.
 #include "admission.hpp"
 #include "queries.hpp"
 
@@ -14,11 +16,34 @@ bool NeedsFindings(const TenantRules& rules) {
   return rules.policy.severity_threshold || (rules.policy.deny_watched_cves && !rules.watched.empty());
 }
 
-// Reads the findings of the resolved versions into their images.
-void ReadFindings(Context& ctx, const TenantRules& rules, std::vector<JudgedImage>& images) {
+// One cache per worker for each kind of value, sized and aged by the settings.
+template <typename Value>
+WorkerCache<Value>& CacheOf(const Config& config) {
+  static WorkerCache<Value> cache(config.worker_cache_bytes, config.worker_cache_seconds);
+  return cache;
+}
+
+// What Postgres said about one reference: its version and that version's findings, or nothing.
+struct CachedResolution {
+  std::optional<Resolution> resolution;
+};
+
+size_t BytesOf(const CachedResolution& cached) {
+  size_t bytes = 256;
+  if (cached.resolution) bytes += cached.resolution->findings.size() * 128;
+  return bytes;
+}
+
+std::string ResolutionKey(const Context& ctx, const ImageReference& reference) {
+  return ctx.principal.tenant_id + "\n" + reference.digest.value_or("") + "\n" + reference.Repository() + "\n" +
+         reference.EffectiveTag();
+}
+
+// Reads the findings of the versions the asked images resolved to into them.
+void ReadFindings(Context& ctx, const TenantRules& rules, const std::vector<JudgedImage*>& asked) {
   std::vector<std::string> version_ids;
-  for (const JudgedImage& image : images) {
-    if (image.resolution) version_ids.push_back(image.resolution->version_id);
+  for (const JudgedImage* image : asked) {
+    if (image->resolution) version_ids.push_back(image->resolution->version_id);
   }
   if (version_ids.empty() || !NeedsFindings(rules)) return;
   int threshold = rules.policy.severity_threshold ? SeverityRank(*rules.policy.severity_threshold) : kRuleOff;
@@ -28,39 +53,26 @@ void ReadFindings(Context& ctx, const TenantRules& rules, std::vector<JudgedImag
     std::optional<long long> first_seen;
     if (!rows.IsNull(row, 5)) first_seen = rows.Int(row, 5);
     std::vector<std::string> aliases = ParseTextArray(rows.Text(row, 2));
-    for (JudgedImage& image : images) {
-      if (!image.resolution || image.resolution->version_id != rows.Text(row, 0)) continue;
-      AddFinding(image.resolution->findings, rows.Text(row, 1), aliases, rows.Text(row, 3), rows.Text(row, 4),
+    for (JudgedImage* image : asked) {
+      if (!image->resolution || image->resolution->version_id != rows.Text(row, 0)) continue;
+      AddFinding(image->resolution->findings, rows.Text(row, 1), aliases, rows.Text(row, 3), rows.Text(row, 4),
                  first_seen);
     }
   }
 }
 
-}  // namespace
-
-TenantRules LoadTenantRules(Context& ctx) {
-  Rows rows = ctx.db.Run(kTenantRules, {ctx.principal.tenant_id});
-  TenantRules rules;
-  if (!rows.IsNull(0, 1)) rules.policy = StoredAdmissionPolicy(rows.Text(0, 1));
-  rules.watched = ParseTextArray(rows.Text(0, 2));
-  return rules;
-}
-
-void ResolveImages(Context& ctx, const TenantRules& rules, std::vector<JudgedImage>& images) {
+// Resolves the asked images (one query) and reads their findings (one more).
+void Resolve(Context& ctx, const TenantRules& rules, const std::vector<JudgedImage*>& asked) {
   std::vector<std::string> digests, repositories, tags;
-  std::vector<JudgedImage*> asked;  // position n (1-based) in the query is asked[n - 1]
-  for (JudgedImage& image : images) {
-    if (image.outcome != Outcome::kPending || !image.reference) continue;
-    digests.push_back(image.reference->digest.value_or(""));
-    repositories.push_back(image.reference->Repository());
-    tags.push_back(image.reference->EffectiveTag());
-    asked.push_back(&image);
+  for (const JudgedImage* image : asked) {
+    digests.push_back(image->reference->digest.value_or(""));
+    repositories.push_back(image->reference->Repository());
+    tags.push_back(image->reference->EffectiveTag());
   }
-  if (asked.empty()) return;
   Rows rows = ctx.db.Run(kResolveImages, {ctx.principal.tenant_id, TextArrayLiteral(digests),
                                           TextArrayLiteral(repositories), TextArrayLiteral(tags)});
   for (int row = 0; row < rows.size(); row++) {
-    long long n = rows.Int(row, 0);
+    long long n = rows.Int(row, 0);  // the 1-based position of the asked image
     if (n < 1 || n > static_cast<long long>(asked.size())) continue;
     asked[n - 1]->resolution = Resolution{std::string(rows.Text(row, 1)),
                                           std::string(rows.Text(row, 2)),
@@ -68,7 +80,44 @@ void ResolveImages(Context& ctx, const TenantRules& rules, std::vector<JudgedIma
                                           std::string(rows.Text(row, 4)),
                                           {}};
   }
-  ReadFindings(ctx, rules, images);
+  ReadFindings(ctx, rules, asked);
+}
+
+}  // namespace
+
+TenantRules LoadTenantRules(Context& ctx) {
+  WorkerCache<TenantRules>& cache = CacheOf<TenantRules>(ctx.config);
+  if (ctx.cache_generation) {
+    if (std::optional<TenantRules> cached = cache.Find(ctx.principal.tenant_id, *ctx.cache_generation)) return *cached;
+  }
+  Rows rows = ctx.db.Run(kTenantRules, {ctx.principal.tenant_id});
+  TenantRules rules;
+  if (!rows.IsNull(0, 0)) rules.policy = StoredAdmissionPolicy(rows.Text(0, 0));
+  rules.watched = ParseTextArray(rows.Text(0, 1));
+  if (ctx.cache_generation) {
+    cache.Store(ctx.principal.tenant_id, *ctx.cache_generation, rules, 1024 + rules.watched.size() * 32);
+  }
+  return rules;
+}
+
+void ResolveImages(Context& ctx, const TenantRules& rules, std::vector<JudgedImage>& images) {
+  WorkerCache<CachedResolution>& cache = CacheOf<CachedResolution>(ctx.config);
+  std::vector<JudgedImage*> asked;  // not in the cache
+  for (JudgedImage& image : images) {
+    if (image.outcome != Outcome::kPending || !image.reference) continue;
+    std::optional<CachedResolution> cached;
+    if (ctx.cache_generation) cached = cache.Find(ResolutionKey(ctx, *image.reference), *ctx.cache_generation);
+    if (cached) image.resolution = std::move(cached->resolution);
+    else asked.push_back(&image);
+  }
+  if (asked.empty()) return;
+  Resolve(ctx, rules, asked);
+  if (!ctx.cache_generation) return;
+  for (const JudgedImage* image : asked) {
+    CachedResolution value{image->resolution};
+    size_t bytes = BytesOf(value);
+    cache.Store(ResolutionKey(ctx, *image->reference), *ctx.cache_generation, std::move(value), bytes);
+  }
 }
 
 }  // namespace icat::admission

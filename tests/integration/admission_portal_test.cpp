@@ -25,9 +25,53 @@ rapidjson::Document Review(const std::string& key, const std::string& uid, const
   return d;
 }
 
+// Enough reviews for every admission worker to have judged the image at least once (and to hold
+// what it read in its cache).
+constexpr int kRounds = 12;
+
+// kRounds reviews of one image; each must be allowed (or each denied).
+void ExpectEveryReview(const std::string& key, const std::string& image, bool allowed) {
+  for (int i = 0; i < kRounds; i++) {
+    rapidjson::Document d = Review(key, "uid-round-" + it::RandomSuffix(8), image);
+    BOOST_TEST_REQUIRE(d["response"]["allowed"].GetBool() == allowed, "review " << i << " of " << image);
+  }
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(admission_portal)
+
+BOOST_AUTO_TEST_CASE(a_policy_saved_in_the_portal_decides_every_following_review) {
+  it::PortalTenant t;
+  std::string key = t.tenant.CreateKey("admission");
+  it::Image image = t.tenant.AddImage("policy-change", {{"1.0"}});
+  std::string reference = image.repository + ":1.0";
+  ExpectEveryReview(key, reference, true);
+  it::ExpectJson200(it::Send("PUT", "/api/admission-policy", t.As(t.admin), R"({"requireDigest": true})"));
+  ExpectEveryReview(key, reference, false);
+}
+
+BOOST_AUTO_TEST_CASE(a_cve_watched_or_unwatched_in_the_portal_decides_every_following_review) {
+  it::PortalTenant t;
+  std::string key = t.tenant.CreateKey("admission");
+  it::Image image = t.tenant.AddImage("watch-change", {{"1.0"}});
+  std::string scan_id = it::InsertLatestScan(image.versions[0].id, {});
+  it::PgQuery("INSERT INTO vulnerabilities (scan_id, vuln_id, package_name, package_version, severity, fix_state) "
+              "VALUES ($1, 'CVE-2024-3094', 'xz-utils', '5.6.0', 'low', 'fixed')",
+              {scan_id});
+  it::ExpectJson200(it::Send("PUT", "/api/admission-policy", t.As(t.admin), R"({"denyWatchedCves": true})"));
+  std::string reference = image.repository + ":1.0";
+  ExpectEveryReview(key, reference, true);
+
+  it::Response watched = it::Send("POST", "/api/cve-watches", t.As(t.admin), R"({"cveId": "CVE-2024-3094"})");
+  BOOST_TEST_REQUIRE(watched.status == 201, watched.Summary());
+  rapidjson::Document watch = it::JsonOf(watched);
+  ExpectEveryReview(key, reference, false);
+
+  it::Response removed = it::Send("DELETE", "/api/cve-watches/" + it::StringMember(watch, "id"), t.As(t.admin));
+  BOOST_TEST_REQUIRE(removed.status == 204, removed.Summary());
+  ExpectEveryReview(key, reference, true);
+}
 
 BOOST_AUTO_TEST_CASE(policy_saved_in_the_portal_decides_and_its_decisions_are_listed_there) {
   it::PortalTenant t;

@@ -27,7 +27,7 @@
 #include <thread>
 
 #include "icat/config.hpp"
-#include "icat/reply_cache.hpp"
+#include "icat/worker_cache.hpp"
 
 extern char** environ;
 
@@ -523,7 +523,7 @@ std::vector<PgRow> PgQuery(const std::string& sql, const std::vector<std::option
   // A test writing catalogue rows stands in for icatctl, so it tells the handlers' reply caches
   // as icatctl does (any write: cheaper than telling catalogue tables apart).
   if (strncasecmp(sql.c_str(), "SELECT", 6) != 0) {
-    auto ignored = RedisCommand({"SET", std::string(icat::kCatalogGenerationKey), RandomSuffix(32)});
+    auto ignored = RedisCommand({"SET", std::string(icat::kCacheGenerationKey), RandomSuffix(32)});
   }
   return rows;
 }

@@ -55,7 +55,7 @@ void ImageCreate(const Args& args) {
       "ON CONFLICT DO NOTHING RETURNING id",
       {name, args.Optional("description").value_or(""), args.Optional("base-os"), repository});
   if (created.empty()) throw Failure(ImageConflict(session.db, name, repository));
-  NoteCatalogChanged(session);
+  NoteCachedDataChanged(session);
   std::cout << created.Text(0, 0) << '\n';
 }
 
@@ -86,7 +86,7 @@ void VersionAdd(const Args& args) {
        "ORDER BY published_at DESC, created_at DESC, id LIMIT 1) WHERE id = $1",
        {image_id});
   transaction.Commit();
-  NoteCatalogChanged(session);
+  NoteCachedDataChanged(session);
   std::cout << created.Text(0, 0) << '\n';
 }
 

@@ -472,7 +472,7 @@ void Ingest(const Args& args) {
                        request.digest,  scan.id,       inputs.report.scanner_name, scan.scanned_at};
   WriteEvents(db, target, subject, inputs.report.findings, latest.Text(0, 0) == scan.id);
   transaction.Commit();
-  NoteCatalogChanged(session);
+  NoteCachedDataChanged(session);
 
   std::string sboms;
   for (const Sbom& sbom : inputs.sboms)

@@ -16,7 +16,7 @@ void LicenseGrant(const Args& args) {
   Rows granted = session.db.RunSql(
       "INSERT INTO licenses (tenant_id, image_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1",
       {tenant_id, image_id});
-  NoteCatalogChanged(session);
+  NoteCachedDataChanged(session);
   if (granted.empty()) {
     std::cout << "tenant " << subdomain << " was already licensed for " << image << '\n';
   } else {
@@ -32,7 +32,7 @@ void LicenseRevoke(const Args& args) {
   std::string image_id = ImageId(session.db, image);
   Rows revoked = session.db.RunSql("DELETE FROM licenses WHERE tenant_id = $1 AND image_id = $2 RETURNING 1",
                                    {tenant_id, image_id});
-  NoteCatalogChanged(session);
+  NoteCachedDataChanged(session);
   if (revoked.empty()) {
     std::cout << "tenant " << subdomain << " was not licensed for " << image << '\n';
   } else {

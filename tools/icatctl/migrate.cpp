@@ -103,7 +103,7 @@ void Migrate(const Args&) {
               << ", newer than this icatctl knows; use the newer icatctl\n";
   }
   if (count == 0) std::cout << "schema up to date\n";
-  else NoteCatalogChanged(session);  // a migration may reshape what the handlers answer
+  else NoteCachedDataChanged(session);  // a migration may reshape what the handlers answer
   // The advisory lock goes with the connection when the session ends.
 }
 

@@ -8,7 +8,7 @@
 #include "args.hpp"
 #include "icat/log.hpp"
 #include "icat/redis.hpp"
-#include "icat/reply_cache.hpp"
+#include "icat/worker_cache.hpp"
 #include "icat/validate.hpp"
 
 namespace icat::ctl {
@@ -28,12 +28,12 @@ void Transaction::Commit() {
   finished_ = true;
 }
 
-void NoteCatalogChanged(const Session& session) {
+void NoteCachedDataChanged(const Session& session) {
   Redis redis(session.config.redis_host, session.config.redis_port, session.config.redis_db,
               session.config.redis_timeout_ms);
-  if (!MarkCatalogChanged(redis)) {
+  if (!BumpCacheGeneration(redis)) {
     std::cerr << "icatctl: warning: Redis unreachable; handlers may serve the catalogue as it was for up to "
-              << session.config.reply_cache_seconds << " s\n";
+              << session.config.worker_cache_seconds << " s\n";
   }
 }
 

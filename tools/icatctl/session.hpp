@@ -42,8 +42,8 @@ class Transaction {
 };
 
 // After a commit that changed catalogue data (images, versions, scans, licences): tells the
-// handlers' reply caches (common's reply_cache.hpp); warns when Redis cannot be told.
-void NoteCatalogChanged(const Session& session);
+// handlers' worker caches (common's worker_cache.hpp); warns when Redis cannot be told.
+void NoteCachedDataChanged(const Session& session);
 
 // Runs a statement whose rows nobody needs.
 void Exec(Db& db, std::string_view sql, const std::vector<Param>& params = {});

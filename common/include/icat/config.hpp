@@ -38,8 +38,8 @@ class Config {
   int rate_limit_per_minute = 0;      // ICAT_RATE_LIMIT_PER_MINUTE (0 turns the limit off)
   long max_body_bytes = 0;            // ICAT_MAX_BODY_BYTES
   std::string registry;               // ICAT_REGISTRY: default repository prefix of new images
-  size_t reply_cache_bytes = 0;       // ICAT_REPLY_CACHE_MB, per worker
-  int reply_cache_seconds = 0;        // ICAT_REPLY_CACHE_SECONDS (0 turns the reply cache off)
+  size_t worker_cache_bytes = 0;       // ICAT_WORKER_CACHE_MB, per worker
+  int worker_cache_seconds = 0;        // ICAT_WORKER_CACHE_SECONDS (0 turns the reply cache off)
   std::string log_level;              // ICAT_LOG_LEVEL: debug, info, warn, error
   std::string jwt_secret;             // read from ICAT_JWT_SECRET_FILE; empty when unset
   std::string blob_dir;               // ICAT_BLOB_DIR: the SBOM blob store

@@ -94,6 +94,9 @@ class Db {
   // Runs a handful of independent prepared statements in one round trip; their rows in order.
   // The first failure throws; the statements after it do not run.
   [[nodiscard]] std::vector<Rows> RunAll(const std::vector<Call>& calls);
+  // RunAll, then COMMIT the transaction in the same round trip: for a transaction's last statements.
+  // On a failure the transaction stays open for Rollback.
+  [[nodiscard]] std::vector<Rows> RunAllThenCommit(const std::vector<Call>& calls);
   // Runs SQL text (icatctl, migrations): with parameters when given, else as a simple query,
   // which may hold several statements.
   [[nodiscard]] Rows RunSql(std::string_view sql, const std::vector<Param>& params = {});
@@ -124,8 +127,8 @@ class Db {
 
   void Connect();
   void Disconnect();
-  std::vector<Rows> Send(const std::vector<Step>& steps);
-  std::vector<Rows> SendPipeline(const std::vector<Step>& steps);
+  std::vector<Rows> Send(const std::vector<Step>& steps, bool commit = false);
+  std::vector<Rows> SendPipeline(const std::vector<Step>& steps, bool commit);
   [[noreturn]] void Fail(PGresult* result);
   Rows Check(PGresult* result);
 

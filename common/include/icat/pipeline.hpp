@@ -14,7 +14,7 @@
 #include "icat/http.hpp"
 #include "icat/json.hpp"
 #include "icat/redis.hpp"
-#include "icat/reply_cache.hpp"
+#include "icat/worker_cache.hpp"
 #include "icat/router.hpp"
 
 namespace icat {
@@ -37,8 +37,12 @@ struct Context {
   Principal principal;
   std::vector<Header> reply_headers;  // added to whatever the handler returns (rate-limit headers, ...)
   rapidjson::Document body;           // the parsed body of routes with has_body
-  std::optional<std::string> catalog_generation;  // read with the API key; unset: no reply cache
+  std::optional<std::string> cache_generation;  // read with the API key; unset: use no cached values
+  bool cached_data_changed = false;             // a handler changed cached data: bump after commit
 };
+
+// A worker's replies of cached routes (Route::cached), by tenant and URL.
+using ReplyCache = WorkerCache<Reply>;
 
 // Runs one request through the pipeline; never throws.
 Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, ReplyCache& cache,

@@ -27,7 +27,7 @@ struct Route {
   Reply (*handle)(Context&);
   bool has_body = false;     // POST/PUT with a JSON body: 413, 415 and MALFORMED_JSON apply
   // kApiKey GET routes whose reply depends on nothing but the tenant, the URL and catalogue data:
-  // their 200 replies are kept per worker until the catalogue changes (reply_cache.hpp).
+  // their 200 replies are kept per worker until the catalogue changes (worker_cache.hpp).
   bool cached = false;
 };
 

@@ -16,12 +16,23 @@ namespace icat::catalog {
   "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
 
 inline const std::vector<Statement> kStatements = {
-    // $1 tenant, $2 name filter (LIKE-escaped) or NULL, $3/$4 cursor (name, id) or NULL, $5 limit
+    // $1 tenant, $2 name filter (LIKE-escaped) or NULL, $3/$4 cursor (name, id) or NULL, $5 limit: the
+    // columns of get_image. The page is read in name order from the name index and cut before anything
+    // is formatted. The filters are written so that the cached generic plan (used after five calls)
+    // does not take them for selective and sort every licensed image instead: a CASE rather than
+    // `$2 IS NULL OR ...`, and a cursor that, absent, starts below every name ('' and the nil UUID;
+    // names are never empty), so it always bounds the index scan.
     {"list_images",
-     "SELECT " ICAT_IMAGE_COLUMNS
-     "WHERE ($2::text IS NULL OR i.name ILIKE '%' || $2 || '%') "
-     "AND ($3::text IS NULL OR (i.name, i.id) > ($3, $4::uuid)) "
-     "ORDER BY i.name, i.id LIMIT $5"},
+     "SELECT p.id, p.name, p.description, p.repository, p.base_os, p.version_id, p.tag, p.digest, p.size_bytes, "
+     "rfc3339(p.published_at), p.hardening_tags, p.critical_count, p.high_count, p.medium_count, p.low_count, "
+     "p.unknown_count FROM (SELECT i.id, i.name, i.description, i.repository, COALESCE(v.base_os, i.base_os) base_os, "
+     "v.id version_id, v.tag, v.digest, v.size_bytes, v.published_at, v.hardening_tags, s.critical_count, "
+     "s.high_count, s.medium_count, s.low_count, s.unknown_count "
+     "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+     "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
+     "WHERE (i.name, i.id) > (COALESCE($3::text, ''), COALESCE($4::uuid, '00000000-0000-0000-0000-000000000000')) "
+     "AND CASE WHEN $2::text IS NULL THEN true ELSE i.name ILIKE '%' || $2 || '%' END "
+     "ORDER BY i.name, i.id LIMIT $5) p ORDER BY p.name, p.id"},
     // $1 tenant, $2 image id
     {"get_image", "SELECT " ICAT_IMAGE_COLUMNS "WHERE i.id = $2::uuid"},
     // $1 tenant, $2 image id: every version, newest published first

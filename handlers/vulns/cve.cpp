@@ -119,7 +119,7 @@ Reply LookUpCve(Context& ctx) {
   std::optional<std::string> cve_id = NormaliseVulnId(ctx.request.PathParam("cveId"));
   if (!cve_id) ThrowInvalid("cveId", "must look like CVE-2024-3094 or GHSA-xxxx-xxxx-xxxx");
   bool all_versions = ParseAllVersions(ctx.request);
-  Rows rows = ctx.db.Run("cve_lookup", {ctx.principal.tenant_id, *cve_id, all_versions});
+  Rows rows = ctx.db.Run(all_versions ? "cve_lookup_all" : "cve_lookup_latest", {ctx.principal.tenant_id, *cve_id});
   std::vector<CveMatch> matches;
   for (int row = 0; row < rows.size(); row++) matches.push_back(MatchAt(rows, row));
   return Reply::Json(200, CveLookupJson(*cve_id, all_versions, matches));

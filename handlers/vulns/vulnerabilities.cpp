@@ -63,8 +63,8 @@ void WriteFinding(JsonWriter& w, const FindingView& f) {
   w.EndObject();
 }
 
-// Columns of scan_of_*: image id, name, version id, tag, digest, scan id, scanner, version,
-// scanned, db time, 5 vulnerability counts, 5 finding counts, fixable.
+// Columns 0 to 20 of findings_of_*: image id, name, version id, tag, digest, scan id, scanner,
+// version, scanned, db time, 5 vulnerability counts, 5 finding counts, fixable.
 ScanView ScanAt(const Rows& rows) {
   ScanView s;
   s.image_id = rows.Text(0, 0);
@@ -85,21 +85,24 @@ ScanView ScanAt(const Rows& rows) {
   return s;
 }
 
+constexpr int kFindingColumn = 21;  // the finding of a row of findings_of_*, NULL when the page is empty
+
 FindingView FindingAt(const Rows& rows, int row) {
+  const int c = kFindingColumn;
   FindingView f;
-  f.row_id = rows.Int(row, 0);
-  f.vuln_id = rows.Text(row, 1);
-  f.aliases = ParseTextArray(rows.Text(row, 2));
-  f.package_name = rows.Text(row, 3);
-  f.package_version = rows.OptionalText(row, 4);
-  f.package_type = rows.OptionalText(row, 5);
-  f.purl = rows.OptionalText(row, 6);
-  f.severity = rows.Text(row, 7);
-  if (!rows.IsNull(row, 8)) f.cvss_score = std::strtod(std::string(rows.Text(row, 8)).c_str(), nullptr);
-  f.fix_state = rows.Text(row, 9);
-  f.fixed_version = rows.OptionalText(row, 10);
-  f.title = rows.OptionalText(row, 11);
-  f.url = rows.OptionalText(row, 12);
+  f.row_id = rows.Int(row, c);
+  f.vuln_id = rows.Text(row, c + 1);
+  f.aliases = ParseTextArray(rows.Text(row, c + 2));
+  f.package_name = rows.Text(row, c + 3);
+  f.package_version = rows.OptionalText(row, c + 4);
+  f.package_type = rows.OptionalText(row, c + 5);
+  f.purl = rows.OptionalText(row, c + 6);
+  f.severity = rows.Text(row, c + 7);
+  if (!rows.IsNull(row, c + 8)) f.cvss_score = std::strtod(std::string(rows.Text(row, c + 8)).c_str(), nullptr);
+  f.fix_state = rows.Text(row, c + 9);
+  f.fixed_version = rows.OptionalText(row, c + 10);
+  f.title = rows.OptionalText(row, c + 11);
+  f.url = rows.OptionalText(row, c + 12);
   return f;
 }
 
@@ -118,22 +121,38 @@ std::optional<long long> CursorAfter(const Request& request, const std::optional
   return std::atoll(row.c_str());
 }
 
-// The page of findings of the scan rows describe; 404 when rows are empty.
-Reply ListingReply(Context& ctx, const Rows& rows, const char* not_found, const Filters& filters, int limit) {
+// The row a well-formed cursor continues after. The statement needs it before the scan is known;
+// ListingReply judges the cursor afterwards, so an unknown image is a 404 whatever the cursor.
+std::optional<long long> RowSeen(const Request& request) {
+  try {
+    std::optional<std::vector<std::string>> cursor = ParseCursor(request, 2);
+    return cursor ? CursorAfter(request, (*cursor)[0]) : std::nullopt;
+  } catch (const ApiError&) {
+    return std::nullopt;
+  }
+}
+
+// $1 to $6 of findings_of_*: tenant, image, filters, the row the page starts after, one more than a page.
+std::vector<Param> PageParams(const Context& ctx, const std::string& image_id, const Filters& filters, int limit) {
+  auto array = [](const std::optional<std::vector<std::string>>& values) {
+    return values ? std::optional(TextArrayLiteral(*values)) : std::nullopt;
+  };
+  return {ctx.principal.tenant_id, image_id, array(filters.severities), array(filters.fix_states),
+          RowSeen(ctx.request),    limit + 1};
+}
+
+// The listing the rows of findings_of_* hold (one round trip: the scan and its page together);
+// 404 when there are none.
+Reply ListingReply(const Request& request, const Rows& rows, const char* not_found, int limit) {
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, not_found);
   ScanView scan = ScanAt(rows);
-  std::optional<long long> after = CursorAfter(ctx.request, scan.scan_id);
+  CursorAfter(request, scan.scan_id);  // 400 for a cursor that is malformed or of another scan
   std::vector<FindingView> findings;
-  std::optional<std::string> next;
-  if (scan.scan_id) {
-    auto array = [](const std::optional<std::vector<std::string>>& values) {
-      return values ? std::optional(TextArrayLiteral(*values)) : std::nullopt;
-    };
-    Rows page = ctx.db.Run("list_findings", {ctx.principal.tenant_id, *scan.scan_id, array(filters.severities),
-                                             array(filters.fix_states), after, limit + 1});
-    for (int row = 0; row < page.size() && row < limit; row++) findings.push_back(FindingAt(page, row));
-    if (page.size() > limit) next = EncodeCursor({*scan.scan_id, std::to_string(findings.back().row_id)});
+  for (int row = 0; row < rows.size() && row < limit; row++) {
+    if (!rows.IsNull(row, kFindingColumn)) findings.push_back(FindingAt(rows, row));
   }
+  std::optional<std::string> next;
+  if (rows.size() > limit) next = EncodeCursor({*scan.scan_id, std::to_string(findings.back().row_id)});
   return Reply::Json(200, VulnerabilityListJson(scan, findings, next));
 }
 
@@ -197,8 +216,8 @@ Reply ListImageVulnerabilities(Context& ctx) {
   int limit = ParseLimit(ctx.request);
   std::string id = ctx.request.PathParam("id");
   if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
-  Rows rows = ctx.db.Run("scan_of_latest_version", {ctx.principal.tenant_id, id});
-  return ListingReply(ctx, rows, "No such image.", filters, limit);
+  Rows rows = ctx.db.Run("findings_of_latest_version", PageParams(ctx, id, filters, limit));
+  return ListingReply(ctx.request, rows, "No such image.", limit);
 }
 
 // GET /api/docker-images/{imageId}/versions/{versionId}/vulnerabilities?severity=&fixState=&limit=&cursor=
@@ -212,8 +231,10 @@ Reply ListVersionVulnerabilities(Context& ctx) {
   std::string image_id = ctx.request.PathParam("imageId");
   std::string version_id = ctx.request.PathParam("versionId");
   if (!IsUuid(image_id) || !IsUuid(version_id)) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
-  Rows rows = ctx.db.Run("scan_of_version", {ctx.principal.tenant_id, image_id, version_id});
-  return ListingReply(ctx, rows, "No such image or version.", filters, limit);
+  std::vector<Param> params = PageParams(ctx, image_id, filters, limit);
+  params.push_back(version_id);
+  Rows rows = ctx.db.Run("findings_of_version", params);
+  return ListingReply(ctx.request, rows, "No such image or version.", limit);
 }
 
 }  // namespace icat::vulns

@@ -273,6 +273,39 @@ BOOST_AUTO_TEST_CASE(q_with_like_wildcards_matches_them_literally) {
   BOOST_TEST(GetPage(key, "?q=%5C").names.empty());  // backslash
 }
 
+BOOST_AUTO_TEST_CASE(q_and_cursor_together_page_through_the_matching_images_only_in_name_order) {
+  it::Tenant tenant;
+  std::string key = tenant.CreateKey();
+  std::vector<std::string> matching;
+  for (int i = 0; i < 5; i++) matching.push_back(tenant.AddImage("qpage" + std::to_string(i), {{"1.0"}}).name);
+  for (int i = 0; i < 3; i++) tenant.AddImage("other" + std::to_string(i), {{"1.0"}});
+  std::sort(matching.begin(), matching.end());
+  // Two dozen different requests, so that the workers also answer from the plan Postgres caches
+  // for a statement after its first five runs on a connection.
+  for (const std::string q : {"QPAGE", "qPage"}) {
+    for (int limit = 1; limit <= 4; limit++) {
+      BOOST_TEST_CONTEXT("q=" << q << " limit=" << limit) {
+        std::vector<std::string> seen;
+        std::optional<std::string> cursor;
+        int pages = 0;
+        do {
+          std::string query =
+              "?q=" + q + "&limit=" + std::to_string(limit) + (cursor ? "&cursor=" + Encode(*cursor) : "");
+          Page page = GetPage(key, query);
+          seen.insert(seen.end(), page.names.begin(), page.names.end());
+          for (const rapidjson::Value& image : page.body["images"].GetArray()) {
+            BOOST_TEST(it::StringMember(image["latestVersion"], "tag") == "1.0");
+          }
+          cursor = page.next_cursor;
+          BOOST_TEST_REQUIRE(++pages < 10, "pagination does not end");
+        } while (cursor);
+        BOOST_TEST((seen == matching));
+        BOOST_TEST(pages == (5 + limit - 1) / limit);
+      }
+    }
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(image_detail)

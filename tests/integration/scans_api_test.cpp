@@ -345,6 +345,57 @@ BOOST_AUTO_TEST_CASE(vulnerabilities_filter_by_severity_and_fix_state_and_page_t
   BOOST_TEST(it::StringMember(portal["scan"], "scanner") == "trivy");
 }
 
+BOOST_AUTO_TEST_CASE(vulnerabilities_are_404_before_any_cursor_check_and_keep_the_scan_when_no_finding_matches) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "onetrip", kAlpine310);
+  it::Image unscanned = tenant.AddImage("unscanned", {{"2.0"}});
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string base = "/v1/images/" + s.image.id + "/vulnerabilities";
+  std::vector<it::ExpectedFinding> all = it::DeriveFindings(it::Fixture(kAlpine310));
+  BOOST_TEST_REQUIRE(all.size() >= 2u);
+  auto last = static_cast<rapidjson::SizeType>(all.size() - 1);
+
+  // An unknown image or version is a 404 whatever the cursor.
+  it::ExpectError(it::Get("/v1/images/" + kUnknownId + "/vulnerabilities?cursor=bogus", it::Bearer(key)), 404,
+                  "NOT_FOUND");
+  it::ExpectError(
+      it::Get("/api/docker-images/" + s.image.id + "/versions/" + kUnknownId + "/vulnerabilities?cursor=bogus",
+              it::PortalHeaders(tenant)),
+      404, "NOT_FOUND");
+
+  // A page exactly as long as the list ends it; one finding shorter leaves a cursor to the last one.
+  rapidjson::Document whole =
+      it::ExpectJson200(it::Get(base + "?limit=" + std::to_string(all.size()), it::Bearer(key)));
+  BOOST_TEST(whole["vulnerabilities"].Size() == all.size());
+  BOOST_TEST(whole["nextCursor"].IsNull());
+  rapidjson::Document head = it::ExpectJson200(it::Get(base + "?limit=" + std::to_string(last), it::Bearer(key)));
+  BOOST_TEST_REQUIRE(head["nextCursor"].IsString());
+  std::string cursor = head["nextCursor"].GetString();
+  rapidjson::Document tail = it::ExpectJson200(it::Get(base + "?cursor=" + cursor, it::Bearer(key)));
+  BOOST_TEST_REQUIRE(tail["vulnerabilities"].Size() == 1u);
+  BOOST_TEST(it::StringMember(tail["vulnerabilities"][0], "id") ==
+             it::StringMember(whole["vulnerabilities"][last], "id"));
+  BOOST_TEST(tail["nextCursor"].IsNull());
+
+  // The cursor belongs to that scan: on a version without one it is a 400 naming the cursor.
+  it::Response elsewhere = it::Get("/v1/images/" + unscanned.id + "/vulnerabilities?cursor=" + cursor, it::Bearer(key));
+  it::ExpectError(elsewhere, 400, "VALIDATION_ERROR");
+  BOOST_TEST((it::DetailFields(elsewhere) == std::vector<std::string>{"cursor"}));
+
+  // A filter that matches nothing still names the scan and its counts.
+  BOOST_TEST_REQUIRE(
+      std::none_of(all.begin(), all.end(), [](const it::ExpectedFinding& f) { return f.fix_state == "not-affected"; }));
+  rapidjson::Document none = it::ExpectJson200(it::Get(base + "?fixState=not-affected", it::Bearer(key)));
+  BOOST_TEST(none["vulnerabilities"].Size() == 0u);
+  BOOST_TEST(none["nextCursor"].IsNull());
+  BOOST_TEST(it::StringMember(none["scan"], "id") == it::StringMember(whole["scan"], "id"));
+  BOOST_TEST(it::StringMember(none["version"], "id") == s.version_id);
+  for (const char* severity : {"critical", "high", "medium", "low", "unknown"}) {
+    BOOST_TEST(it::IntMember(none["findingCounts"], severity) == it::IntMember(whole["findingCounts"], severity));
+  }
+}
+
 BOOST_AUTO_TEST_CASE(cve_lookup_normalises_the_id_matches_aliases_and_reports_affected_packages) {
   it::Tenant tenant;
   it::TempDir dir;

@@ -37,7 +37,7 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_RATE_LIMIT_PER_MINUTE", "600", "Requests per minute per API key on /v1 (0: no limit)."},
       {"ICAT_REDIS_PORT", "6379", "Port of the local Redis (tools/stack)."},
       {"ICAT_REDIS_TIMEOUT_MS", "200", "Connect and command timeout for Redis."},
-      {"ICAT_REDIS_URL", "redis://127.0.0.1:6379/0", "Redis: redis://host:port/db."},
+      {"ICAT_REDIS_URL", "redis://127.0.0.1:6379/0", "Redis: redis://host:port/db or unix:///path/redis.sock?db=0."},
       {"ICAT_REFRESH_TOKEN_DAYS", "30", "Lifetime of a portal refresh token; every refresh issues a new one."},
       {"ICAT_REGISTRY", "registry.example.test/hardened", "Default repository prefix of new images."},
       {"ICAT_SIGNING_KEY_FILE", "",
@@ -91,9 +91,30 @@ std::vector<IpNetwork> CidrSetting(std::string_view name) {
 }
 
 // redis://host:port/db
+bool IsNumber(const std::string& text) {
+  return !text.empty() && text.size() < 6 && text.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// redis://host:port/db, or unix:///path/to/redis.sock?db=N (a unix socket: no TCP on the way).
 void ParseRedisUrl(const std::string& url, Config& config) {
-  const std::string scheme = "redis://";
-  auto fail = [&] { throw std::runtime_error("ICAT_REDIS_URL must look like redis://host:port/db, not \"" + url + "\""); };
+  const std::string scheme = "redis://", unix_scheme = "unix://";
+  auto fail = [&] {
+    throw std::runtime_error("ICAT_REDIS_URL must look like redis://host:port/db or unix:///path/redis.sock?db=0, not \"" +
+                             url + "\"");
+  };
+  if (url.rfind(unix_scheme, 0) == 0) {
+    std::string rest = url.substr(unix_scheme.size());
+    size_t question = rest.find('?');
+    config.redis_host = rest.substr(0, question);  // the socket's path
+    config.redis_port = 0;
+    std::string query = question == std::string::npos ? "db=0" : rest.substr(question + 1);
+    if (config.redis_host.empty() || config.redis_host[0] != '/' || query.rfind("db=", 0) != 0 ||
+        !IsNumber(query.substr(3))) {
+      fail();
+    }
+    config.redis_db = std::stoi(query.substr(3));
+    return;
+  }
   if (url.rfind(scheme, 0) != 0) fail();
   std::string rest = url.substr(scheme.size());
   std::string db = "0";
@@ -104,10 +125,7 @@ void ParseRedisUrl(const std::string& url, Config& config) {
   size_t colon = rest.rfind(':');
   config.redis_host = rest.substr(0, colon);
   std::string port = colon == std::string::npos ? "6379" : rest.substr(colon + 1);
-  if (config.redis_host.empty() || port.empty() || port.find_first_not_of("0123456789") != std::string::npos ||
-      db.empty() || db.find_first_not_of("0123456789") != std::string::npos) {
-    fail();
-  }
+  if (config.redis_host.empty() || !IsNumber(port) || !IsNumber(db)) fail();
   config.redis_port = std::stoi(port);
   config.redis_db = std::stoi(db);
   if (config.redis_port < 1 || config.redis_port > 65535) fail();

@@ -53,7 +53,8 @@ bool Redis::EnsureConnected() {
   if (context_) return true;
   if (std::chrono::steady_clock::now() < retry_after_) return false;
   timeval timeout{timeout_ms_ / 1000, (timeout_ms_ % 1000) * 1000};
-  context_ = redisConnectWithTimeout(host_.c_str(), port_, timeout);
+  context_ = host_.rfind('/', 0) == 0 ? redisConnectUnixWithTimeout(host_.c_str(), timeout)
+                                      : redisConnectWithTimeout(host_.c_str(), port_, timeout);
   if (!context_ || context_->err || redisSetTimeout(context_, timeout) != REDIS_OK) {
     LogWarn(std::string("redis unreachable: ") + (context_ ? context_->errstr : "out of memory"));
     Disconnect();

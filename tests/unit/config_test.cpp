@@ -126,6 +126,27 @@ BOOST_AUTO_TEST_CASE(malformed_redis_url_stops_start_naming_the_variable) {
   ExpectStartupFailureNaming("ICAT_REDIS_URL", "http://127.0.0.1:6379");
 }
 
+BOOST_AUTO_TEST_CASE(redis_url_names_a_host_or_a_unix_socket) {
+  {
+    ScopedEnv url("ICAT_REDIS_URL", "redis://cache.internal:6380/3");
+    icat::Config config = icat::Config::FromEnvironment();
+    BOOST_TEST(config.redis_host == "cache.internal");
+    BOOST_TEST(config.redis_port == 6380);
+    BOOST_TEST(config.redis_db == 3);
+  }
+  {
+    ScopedEnv url("ICAT_REDIS_URL", "unix:///run/icat/redis.sock?db=2");
+    icat::Config config = icat::Config::FromEnvironment();
+    BOOST_TEST(config.redis_host == "/run/icat/redis.sock");
+    BOOST_TEST(config.redis_port == 0);
+    BOOST_TEST(config.redis_db == 2);
+  }
+  for (const char* bad : {"unix://relative.sock", "unix:///run/redis.sock?db=x", "unix:///run/redis.sock?database=1",
+                          "redis://host:port/0", "redis://:6379/0"}) {
+    ExpectStartupFailureNaming("ICAT_REDIS_URL", bad);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(key_prefix_with_underscore_stops_start_naming_the_variable) {
   // "_" would make "<prefix>_live_" ambiguous.
   ExpectStartupFailureNaming("ICAT_KEY_PREFIX", "my_co");

@@ -29,7 +29,7 @@ class Config {
   std::string pg_dsn;                 // ICAT_PG_DSN: the handlers' connection (role icat_app)
   std::string pg_admin_dsn;           // ICAT_PG_ADMIN_DSN: icatctl's connection (the owner role)
   int pg_statement_timeout_ms = 0;    // ICAT_PG_STATEMENT_TIMEOUT_MS
-  std::string redis_host;             // from ICAT_REDIS_URL
+  std::string redis_host;             // from ICAT_REDIS_URL: a host, or a unix socket's path (port 0)
   int redis_port = 0;
   int redis_db = 0;
   int redis_timeout_ms = 0;           // ICAT_REDIS_TIMEOUT_MS: connect and command timeout

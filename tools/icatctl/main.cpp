@@ -1,5 +1,6 @@
 // icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys, ingest).
 // Exit status: 0 done, 1 failed at run time (not found, conflict, database down), 2 bad arguments.
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -191,5 +192,7 @@ int Run(const std::vector<std::string>& tokens) {
 
 int main(int argc, char** argv) {
   icat::SetLogProgram("icatctl");
+  // A Redis that goes away mid-command must be an error icatctl reports, not a silent death.
+  signal(SIGPIPE, SIG_IGN);
   return icat::ctl::Run(std::vector<std::string>(argv + 1, argv + argc));
 }

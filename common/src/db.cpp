@@ -1,6 +1,8 @@
 // Postgres: one connection, statements prepared at connect, one reconnect when the server went away.
 #include "icat/db.hpp"
 
+#include <poll.h>
+
 #include <cstdlib>
 #include <utility>
 
@@ -149,15 +151,29 @@ Rows Db::RunSql(std::string_view sql, const std::vector<Param>& params) {
   return Check(PQexec(conn_, std::string(sql).c_str()));
 }
 
-// Sends the steps in one round trip, reconnecting once when the connection turns out lost while
-// nothing of this request's transaction lived on the server yet (retrying is then safe).
+// An idle connection has nothing to read unless the server closed it (a restart, or an operator
+// terminating backends): it then sent its goodbye and hung up.
+bool Db::ServerHungUp() const {
+  pollfd socket{PQsocket(conn_), POLLIN, 0};
+  return poll(&socket, 1, 0) != 0;
+}
+
+// Sends the steps in one round trip. Outside an open transaction it reconnects first when the
+// server hung up since the last round trip (a restarted Postgres is then invisible to clients;
+// inside one, the transaction is gone and the request fails). When the connection turns out lost
+// on the way, a round trip that opens the request's scope is sent again once, unless it carried a
+// COMMIT (which may have taken effect).
 std::vector<Rows> Db::Send(const std::vector<Step>& steps, bool commit) {
-  bool retryable = scope_ == Scope::kPendingBegin || scope_ == Scope::kRead;
+  bool first_of_request = scope_ == Scope::kPendingBegin || scope_ == Scope::kRead;
+  if (conn_ && scope_ != Scope::kOpen && ServerHungUp()) {
+    LogWarn("postgres closed the connection; reconnecting");
+    Disconnect();
+  }
   if (!conn_) Connect();
   try {
     return SendPipeline(steps, commit);
   } catch (const DbError& e) {
-    if (!e.connection_lost || !retryable) throw;
+    if (!e.connection_lost || !first_of_request || commit) throw;
     LogWarn("postgres connection lost; reconnecting");
   }
   Connect();

@@ -200,6 +200,32 @@ BOOST_AUTO_TEST_CASE(a_licence_revoked_while_redis_is_down_hides_the_image_at_on
   for (int i = 0; i < 12; i++) it::ExpectError(it::Get(url, it::Bearer(key)), 404, "NOT_FOUND");
 }
 
+BOOST_AUTO_TEST_CASE(after_a_postgres_restart_the_first_review_of_every_admission_worker_is_answered) {
+  it::Tenant tenant;
+  it::Image image = tenant.AddImage("pgrestart", {{"1.0"}});
+  std::string key = tenant.CreateKey("admission");
+  const std::string review =
+      R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"restart",)"
+      R"("kind":{"group":"","version":"v1","kind":"Pod"},"namespace":"web","operation":"CREATE",)"
+      R"("object":{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":")" +
+      image.repository + R"(:1.0"}]}}}})";
+  auto post = [&] {
+    return it::Send("POST", "/v1/admission", {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"}},
+                    review);
+  };
+  // Every worker holds the tenant's policy and the image in its cache: a review is then a single
+  // round trip that ends in COMMIT, which must not be sent again blindly on a dead connection.
+  for (int i = 0; i < 12; i++) it::ExpectJson200(post());
+  {
+    it::StoppedService pg("pg");
+    pg.Restart();
+  }
+  for (int i = 0; i < 12; i++) {
+    it::Response r = post();
+    BOOST_TEST_REQUIRE(r.status == 200, "review " << i << " after the restart: " << r.Summary());
+  }
+}
+
 BOOST_AUTO_TEST_CASE(postgres_down_is_503_and_the_same_workers_recover_after_restart) {
   it::Tenant tenant;
   it::Image image = tenant.AddImage("pgdown", {{"1.0"}});

@@ -127,6 +127,7 @@ class Db {
 
   void Connect();
   void Disconnect();
+  bool ServerHungUp() const;
   std::vector<Rows> Send(const std::vector<Step>& steps, bool commit = false);
   std::vector<Rows> SendPipeline(const std::vector<Step>& steps, bool commit);
   [[noreturn]] void Fail(PGresult* result);

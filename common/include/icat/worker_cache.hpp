@@ -71,6 +71,8 @@ class WorkerCache {
     bytes_ = 0;
   }
 
+  size_t bytes() const { return bytes_; }  // what the stored values count for
+
  private:
   struct Entry {
     std::string key;

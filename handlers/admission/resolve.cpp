@@ -87,8 +87,12 @@ void Resolve(Context& ctx, const TenantRules& rules, const std::vector<JudgedIma
 
 TenantRules LoadTenantRules(Context& ctx) {
   WorkerCache<TenantRules>& cache = CacheOf<TenantRules>(ctx.config);
-  if (ctx.cache_generation) {
-    if (std::optional<TenantRules> cached = cache.Find(ctx.principal.tenant_id, *ctx.cache_generation)) return *cached;
+  if (!ctx.cache_generation) {
+    // Redis is unavailable: changes made meanwhile cannot reach this worker, so it forgets.
+    cache.Clear();
+    CacheOf<CachedResolution>(ctx.config).Clear();
+  } else if (std::optional<TenantRules> cached = cache.Find(ctx.principal.tenant_id, *ctx.cache_generation)) {
+    return *cached;
   }
   Rows rows = ctx.db.Run(kTenantRules, {ctx.principal.tenant_id});
   TenantRules rules;

@@ -38,6 +38,15 @@ void WriteStringArray(JsonWriter& w, std::string_view key, const std::vector<std
   w.EndArray();
 }
 
+std::string StringObjectJson(const std::vector<std::pair<std::string, std::string>>& members) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  for (const auto& [key, value] : members) WriteString(w, key, value);
+  w.EndObject();
+  return buffer.GetString();
+}
+
 rapidjson::Document ParseJson(std::string_view text) {
   rapidjson::Document document;
   document.Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());

@@ -49,8 +49,6 @@ std::optional<std::string> NextCursor(const Rows& rows, int limit, int time_col,
 std::string PathId(const Context& ctx, std::string_view what);
 // Reads limited to admins (API keys, audit log): 403 FORBIDDEN for others, audited by the pipeline.
 void RequireAdmin(const Context& ctx, std::string_view what);
-// A JSON object of string members, for audit details.
-std::string DetailJson(const std::vector<std::pair<std::string, std::string>>& fields);
 // A reply with a JSON body and, for secrets shown once, Cache-Control: no-store.
 Reply JsonReply(int status, std::string body, bool no_store = false);
 Reply NoContent();

@@ -124,7 +124,7 @@ Reply CreateApiKey(Context& ctx) {
                                         TextArrayLiteral(in.scopes), in.expires_at, ctx.principal.user_id});
   ApiKeyView view = KeyAt(rows, 0);
   view.secret = key.secret;
-  Audit(ctx, "key.created", view.id, DetailJson({{"name", view.name}, {"prefix", view.prefix}}));
+  Audit(ctx, "key.created", view.id, StringObjectJson({{"name", view.name}, {"prefix", view.prefix}}));
   return JsonReply(201, ApiKeyJson(view), true);
 }
 
@@ -138,7 +138,7 @@ Reply RevokeApiKey(Context& ctx) {
   if (!found.Bool(0, 1)) {
     Rows revoked = ctx.db.Run("account_revoke_key", {ctx.principal.tenant_id, id});
     Audit(ctx, "key.revoked", id,
-          DetailJson({{"name", std::string(found.Text(0, 2))}, {"prefix", std::string(found.Text(0, 3))}}));
+          StringObjectJson({{"name", std::string(found.Text(0, 2))}, {"prefix", std::string(found.Text(0, 3))}}));
   }
   // The Redis tombstone goes in before the commit: cache fills use SET NX, so none can replace it,
   // and the revoked row is committed before this reply leaves. A rollback after this point leaves

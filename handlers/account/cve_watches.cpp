@@ -117,7 +117,7 @@ Reply CreateCveWatch(Context& ctx) {
   if (rows.empty()) throw ApiError(Error::kCONFLICT, *cve_id + " is already on the watch list.");
   std::vector<CveWatchView> watch = {WatchAt(rows, 0)};
   AddImages(ctx, watch);
-  Audit(ctx, "cve_watch.created", watch[0].id, DetailJson({{"cveId", *cve_id}}));
+  Audit(ctx, "cve_watch.created", watch[0].id, StringObjectJson({{"cveId", *cve_id}}));
   ctx.cached_data_changed = true;  // admission workers keep the watch list
   return JsonReply(201, CveWatchJson(watch[0]));
 }
@@ -128,7 +128,7 @@ Reply DeleteCveWatch(Context& ctx) {
   std::string id = PathId(ctx, "CVE watch");
   Rows rows = ctx.db.Run("account_delete_watch", {ctx.principal.tenant_id, id});
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such CVE watch.");
-  Audit(ctx, "cve_watch.deleted", id, DetailJson({{"cveId", std::string(rows.Text(0, 0))}}));
+  Audit(ctx, "cve_watch.deleted", id, StringObjectJson({{"cveId", std::string(rows.Text(0, 0))}}));
   ctx.cached_data_changed = true;
   return NoContent();
 }

@@ -150,7 +150,7 @@ Reply CreateFeatureRequest(Context& ctx) {
   Rows rows = ctx.db.Run("account_insert_request", {ctx.principal.tenant_id, in.type, in.title, in.description,
                                                     in.image_id, in.cve_id, in.package_name, ctx.principal.user_id});
   FeatureRequestView view = RequestAt(rows, 0);
-  Audit(ctx, "feature_request.created", view.id, DetailJson({{"type", view.type}, {"title", view.title}}));
+  Audit(ctx, "feature_request.created", view.id, StringObjectJson({{"type", view.type}, {"title", view.title}}));
   return JsonReply(201, FeatureRequestJson(view));
 }
 

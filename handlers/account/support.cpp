@@ -41,15 +41,6 @@ void RequireAdmin(const Context& ctx, std::string_view what) {
   }
 }
 
-std::string DetailJson(const std::vector<std::pair<std::string, std::string>>& fields) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  for (const auto& [key, value] : fields) WriteString(w, key, value);
-  w.EndObject();
-  return buffer.GetString();
-}
-
 Reply JsonReply(int status, std::string body, bool no_store) {
   Reply reply = Reply::Json(status, std::move(body));
   if (no_store) reply.headers.emplace_back("Cache-Control", "no-store");

@@ -97,7 +97,7 @@ std::string PingDataJson(const std::string& webhook_id, const std::string& url) 
 }
 
 std::string PingAcceptedJson(const std::string& event_id, const std::string& delivery_id) {
-  return DetailJson({{"eventId", event_id}, {"deliveryId", delivery_id}});
+  return StringObjectJson({{"eventId", event_id}, {"deliveryId", delivery_id}});
 }
 
 // GET /api/webhooks/:id/deliveries?state=&limit=&cursor=   (portal; every role)
@@ -137,7 +137,7 @@ Reply PingWebhook(Context& ctx) {
   if (!hook.Bool(0, 1)) throw ApiError(Error::kCONFLICT, DisabledMessage(hook.OptionalText(0, 2)));
   Rows rows = ctx.db.Run("account_insert_ping", {ctx.principal.tenant_id, id, PingDataJson(id, url)});
   std::string event_id(rows.Text(0, 0)), delivery_id(rows.Text(0, 1));
-  Audit(ctx, "webhook.pinged", id, DetailJson({{"url", url}, {"eventId", event_id}, {"deliveryId", delivery_id}}));
+  Audit(ctx, "webhook.pinged", id, StringObjectJson({{"url", url}, {"eventId", event_id}, {"deliveryId", delivery_id}}));
   return JsonReply(202, PingAcceptedJson(event_id, delivery_id));
 }
 

@@ -73,7 +73,7 @@ Subscription ReadSubscription(Context& ctx) {
 std::string AuditOf(const WebhookView& h) {
   std::string events;
   for (const std::string& e : h.events) events += (events.empty() ? "" : ",") + e;
-  return DetailJson({{"url", h.url}, {"events", events}, {"active", h.active ? "true" : "false"}});
+  return StringObjectJson({{"url", h.url}, {"events", events}, {"active", h.active ? "true" : "false"}});
 }
 
 }  // namespace
@@ -152,7 +152,7 @@ Reply DeleteWebhook(Context& ctx) {
   std::string id = PathId(ctx, "webhook");
   Rows rows = ctx.db.Run("account_delete_webhook", {ctx.principal.tenant_id, id});
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such webhook.");
-  Audit(ctx, "webhook.deleted", id, DetailJson({{"url", std::string(rows.Text(0, 0))}}));
+  Audit(ctx, "webhook.deleted", id, StringObjectJson({{"url", std::string(rows.Text(0, 0))}}));
   return NoContent();
 }
 

@@ -160,22 +160,13 @@ Reply SessionReply(const SessionView& session) {
   }
   if (!found.empty()) {
     TenantTransaction transaction(ctx, std::string(found.Text(0, 0)));
-    Audit(ctx, "login.failed", in.email, DetailJson({{"email", in.email}, {"reason", std::string(reason)}}));
+    Audit(ctx, "login.failed", in.email, StringObjectJson({{"email", in.email}, {"reason", std::string(reason)}}));
     transaction.Commit();
   }
   Unauthenticated(kWrongCredentials);
 }
 
 }  // namespace
-
-std::string DetailJson(const std::vector<std::pair<std::string, std::string>>& fields) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  for (const auto& [key, value] : fields) WriteString(w, key, value);
-  w.EndObject();
-  return buffer.GetString();
-}
 
 std::string SessionJson(const SessionView& s) {
   rapidjson::StringBuffer buffer;
@@ -235,7 +226,7 @@ Reply Login(Context& ctx) {
   UserView user{std::string(found.Text(0, 1)), std::string(found.Text(0, 2)), std::string(found.Text(0, 3))};
   TenantTransaction transaction(ctx, std::string(found.Text(0, 0)));
   SessionView session = StartSession(ctx, user, in.tenant, RandomUuid());
-  Audit(ctx, "login.succeeded", user.id, DetailJson({{"email", user.email}}));
+  Audit(ctx, "login.succeeded", user.id, StringObjectJson({{"email", user.email}}));
   transaction.Commit();
   return SessionReply(session);
 }
@@ -257,7 +248,7 @@ Reply Refresh(Context& ctx) {
   if (token.Bool(0, 3) && !token.Bool(0, 4)) {
     // Reuse: whoever holds the family's newest token may be a thief; everyone signs in again.
     Rows revoked = ctx.db.Run(kRevokeFamily, {ctx.principal.tenant_id, family});
-    Audit(ctx, "session.reuse_detected", user_id, DetailJson({{"family", family}}));
+    Audit(ctx, "session.reuse_detected", user_id, StringObjectJson({{"family", family}}));
     transaction.Commit();
     Unauthenticated("This refresh token was already used; its sessions are signed out. Sign in again.");
   }
@@ -267,7 +258,7 @@ Reply Refresh(Context& ctx) {
   Rows used = ctx.db.Run(kMarkRefreshUsed, {ctx.principal.tenant_id, token_id});
   UserView user{user_id, std::string(token.Text(0, 6)), std::string(token.Text(0, 7))};
   SessionView session = StartSession(ctx, user, in.tenant, family);
-  Audit(ctx, "session.refreshed", user_id, DetailJson({{"family", family}}));
+  Audit(ctx, "session.refreshed", user_id, StringObjectJson({{"family", family}}));
   transaction.Commit();
   return SessionReply(session);
 }
@@ -285,7 +276,7 @@ Reply Logout(Context& ctx) {
   std::string user_id(token.Text(0, 1)), family(token.Text(0, 2));
   ctx.principal.user_id = user_id;
   Rows revoked = ctx.db.Run(kRevokeFamily, {ctx.principal.tenant_id, family});
-  if (revoked.affected() > 0) Audit(ctx, "session.logout", user_id, DetailJson({{"family", family}}));
+  if (revoked.affected() > 0) Audit(ctx, "session.logout", user_id, StringObjectJson({{"family", family}}));
   transaction.Commit();
   return Reply{204, {{"Cache-Control", "no-store"}}, ""};
 }

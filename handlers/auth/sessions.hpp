@@ -32,7 +32,5 @@ struct MeView {
 std::string SessionJson(const SessionView& session);
 // {"id", "email", "role", "createdAt", "tenant": {"id", "subdomain", "name"}}
 std::string MeJson(const MeView& me);
-// An audit detail object from string pairs.
-std::string DetailJson(const std::vector<std::pair<std::string, std::string>>& fields);
 
 }  // namespace icat::auth

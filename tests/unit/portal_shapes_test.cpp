@@ -48,9 +48,9 @@ BOOST_AUTO_TEST_CASE(me_has_user_and_tenant) {
 }
 
 BOOST_AUTO_TEST_CASE(detail_json_escapes_values) {
-  auto d = Parse(icat::auth::DetailJson({{"email", "x\"@y"}, {"reason", "wrong_password"}}));
+  auto d = Parse(icat::StringObjectJson({{"email", "x\"@y"}, {"reason", "wrong_password"}}));
   BOOST_TEST(Str(d, "email") == "x\"@y");
-  BOOST_TEST(Parse(icat::account::DetailJson({})).ObjectEmpty());
+  BOOST_TEST(Parse(icat::StringObjectJson({})).ObjectEmpty());
 }
 
 BOOST_AUTO_TEST_CASE(api_key_shows_its_secret_only_when_given) {

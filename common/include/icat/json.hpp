@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace icat {
@@ -21,6 +22,9 @@ void WriteInt(JsonWriter& w, std::string_view key, long long value);
 void WriteBool(JsonWriter& w, std::string_view key, bool value);
 void WriteStringArray(JsonWriter& w, std::string_view key, const std::vector<std::string>& values);
 void WriteKey(JsonWriter& w, std::string_view key);
+
+// An object of string members in the given order, e.g. an audit detail {"email": ..., "reason": ...}.
+std::string StringObjectJson(const std::vector<std::pair<std::string, std::string>>& members);
 
 // Parses a request body; throws ApiError MALFORMED_JSON when it is not one JSON value.
 rapidjson::Document ParseJson(std::string_view text);

@@ -1,5 +1,6 @@
 // The admission group's pure parts: the Docker reference grammar, glob and registry matching,
 // reading AdmissionReviews, every rule, the verdict per mode and the shapes of answers and records.
+#include "icat/json.hpp"
 #include "../../handlers/admission/admission.hpp"
 
 #include <rapidjson/document.h>
@@ -19,13 +20,6 @@ constexpr long long kDay = 86400;
 const std::string kDigest = "sha256:" + std::string(64, 'a');
 const std::string kImageId = "6b0e5d1c-1111-4aaa-8bbb-000000000001";
 
-rapidjson::Document Parse(const std::string& text) {
-  rapidjson::Document d;
-  d.Parse(text.c_str());
-  BOOST_REQUIRE(!d.HasParseError());
-  return d;
-}
-
 std::string Normalised(std::string_view text) {
   std::optional<adm::ImageReference> ref = adm::ParseImageReference(text);
   return ref ? ref->Normalised() : "<invalid>";
@@ -33,7 +27,7 @@ std::string Normalised(std::string_view text) {
 
 // The details fields of the VALIDATION_ERROR that reading `json` throws; empty when it does not throw.
 std::vector<std::string> ReviewIssues(const std::string& json) {
-  rapidjson::Document d = Parse(json);
+  rapidjson::Document d = icat::ParseJson(json);
   try {
     adm::ReadAdmissionReview(d);
   } catch (const icat::ApiError& e) {
@@ -234,7 +228,7 @@ BOOST_AUTO_TEST_CASE(every_kind_yields_the_images_of_its_pod_spec) {
                                                                   {"batch", "CronJob"}};
   for (const auto& [group, kind] : kinds) {
     BOOST_TEST_CONTEXT(kind) {
-      rapidjson::Document d = Parse(Review(group, kind, kThreeLists));
+      rapidjson::Document d = icat::ParseJson(Review(group, kind, kThreeLists));
       adm::AdmissionRequest r = adm::ReadAdmissionReview(d);
       BOOST_TEST(r.judged);
       BOOST_TEST(r.kind == kind);
@@ -251,16 +245,16 @@ BOOST_AUTO_TEST_CASE(every_kind_yields_the_images_of_its_pod_spec) {
 }
 
 BOOST_AUTO_TEST_CASE(delete_connect_and_other_kinds_are_not_judged) {
-  rapidjson::Document del = Parse(Review("", "Pod", kThreeLists, "DELETE"));
+  rapidjson::Document del = icat::ParseJson(Review("", "Pod", kThreeLists, "DELETE"));
   BOOST_TEST(!adm::ReadAdmissionReview(del).judged);
-  rapidjson::Document connect = Parse(Review("", "Pod", kThreeLists, "CONNECT"));
+  rapidjson::Document connect = icat::ParseJson(Review("", "Pod", kThreeLists, "CONNECT"));
   BOOST_TEST(!adm::ReadAdmissionReview(connect).judged);
-  rapidjson::Document config_map = Parse(Review("", "ConfigMap", kThreeLists));
+  rapidjson::Document config_map = icat::ParseJson(Review("", "ConfigMap", kThreeLists));
   adm::AdmissionRequest r = adm::ReadAdmissionReview(config_map);
   BOOST_TEST(!r.judged);
   BOOST_TEST(r.images.empty());
   // A Deployment of another API group is another kind.
-  rapidjson::Document other = Parse(Review("example.com", "Deployment", kThreeLists));
+  rapidjson::Document other = icat::ParseJson(Review("example.com", "Deployment", kThreeLists));
   BOOST_TEST(!adm::ReadAdmissionReview(other).judged);
 }
 
@@ -268,7 +262,7 @@ BOOST_AUTO_TEST_CASE(delete_needs_no_object) {
   std::string review = R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u",)"
                        R"("kind":{"group":"","version":"v1","kind":"Pod"},"operation":"DELETE","namespace":"a",)"
                        R"("name":"p","oldObject":{"spec":{"containers":[{"name":"c","image":"x"}]}}}})";
-  rapidjson::Document d = Parse(review);
+  rapidjson::Document d = icat::ParseJson(review);
   adm::AdmissionRequest r = adm::ReadAdmissionReview(d);
   BOOST_TEST(!r.judged);
   BOOST_TEST(r.name == "p");
@@ -277,7 +271,7 @@ BOOST_AUTO_TEST_CASE(delete_needs_no_object) {
 
 BOOST_AUTO_TEST_CASE(update_knows_the_images_of_the_old_object) {
   std::string old_spec = R"({"containers":[{"name":"web","image":"nginx:1.26"}]})";
-  rapidjson::Document d = Parse(Review("apps", "Deployment", kThreeLists, "UPDATE", old_spec));
+  rapidjson::Document d = icat::ParseJson(Review("apps", "Deployment", kThreeLists, "UPDATE", old_spec));
   adm::AdmissionRequest r = adm::ReadAdmissionReview(d);
   BOOST_TEST(r.judged);
   BOOST_TEST((r.old_images == std::set<std::string>{"nginx:1.26"}));
@@ -285,7 +279,7 @@ BOOST_AUTO_TEST_CASE(update_knows_the_images_of_the_old_object) {
 
 BOOST_AUTO_TEST_CASE(containers_without_an_image_are_skipped) {
   rapidjson::Document d =
-      Parse(Review("apps", "Deployment", R"({"containers":[{"name":"a"},{"name":"b","image":""}]})"));
+      icat::ParseJson(Review("apps", "Deployment", R"({"containers":[{"name":"a"},{"name":"b","image":""}]})"));
   BOOST_TEST(adm::ReadAdmissionReview(d).images.empty());
 }
 
@@ -330,7 +324,7 @@ BOOST_AUTO_TEST_CASE(pod_spec_of_the_wrong_shape_is_named_by_path) {
 BOOST_AUTO_TEST_CASE(dry_run_is_read) {
   std::string review = Review("", "Pod", kThreeLists);
   review.replace(review.find("\"operation\""), 0, "\"dryRun\":true,");
-  rapidjson::Document d = Parse(review);
+  rapidjson::Document d = icat::ParseJson(review);
   BOOST_TEST(adm::ReadAdmissionReview(d).dry_run);
 }
 
@@ -340,7 +334,7 @@ BOOST_AUTO_TEST_SUITE(admission_rules)
 
 BOOST_AUTO_TEST_CASE(plan_marks_exempt_namespace_unchanged_and_exempt_patterns) {
   std::string old_spec = R"({"containers":[{"name":"web","image":"docker.io/library/nginx:1.27"}]})";
-  rapidjson::Document d = Parse(Review("apps", "Deployment", kThreeLists, "UPDATE", old_spec));
+  rapidjson::Document d = icat::ParseJson(Review("apps", "Deployment", kThreeLists, "UPDATE", old_spec));
   adm::AdmissionRequest r = adm::ReadAdmissionReview(d);
   icat::AdmissionPolicy policy;
   policy.exempt_images = {"docker.io/library/busy*"};
@@ -359,7 +353,7 @@ BOOST_AUTO_TEST_CASE(plan_marks_exempt_namespace_unchanged_and_exempt_patterns) 
 }
 
 BOOST_AUTO_TEST_CASE(unjudged_reviews_plan_no_images) {
-  rapidjson::Document d = Parse(Review("", "Pod", kThreeLists, "DELETE"));
+  rapidjson::Document d = icat::ParseJson(Review("", "Pod", kThreeLists, "DELETE"));
   BOOST_TEST(adm::PlanImages(adm::ReadAdmissionReview(d), icat::AdmissionPolicy{}).empty());
 }
 
@@ -582,7 +576,7 @@ BOOST_AUTO_TEST_CASE(long_cve_lists_are_cut_in_messages_but_kept_in_reasons) {
 
 BOOST_AUTO_TEST_CASE(response_echoes_uid_and_carries_status_only_when_denied) {
   adm::Verdict denied{false, "no", {}};
-  rapidjson::Document d = Parse(adm::AdmissionResponseJson("u-1", denied));
+  rapidjson::Document d = icat::ParseJson(adm::AdmissionResponseJson("u-1", denied));
   BOOST_TEST(d["apiVersion"].GetString() == std::string("admission.k8s.io/v1"));
   BOOST_TEST(d["kind"].GetString() == std::string("AdmissionReview"));
   BOOST_TEST(d["response"]["uid"].GetString() == std::string("u-1"));
@@ -591,7 +585,7 @@ BOOST_AUTO_TEST_CASE(response_echoes_uid_and_carries_status_only_when_denied) {
   BOOST_TEST(d["response"]["status"]["message"].GetString() == std::string("no"));
   BOOST_TEST(!d["response"].HasMember("warnings"));
 
-  rapidjson::Document ok = Parse(adm::AdmissionResponseJson("u-2", adm::Verdict{true, "", {"w"}}));
+  rapidjson::Document ok = icat::ParseJson(adm::AdmissionResponseJson("u-2", adm::Verdict{true, "", {"w"}}));
   BOOST_TEST(ok["response"]["allowed"].GetBool());
   BOOST_TEST(!ok["response"].HasMember("status"));
   BOOST_TEST(ok["response"]["warnings"][0].GetString() == std::string("w"));
@@ -604,7 +598,7 @@ BOOST_AUTO_TEST_CASE(decision_records_keep_every_image_and_reason) {
   exempt.outcome = Outcome::kExempt;
   exempt.exempt_by = "pattern *busybox*";
   images.push_back(exempt);
-  rapidjson::Document d = Parse(adm::DecisionImagesJson(images));
+  rapidjson::Document d = icat::ParseJson(adm::DecisionImagesJson(images));
   BOOST_TEST_REQUIRE(d.Size() == 4u);
   BOOST_TEST(d[0]["reference"].GetString() == std::string("nginx:1.27"));
   BOOST_TEST(d[0]["normalised"].GetString() == std::string("docker.io/library/nginx:1.27"));
@@ -616,7 +610,7 @@ BOOST_AUTO_TEST_CASE(decision_records_keep_every_image_and_reason) {
   BOOST_TEST(d[2]["exceptedCves"][0].GetString() == std::string("CVE-2024-3094"));
   BOOST_TEST(d[3]["exemptBy"].GetString() == std::string("pattern *busybox*"));
 
-  rapidjson::Document reasons = Parse(adm::DecisionReasonsJson(images));
+  rapidjson::Document reasons = icat::ParseJson(adm::DecisionReasonsJson(images));
   BOOST_TEST_REQUIRE(reasons.Size() == 2u);
   BOOST_TEST(reasons[1]["image"].GetString() == std::string("x.io/app"));
   BOOST_TEST(reasons[1]["rule"].GetString() == std::string("severityThreshold"));
@@ -634,7 +628,7 @@ BOOST_AUTO_TEST_CASE(huge_reviews_stay_readable_and_keep_every_container) {
     containers += std::string(i ? "," : "") + R"({"name":"c)" + std::to_string(i) + R"(","image":"x.io/img)" +
                   std::to_string(i % 1500) + R"("})";
   }
-  rapidjson::Document d = Parse(Review("", "Pod", "{\"containers\":[" + containers + "]}"));
+  rapidjson::Document d = icat::ParseJson(Review("", "Pod", "{\"containers\":[" + containers + "]}"));
   adm::AdmissionRequest r = adm::ReadAdmissionReview(d);
   BOOST_TEST_REQUIRE(r.images.size() == 1500u);
   BOOST_TEST(r.images[7].containers.size() == 2u);
@@ -647,7 +641,7 @@ BOOST_AUTO_TEST_CASE(huge_reviews_stay_readable_and_keep_every_container) {
   adm::Verdict warned = adm::Decide("warn", images);
   BOOST_TEST_REQUIRE(warned.warnings.size() == 50u);
   BOOST_TEST(warned.warnings.back() == "icat admission (warn): and 1451 more; the decision record lists them all");
-  rapidjson::Document record = Parse(adm::DecisionReasonsJson(images));
+  rapidjson::Document record = icat::ParseJson(adm::DecisionReasonsJson(images));
   BOOST_TEST(record.Size() == 1500u);
 }
 

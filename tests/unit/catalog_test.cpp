@@ -2,6 +2,7 @@
 #include <boost/test/unit_test.hpp>
 #include <rapidjson/document.h>
 
+#include "icat/json.hpp"
 #include "../../handlers/catalog/catalog.hpp"
 #include "../../handlers/status/status.hpp"
 
@@ -21,12 +22,6 @@ VersionView SampleVersion(std::string tag, long long critical) {
   return v;
 }
 
-rapidjson::Document Parse(const std::string& text) {
-  rapidjson::Document d;
-  d.Parse(text.c_str());
-  BOOST_REQUIRE(!d.HasParseError());
-  return d;
-}
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(catalog_shapes)
@@ -35,7 +30,7 @@ BOOST_AUTO_TEST_CASE(list_has_images_array_latest_version_and_cursor) {
   ImageView image{"id-1", "nginx", "web server", "registry.example.test/hardened/nginx", std::string("Debian 12"),
                   SampleVersion("1.0", 0)};
   ImageView bare{"id-2", "zlib", "", "registry.example.test/hardened/zlib", std::nullopt, std::nullopt};
-  auto d = Parse(icat::catalog::ImageListJson({image, bare}, std::string("abc")));
+  auto d = icat::ParseJson(icat::catalog::ImageListJson({image, bare}, std::string("abc")));
   BOOST_TEST(d["images"].Size() == 2u);
   BOOST_TEST(d["images"][0]["name"].GetString() == std::string("nginx"));
   BOOST_TEST(d["images"][0]["latestVersion"]["tag"].GetString() == std::string("1.0"));
@@ -47,14 +42,14 @@ BOOST_AUTO_TEST_CASE(list_has_images_array_latest_version_and_cursor) {
 }
 
 BOOST_AUTO_TEST_CASE(last_page_has_null_cursor) {
-  auto d = Parse(icat::catalog::ImageListJson({}, std::nullopt));
+  auto d = icat::ParseJson(icat::catalog::ImageListJson({}, std::nullopt));
   BOOST_TEST(d["images"].Size() == 0u);
   BOOST_TEST(d["nextCursor"].IsNull());
 }
 
 BOOST_AUTO_TEST_CASE(detail_counts_come_from_the_latest_version) {
   ImageView image{"id-1", "nginx", "", "r/nginx", std::string("Debian 12"), SampleVersion("2.0", 3)};
-  auto d = Parse(icat::catalog::ImageDetailJson(image, {SampleVersion("2.0", 3), SampleVersion("1.0", 7)}));
+  auto d = icat::ParseJson(icat::catalog::ImageDetailJson(image, {SampleVersion("2.0", 3), SampleVersion("1.0", 7)}));
   BOOST_TEST(d["vulnerabilityCounts"]["critical"].GetInt64() == 3);
   BOOST_TEST(d["vulnerabilityCounts"]["unknown"].GetInt64() == 0);
   BOOST_TEST(d["sizeBytes"].GetInt64() == 1234);
@@ -65,7 +60,7 @@ BOOST_AUTO_TEST_CASE(detail_counts_come_from_the_latest_version) {
 
 BOOST_AUTO_TEST_CASE(detail_without_versions_has_zero_counts_and_null_size) {
   ImageView image{"id-1", "nginx", "", "r/nginx", std::nullopt, std::nullopt};
-  auto d = Parse(icat::catalog::ImageDetailJson(image, {}));
+  auto d = icat::ParseJson(icat::catalog::ImageDetailJson(image, {}));
   for (const char* severity : {"critical", "high", "medium", "low", "unknown"}) {
     BOOST_TEST(d["vulnerabilityCounts"][severity].GetInt64() == 0);
   }
@@ -74,13 +69,13 @@ BOOST_AUTO_TEST_CASE(detail_without_versions_has_zero_counts_and_null_size) {
 }
 
 BOOST_AUTO_TEST_CASE(status_is_degraded_without_redis_and_unavailable_without_postgres) {
-  auto ok = Parse(icat::status::StatusJson(true, true));
+  auto ok = icat::ParseJson(icat::status::StatusJson(true, true));
   BOOST_TEST(ok["status"].GetString() == std::string("ok"));
   BOOST_TEST(!ok.HasMember("error"));
-  auto degraded = Parse(icat::status::StatusJson(true, false));
+  auto degraded = icat::ParseJson(icat::status::StatusJson(true, false));
   BOOST_TEST(degraded["status"].GetString() == std::string("degraded"));
   BOOST_TEST(degraded["checks"]["redis"].GetString() == std::string("unavailable"));
-  auto down = Parse(icat::status::StatusJson(false, true));
+  auto down = icat::ParseJson(icat::status::StatusJson(false, true));
   BOOST_TEST(down["status"].GetString() == std::string("unavailable"));
   BOOST_TEST(down["error"].GetString() == std::string("SERVICE_UNAVAILABLE"));
   BOOST_TEST(down["checks"]["postgres"].GetString() == std::string("unavailable"));

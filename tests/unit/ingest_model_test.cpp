@@ -1,5 +1,6 @@
 // Ingest's pure rules: counts, ordering, agreement between documents, the input digest,
 // repositories of references, RFC 3339 checks and the outbox events' data.
+#include "icat/json.hpp"
 #include "../../tools/icatctl/ingest_model.hpp"
 
 #include <rapidjson/document.h>
@@ -17,13 +18,6 @@ ctl::Finding F(std::string id, std::string package, std::string severity, std::s
   f.severity = std::move(severity);
   f.fix_state = std::move(fix_state);
   return f;
-}
-
-rapidjson::Document Parse(const std::string& text) {
-  rapidjson::Document d;
-  d.Parse(text.c_str());
-  BOOST_REQUIRE(!d.HasParseError());
-  return d;
 }
 
 }  // namespace
@@ -125,7 +119,7 @@ BOOST_AUTO_TEST_CASE(rfc3339_times_need_a_real_date_and_an_offset) {
 
 BOOST_AUTO_TEST_CASE(event_data_names_image_version_and_scan_and_optionally_findings_and_the_cve) {
   ctl::EventSubject s{"img-id", "nginx", "ver-id", "1.27.3", "sha256:abc", "scan-id", "trivy", "2026-01-01T00:00:00Z"};
-  rapidjson::Document plain = Parse(ctl::EventData(s));
+  rapidjson::Document plain = icat::ParseJson(ctl::EventData(s));
   BOOST_TEST(plain.MemberCount() == 3u);
   BOOST_TEST(plain["image"]["id"].GetString() == std::string("img-id"));
   BOOST_TEST(plain["image"]["name"].GetString() == std::string("nginx"));
@@ -135,7 +129,7 @@ BOOST_AUTO_TEST_CASE(event_data_names_image_version_and_scan_and_optionally_find
   BOOST_TEST(plain["scan"]["scannedAt"].GetString() == std::string("2026-01-01T00:00:00Z"));
   std::vector<ctl::EventFinding> found = {{"CVE-2024-1", "high", "openssl", "fixed"}};
   std::string cve = "CVE-2024-1";
-  rapidjson::Document watch = Parse(ctl::EventData(s, &found, &cve));
+  rapidjson::Document watch = icat::ParseJson(ctl::EventData(s, &found, &cve));
   BOOST_TEST(watch["cveId"].GetString() == cve);
   BOOST_TEST_REQUIRE(watch["vulnerabilities"].Size() == 1u);
   const rapidjson::Value& v = watch["vulnerabilities"][0];

@@ -3,16 +3,10 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "icat/json.hpp"
 #include "icat/admission_policy.hpp"
 
 namespace {
-
-rapidjson::Document Parse(const std::string& text) {
-  rapidjson::Document d;
-  d.Parse(text.c_str());
-  BOOST_REQUIRE(!d.HasParseError());
-  return d;
-}
 
 std::vector<std::string> Fields(const std::vector<icat::FieldIssue>& issues) {
   std::vector<std::string> fields;
@@ -25,7 +19,7 @@ std::vector<std::string> Fields(const std::vector<icat::FieldIssue>& issues) {
 BOOST_AUTO_TEST_SUITE(admission_policy)
 
 BOOST_AUTO_TEST_CASE(defaults_are_those_of_design_section_8) {
-  auto d = Parse(icat::AdmissionPolicyJson(icat::AdmissionPolicy{}));
+  auto d = icat::ParseJson(icat::AdmissionPolicyJson(icat::AdmissionPolicy{}));
   BOOST_TEST(d["mode"].GetString() == std::string("enforce"));
   BOOST_TEST(d["requireCatalogImages"].GetBool());
   BOOST_TEST(d["allowedRegistries"].Size() == 0u);
@@ -43,14 +37,14 @@ BOOST_AUTO_TEST_CASE(defaults_are_those_of_design_section_8) {
 
 BOOST_AUTO_TEST_CASE(empty_body_is_the_defaults) {
   std::vector<icat::FieldIssue> issues;
-  icat::AdmissionPolicy p = icat::ReadAdmissionPolicy(Parse("{}"), issues);
+  icat::AdmissionPolicy p = icat::ReadAdmissionPolicy(icat::ParseJson("{}"), issues);
   BOOST_TEST(issues.empty());
   BOOST_TEST(icat::AdmissionPolicyJson(p) == icat::AdmissionPolicyJson(icat::AdmissionPolicy{}));
 }
 
 BOOST_AUTO_TEST_CASE(a_full_document_reads_back_normalised) {
   std::vector<icat::FieldIssue> issues;
-  icat::AdmissionPolicy p = icat::ReadAdmissionPolicy(Parse(R"({
+  icat::AdmissionPolicy p = icat::ReadAdmissionPolicy(icat::ParseJson(R"({
     "mode": "warn", "requireCatalogImages": false, "allowedRegistries": ["registry.example.test/hardened", "10.0.0.5:5000"],
     "exemptNamespaces": ["kube-system", "monitoring", "monitoring"], "exemptImages": ["docker.io/library/busybox:*"],
     "severityThreshold": "high", "onlyFixable": true, "gracePeriodDays": 14, "denyWatchedCves": true,
@@ -68,22 +62,22 @@ BOOST_AUTO_TEST_CASE(a_full_document_reads_back_normalised) {
   BOOST_TEST_REQUIRE(p.exceptions.size() == 1u);
   BOOST_TEST(p.exceptions[0].cve_id == "CVE-2024-3094");
   BOOST_TEST(!p.exceptions[0].image_id.has_value());
-  auto round_trip = Parse(icat::AdmissionPolicyJson(p));
+  auto round_trip = icat::ParseJson(icat::AdmissionPolicyJson(p));
   BOOST_TEST(round_trip["exceptions"][0]["imageId"].IsNull());
 }
 
 BOOST_AUTO_TEST_CASE(null_severity_threshold_turns_the_rule_off_other_nulls_mean_default) {
   std::vector<icat::FieldIssue> issues;
-  icat::AdmissionPolicy p = icat::ReadAdmissionPolicy(Parse(R"({"severityThreshold": null, "mode": null})"), issues);
+  icat::AdmissionPolicy p = icat::ReadAdmissionPolicy(icat::ParseJson(R"({"severityThreshold": null, "mode": null})"), issues);
   BOOST_TEST(issues.empty());
   BOOST_TEST(!p.severity_threshold.has_value());
   BOOST_TEST(p.mode == "enforce");
-  BOOST_TEST(Parse(icat::AdmissionPolicyJson(p))["severityThreshold"].IsNull());
+  BOOST_TEST(icat::ParseJson(icat::AdmissionPolicyJson(p))["severityThreshold"].IsNull());
 }
 
 BOOST_AUTO_TEST_CASE(every_bad_field_is_one_issue_with_its_path) {
   std::vector<icat::FieldIssue> issues;
-  (void)icat::ReadAdmissionPolicy(Parse(R"({
+  (void)icat::ReadAdmissionPolicy(icat::ParseJson(R"({
     "mode": "block", "requireCatalogImages": "yes", "allowedRegistries": ["ok.example", "has space"],
     "exemptNamespaces": ["Kube_System"], "exemptImages": [""], "severityThreshold": "unknown",
     "onlyFixable": 1, "gracePeriodDays": 366, "denyWatchedCves": null, "requireDigest": [],
@@ -111,7 +105,7 @@ BOOST_AUTO_TEST_CASE(every_bad_field_is_one_issue_with_its_path) {
 
 BOOST_AUTO_TEST_CASE(exceptions_need_cve_justification_and_expiry) {
   std::vector<icat::FieldIssue> issues;
-  (void)icat::ReadAdmissionPolicy(Parse(R"({"exceptions": [{}], "exemptImages": "x"})"), issues);
+  (void)icat::ReadAdmissionPolicy(icat::ParseJson(R"({"exceptions": [{}], "exemptImages": "x"})"), issues);
   std::vector<std::string> expected = {"exemptImages", "exceptions[0].cveId", "exceptions[0].justification",
                                        "exceptions[0].expiresAt"};
   BOOST_TEST(Fields(issues) == expected, boost::test_tools::per_element());

@@ -4,18 +4,12 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "icat/json.hpp"
 #include "../../handlers/account/account.hpp"
 #include "../../handlers/auth/sessions.hpp"
 #include "../../handlers/catalog/portal_images.hpp"
 
 namespace {
-
-rapidjson::Document Parse(const std::string& text) {
-  rapidjson::Document d;
-  d.Parse(text.c_str());
-  BOOST_REQUIRE_MESSAGE(!d.HasParseError(), text);
-  return d;
-}
 
 std::string Str(const rapidjson::Value& v, const char* name) {
   BOOST_REQUIRE_MESSAGE(v.HasMember(name) && v[name].IsString(), name);
@@ -28,7 +22,7 @@ BOOST_AUTO_TEST_SUITE(portal_shapes)
 
 BOOST_AUTO_TEST_CASE(session_has_tokens_lifetime_bearer_type_and_user) {
   icat::auth::SessionView s{"a.b.c", "opaque", 900, {"u-1", "a@b.test", "admin"}};
-  auto d = Parse(icat::auth::SessionJson(s));
+  auto d = icat::ParseJson(icat::auth::SessionJson(s));
   BOOST_TEST(Str(d, "accessToken") == "a.b.c");
   BOOST_TEST(Str(d, "refreshToken") == "opaque");
   BOOST_TEST(d["expiresIn"].GetInt() == 900);
@@ -41,16 +35,16 @@ BOOST_AUTO_TEST_CASE(session_has_tokens_lifetime_bearer_type_and_user) {
 
 BOOST_AUTO_TEST_CASE(me_has_user_and_tenant) {
   icat::auth::MeView me{{"u-1", "a@b.test", "viewer"}, "2026-01-01T00:00:00Z", "t-1", "acme", "Acme \"Ltd\""};
-  auto d = Parse(icat::auth::MeJson(me));
+  auto d = icat::ParseJson(icat::auth::MeJson(me));
   BOOST_TEST(Str(d, "role") == "viewer");
   BOOST_TEST(Str(d["tenant"], "subdomain") == "acme");
   BOOST_TEST(Str(d["tenant"], "name") == "Acme \"Ltd\"");
 }
 
 BOOST_AUTO_TEST_CASE(detail_json_escapes_values) {
-  auto d = Parse(icat::StringObjectJson({{"email", "x\"@y"}, {"reason", "wrong_password"}}));
+  auto d = icat::ParseJson(icat::StringObjectJson({{"email", "x\"@y"}, {"reason", "wrong_password"}}));
   BOOST_TEST(Str(d, "email") == "x\"@y");
-  BOOST_TEST(Parse(icat::StringObjectJson({})).ObjectEmpty());
+  BOOST_TEST(icat::ParseJson(icat::StringObjectJson({})).ObjectEmpty());
 }
 
 BOOST_AUTO_TEST_CASE(api_key_shows_its_secret_only_when_given) {
@@ -61,14 +55,14 @@ BOOST_AUTO_TEST_CASE(api_key_shows_its_secret_only_when_given) {
   k.scopes = {"read:catalog"};
   k.created_at = "2026-01-01T00:00:00Z";
   k.state = "active";
-  auto listed = Parse(icat::account::ApiKeyListJson({k}, std::nullopt));
+  auto listed = icat::ParseJson(icat::account::ApiKeyListJson({k}, std::nullopt));
   BOOST_TEST(listed["nextCursor"].IsNull());
   const rapidjson::Value& item = listed["apiKeys"][0];
   BOOST_TEST(!item.HasMember("secret"));
   for (const char* field : {"expiresAt", "lastUsedAt", "createdBy"}) BOOST_TEST(item[field].IsNull(), field);
   BOOST_TEST(Str(item, "state") == "active");
   k.secret = "icat_live_secret";
-  BOOST_TEST(Str(Parse(icat::account::ApiKeyJson(k)), "secret") == "icat_live_secret");
+  BOOST_TEST(Str(icat::ParseJson(icat::account::ApiKeyJson(k)), "secret") == "icat_live_secret");
 }
 
 BOOST_AUTO_TEST_CASE(cve_watch_lists_its_images_with_packages) {
@@ -77,7 +71,7 @@ BOOST_AUTO_TEST_CASE(cve_watch_lists_its_images_with_packages) {
   w.cve_id = "CVE-2024-3094";
   w.created_at = "2026-01-01T00:00:00Z";
   w.images = {{"i-1", "nginx", "v-1", "1.27.3", {"xz-utils", "liblzma5"}}};
-  auto d = Parse(icat::account::CveWatchListJson({w}, std::string("next")));
+  auto d = icat::ParseJson(icat::account::CveWatchListJson({w}, std::string("next")));
   BOOST_TEST(Str(d, "nextCursor") == "next");
   const rapidjson::Value& watch = d["cveWatches"][0];
   BOOST_TEST(Str(watch, "cveId") == "CVE-2024-3094");
@@ -94,10 +88,10 @@ BOOST_AUTO_TEST_CASE(feature_request_names_who_filed_it_or_null) {
   f.description = "d";
   f.status = "open";
   f.created_at = f.updated_at = "2026-01-01T00:00:00Z";
-  BOOST_TEST(Parse(icat::account::FeatureRequestJson(f))["createdBy"].IsNull());
+  BOOST_TEST(icat::ParseJson(icat::account::FeatureRequestJson(f))["createdBy"].IsNull());
   f.created_by_id = "u-1";
   f.created_by_email = "a@b.test";
-  auto d = Parse(icat::account::FeatureRequestListJson({f}, std::nullopt));
+  auto d = icat::ParseJson(icat::account::FeatureRequestListJson({f}, std::nullopt));
   BOOST_TEST(Str(d["featureRequests"][0]["createdBy"], "email") == "a@b.test");
   BOOST_TEST(Str(d["featureRequests"][0], "status") == "open");
 }
@@ -108,12 +102,12 @@ BOOST_AUTO_TEST_CASE(webhook_secret_only_at_creation) {
   h.url = "https://example.com/h";
   h.events = {"ping"};
   h.created_at = h.updated_at = "2026-01-01T00:00:00Z";
-  auto listed = Parse(icat::account::WebhookListJson({h}, std::nullopt));
+  auto listed = icat::ParseJson(icat::account::WebhookListJson({h}, std::nullopt));
   BOOST_TEST(!listed["webhooks"][0].HasMember("secret"));
   BOOST_TEST(listed["webhooks"][0]["active"].GetBool());
   BOOST_TEST(listed["webhooks"][0]["disabledReason"].IsNull());
   h.secret = "whsec_abc";
-  BOOST_TEST(Str(Parse(icat::account::WebhookJson(h)), "secret") == "whsec_abc");
+  BOOST_TEST(Str(icat::ParseJson(icat::account::WebhookJson(h)), "secret") == "whsec_abc");
 }
 
 BOOST_AUTO_TEST_CASE(delivery_log_shows_next_attempt_only_while_pending_and_null_status_without_reply) {
@@ -133,7 +127,7 @@ BOOST_AUTO_TEST_CASE(delivery_log_shows_next_attempt_only_while_pending_and_null
   waiting.attempts = 1;
   waiting.last_status = std::nullopt;
   waiting.last_error = "not sent: \"10.0.0.8\" is a private address";
-  auto d = Parse(icat::account::DeliveryListJson({done, waiting}, std::string("next")));
+  auto d = icat::ParseJson(icat::account::DeliveryListJson({done, waiting}, std::string("next")));
   BOOST_TEST(Str(d, "nextCursor") == "next");
   const rapidjson::Value& first = d["deliveries"][0];
   BOOST_TEST(first.MemberCount() == 10u);
@@ -149,16 +143,16 @@ BOOST_AUTO_TEST_CASE(delivery_log_shows_next_attempt_only_while_pending_and_null
   BOOST_TEST(second["lastStatus"].IsNull());
   BOOST_TEST(Str(second, "lastError") == "not sent: \"10.0.0.8\" is a private address");
   BOOST_TEST(Str(second, "nextAttemptAt") == "2026-01-01T00:00:05Z");
-  BOOST_TEST(Parse(icat::account::DeliveryListJson({}, std::nullopt))["nextCursor"].IsNull());
+  BOOST_TEST(icat::ParseJson(icat::account::DeliveryListJson({}, std::nullopt))["nextCursor"].IsNull());
 }
 
 BOOST_AUTO_TEST_CASE(ping_data_names_the_webhook_and_the_reply_the_event_and_delivery) {
-  auto data = Parse(icat::account::PingDataJson("h-1", "https://example.com/a?b=\"c\""));
+  auto data = icat::ParseJson(icat::account::PingDataJson("h-1", "https://example.com/a?b=\"c\""));
   BOOST_TEST(data.MemberCount() == 1u);
   BOOST_TEST(Str(data["webhook"], "id") == "h-1");
   BOOST_TEST(Str(data["webhook"], "url") == "https://example.com/a?b=\"c\"");
   BOOST_TEST(data["webhook"].MemberCount() == 2u);
-  auto accepted = Parse(icat::account::PingAcceptedJson("e-1", "d-1"));
+  auto accepted = icat::ParseJson(icat::account::PingAcceptedJson("e-1", "d-1"));
   BOOST_TEST(Str(accepted, "eventId") == "e-1");
   BOOST_TEST(Str(accepted, "deliveryId") == "d-1");
   BOOST_TEST(accepted.MemberCount() == 2u);
@@ -174,14 +168,14 @@ BOOST_AUTO_TEST_CASE(decisions_and_audit_entries_pass_stored_json_through) {
   d.mode = "enforce";
   d.images_json = R"([{"image": "nginx:1"}])";
   d.reasons_json = R"(["critical CVE-2024-3094"])";
-  auto decisions = Parse(icat::account::DecisionListJson({d}, std::nullopt));
+  auto decisions = icat::ParseJson(icat::account::DecisionListJson({d}, std::nullopt));
   BOOST_TEST(Str(decisions["decisions"][0]["images"][0], "image") == "nginx:1");
   BOOST_TEST(decisions["decisions"][0]["namespace"].IsNull());
 
   icat::account::AuditEntryView e{
       42,           "2026-01-01T00:00:00Z", "user:u-1", "key.created", std::string("k-1"), std::string("192.0.2.1"),
       std::nullopt, R"({"name": "ci"})"};
-  auto log = Parse(icat::account::AuditLogJson({e}, std::string("c")));
+  auto log = icat::ParseJson(icat::account::AuditLogJson({e}, std::string("c")));
   const rapidjson::Value& entry = log["entries"][0];
   BOOST_TEST(entry["id"].GetInt() == 42);
   BOOST_TEST(Str(entry["detail"], "name") == "ci");
@@ -190,12 +184,12 @@ BOOST_AUTO_TEST_CASE(decisions_and_audit_entries_pass_stored_json_through) {
 }
 
 BOOST_AUTO_TEST_CASE(portal_image_detail_adds_the_latest_versions_hardening_tags) {
-  auto with = Parse(icat::catalog::PortalImageDetailJson(
+  auto with = icat::ParseJson(icat::catalog::PortalImageDetailJson(
       R"({"id": "i", "latestVersion": {"hardeningTags": ["fips", "non-root"]}, "versions": []})"));
   BOOST_TEST_REQUIRE(with["hardeningTags"].IsArray());
   BOOST_TEST(with["hardeningTags"].Size() == 2u);
   BOOST_TEST(Str(with, "id") == "i");
-  auto without = Parse(icat::catalog::PortalImageDetailJson(R"({"id": "i", "latestVersion": null, "versions": []})"));
+  auto without = icat::ParseJson(icat::catalog::PortalImageDetailJson(R"({"id": "i", "latestVersion": null, "versions": []})"));
   BOOST_TEST(without["hardeningTags"].Size() == 0u);
 }
 

@@ -3,6 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "icat/json.hpp"
 #include "icat/validate.hpp"
 
 #include "../../handlers/catalog/scan_history.hpp"
@@ -11,13 +12,6 @@
 #include "icat/errors.hpp"
 
 namespace {
-
-rapidjson::Document Parse(const std::string& text) {
-  rapidjson::Document d;
-  d.Parse(text.c_str());
-  BOOST_REQUIRE(!d.HasParseError());
-  return d;
-}
 
 icat::Request WithQuery(std::string query) {
   icat::Request r;
@@ -95,12 +89,12 @@ BOOST_AUTO_TEST_CASE(if_none_match_naming_the_etag_is_answered_304_without_the_b
 
 BOOST_AUTO_TEST_CASE(signing_keys_json_lists_id_algorithm_and_pem) {
   rapidjson::Document d =
-      Parse(icat::sbom::SigningKeysJson({{"0123456789abcdef", "Ed25519", "-----BEGIN PUBLIC KEY-----\n"}}));
+      icat::ParseJson(icat::sbom::SigningKeysJson({{"0123456789abcdef", "Ed25519", "-----BEGIN PUBLIC KEY-----\n"}}));
   BOOST_TEST_REQUIRE(d["keys"].Size() == 1u);
   BOOST_TEST(d["keys"][0]["id"].GetString() == std::string("0123456789abcdef"));
   BOOST_TEST(d["keys"][0]["algorithm"].GetString() == std::string("Ed25519"));
   BOOST_TEST(d["keys"][0]["publicKeyPem"].GetString() == std::string("-----BEGIN PUBLIC KEY-----\n"));
-  BOOST_TEST(Parse(icat::sbom::SigningKeysJson({}))["keys"].Size() == 0u);
+  BOOST_TEST(icat::ParseJson(icat::sbom::SigningKeysJson({}))["keys"].Size() == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -139,7 +133,7 @@ BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cur
   f.cvss_score = 9.8;
   f.fix_state = "fixed";
   f.fixed_version = "3.0.2";
-  rapidjson::Document d = Parse(icat::vulns::VulnerabilityListJson(scan, {f}, std::string("next")));
+  rapidjson::Document d = icat::ParseJson(icat::vulns::VulnerabilityListJson(scan, {f}, std::string("next")));
   BOOST_TEST(d["image"]["name"].GetString() == std::string("nginx"));
   BOOST_TEST(d["version"]["tag"].GetString() == std::string("1.0"));
   BOOST_TEST(d["scan"]["scanner"].GetString() == std::string("grype"));
@@ -161,7 +155,7 @@ BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cur
   icat::vulns::ScanView bare;
   bare.image_id = "i";
   bare.image_name = "new";
-  rapidjson::Document empty = Parse(icat::vulns::VulnerabilityListJson(bare, {}, std::nullopt));
+  rapidjson::Document empty = icat::ParseJson(icat::vulns::VulnerabilityListJson(bare, {}, std::nullopt));
   BOOST_TEST(empty["version"].IsNull());
   BOOST_TEST(empty["scan"].IsNull());
   BOOST_TEST(empty["vulnerabilities"].Size() == 0u);
@@ -201,7 +195,7 @@ BOOST_AUTO_TEST_CASE(cve_rows_group_by_image_then_version) {
     m.fix_state = "not-fixed";
     return m;
   };
-  rapidjson::Document d = Parse(icat::vulns::CveLookupJson(
+  rapidjson::Document d = icat::ParseJson(icat::vulns::CveLookupJson(
       "CVE-2024-1", true, {row("a", "v2", "p1"), row("a", "v2", "p2"), row("a", "v1", "p1"), row("b", "v9", "p3")}));
   BOOST_TEST(d["cveId"].GetString() == std::string("CVE-2024-1"));
   BOOST_TEST(d["versions"].GetString() == std::string("all"));
@@ -214,7 +208,7 @@ BOOST_AUTO_TEST_CASE(cve_rows_group_by_image_then_version) {
   BOOST_TEST(a["versions"][1]["packages"].Size() == 1u);
   BOOST_TEST(a["versions"][0]["packages"][1]["name"].GetString() == std::string("p2"));
   BOOST_TEST(d["images"][1]["versions"][0]["tag"].GetString() == std::string("t-v9"));
-  rapidjson::Document none = Parse(icat::vulns::CveLookupJson("CVE-2024-2", false, {}));
+  rapidjson::Document none = icat::ParseJson(icat::vulns::CveLookupJson("CVE-2024-2", false, {}));
   BOOST_TEST(none["images"].Size() == 0u);
   BOOST_TEST(none["versions"].GetString() == std::string("latest"));
 }
@@ -240,7 +234,7 @@ BOOST_AUTO_TEST_CASE(history_points_carry_time_scanner_counts_and_fixable) {
   p.scanner = "trivy";
   p.counts = {1, 0, 2, 0, 3};
   p.fixable = 2;
-  rapidjson::Document d = Parse(icat::catalog::ScanHistoryJson({"i", "nginx", "v", "1.0"}, {p}, std::nullopt));
+  rapidjson::Document d = icat::ParseJson(icat::catalog::ScanHistoryJson({"i", "nginx", "v", "1.0"}, {p}, std::nullopt));
   BOOST_TEST(d["image"]["name"].GetString() == std::string("nginx"));
   BOOST_TEST(d["version"]["tag"].GetString() == std::string("1.0"));
   const rapidjson::Value& point = d["points"][0];

@@ -1,10 +1,9 @@
 // POST /v1/admission with the real AdmissionReview requests of ../shared/fixtures/admission
 // (captured by connaisseur on EKS, and the Kubernetes API round-trip fixture), as they are.
 #include <boost/test/unit_test.hpp>
-#include <fstream>
-#include <sstream>
 
-#include "support.hpp"
+#include "admission_support.hpp"
+#include "scans_support.hpp"
 
 namespace it = icat::test;
 
@@ -12,42 +11,8 @@ namespace {
 
 const std::string kCharlieDigest = "sha256:91ac9b26df583762234c1cdb2fc930364754ccc59bc752a2bfe298d2ea68f9ff";
 
-std::string Fixture(const std::string& name) {
-  std::string path = it::GetEnv().repo + "/../shared/fixtures/admission/" + name;
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot read " + path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
-it::Response Post(const std::string& key, const std::string& body) {
-  return it::Send("POST", "/v1/admission", {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"}},
-                  body);
-}
-
-struct Answer {
-  bool allowed = false;
-  std::string message;
-};
-
-Answer ExpectAnswer(const it::Response& r, const std::string& uid) {
-  rapidjson::Document d = it::ExpectJson200(r);
-  Answer a;
-  BOOST_TEST_CONTEXT(r.Summary()) {
-    BOOST_TEST(it::StringMember(d, "apiVersion") == "admission.k8s.io/v1");
-    BOOST_TEST(it::StringMember(d, "kind") == "AdmissionReview");
-    BOOST_TEST_REQUIRE((d.HasMember("response") && d["response"].IsObject()));
-    BOOST_TEST(it::StringMember(d["response"], "uid") == uid);
-    BOOST_TEST_REQUIRE(d["response"]["allowed"].IsBool());
-    a.allowed = d["response"]["allowed"].GetBool();
-    if (!a.allowed) {
-      BOOST_TEST(it::IntMember(d["response"]["status"], "code") == 403);
-      a.message = it::StringMember(d["response"]["status"], "message");
-    }
-  }
-  return a;
-}
+// The text of a fixture AdmissionReview (../shared/fixtures/admission/).
+std::string Fixture(const std::string& name) { return it::ReadFileBytes(it::Fixture("admission/" + name)); }
 
 struct Expected {
   std::string file;
@@ -102,7 +67,7 @@ BOOST_AUTO_TEST_CASE(real_reviews_are_answered_under_the_default_policy) {
   std::string key = tenant.CreateKey("admission");
   for (const Expected& e : kDefaultPolicy) {
     BOOST_TEST_CONTEXT(e.file) {
-      Answer a = ExpectAnswer(Post(key, Fixture(e.file)), e.uid);
+      it::AdmissionAnswer a = it::ExpectAnswer(it::PostReview(key, Fixture(e.file)), e.uid);
       BOOST_TEST(a.allowed == e.allowed);
       for (const std::string& image : e.named) BOOST_TEST(a.message.find(image) != std::string::npos, a.message);
       if (!e.allowed) BOOST_TEST(a.message.find("requireCatalogImages") != std::string::npos, a.message);
@@ -141,13 +106,14 @@ BOOST_AUTO_TEST_CASE(reviews_of_catalogue_images_are_allowed) {
       std::string body = Fixture(file);
       rapidjson::Document d;
       d.Parse(body.c_str());
-      Answer a = ExpectAnswer(Post(key, body), d["request"]["uid"].GetString());
+      it::AdmissionAnswer a = it::ExpectAnswer(it::PostReview(key, body), d["request"]["uid"].GetString());
       BOOST_TEST(a.allowed, a.message);
     }
   }
   // perl is still outside the catalogue.
   BOOST_TEST(
-      !ExpectAnswer(Post(key, Fixture("connaisseur_08_job.json")), "4b84524b-2dc4-4e69-935d-833c86ff0c10").allowed);
+      !it::ExpectAnswer(it::PostReview(key, Fixture("connaisseur_08_job.json")), "4b84524b-2dc4-4e69-935d-833c86ff0c10")
+           .allowed);
 }
 
 BOOST_AUTO_TEST_CASE(v1beta1_reviews_are_400_naming_api_version) {
@@ -155,7 +121,7 @@ BOOST_AUTO_TEST_CASE(v1beta1_reviews_are_400_naming_api_version) {
   std::string key = tenant.CreateKey("admission");
   for (const char* file : {"connaisseur_01_deployment.json", "connaisseur_09_dply_multi_image.json"}) {
     BOOST_TEST_CONTEXT(file) {
-      it::Response r = Post(key, Fixture(file));
+      it::Response r = it::PostReview(key, Fixture(file));
       it::ExpectError(r, 400, "VALIDATION_ERROR");
       BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{"apiVersion"}));
     }
@@ -166,7 +132,7 @@ BOOST_AUTO_TEST_CASE(v1beta1_reviews_are_400_naming_api_version) {
 BOOST_AUTO_TEST_CASE(broken_review_is_400_naming_what_is_missing) {
   it::Tenant tenant;
   std::string key = tenant.CreateKey("admission");
-  it::Response r = Post(key, Fixture("connaisseur_21_broken_admission_request.json"));
+  it::Response r = it::PostReview(key, Fixture("connaisseur_21_broken_admission_request.json"));
   it::ExpectError(r, 400, "VALIDATION_ERROR");
   BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{"request.uid", "request.kind", "request.object"}));
   BOOST_TEST(Decisions(tenant).empty());
@@ -180,7 +146,7 @@ BOOST_AUTO_TEST_CASE(multi_image_deployment_denial_names_every_image) {
   size_t at = body.find("admission.k8s.io/v1beta1");
   BOOST_TEST_REQUIRE(at != std::string::npos);
   body.replace(at, 24, "admission.k8s.io/v1");
-  Answer a = ExpectAnswer(Post(key, body), "4784c1dc-553f-4d53-a8d3-23c4bda880b6");
+  it::AdmissionAnswer a = it::ExpectAnswer(it::PostReview(key, body), "4784c1dc-553f-4d53-a8d3-23c4bda880b6");
   BOOST_TEST(!a.allowed);
   for (const char* image : {"busybox:1.32", "redis:alpine", "mysql:8"}) {
     BOOST_TEST(a.message.find(image) != std::string::npos, image << " not named: " << a.message);

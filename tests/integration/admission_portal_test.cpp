@@ -2,6 +2,7 @@
 // decides the reviews of POST /v1/admission, and GET /api/admission-decisions lists what was decided.
 #include <boost/test/unit_test.hpp>
 
+#include "admission_support.hpp"
 #include "portal_support.hpp"
 
 namespace it = icat::test;
@@ -15,14 +16,9 @@ std::string PodReview(const std::string& uid, const std::string& image) {
          image + R"("}]}}}})";
 }
 
-rapidjson::Document Review(const std::string& key, const std::string& uid, const std::string& image) {
-  it::Response r =
-      it::Send("POST", "/v1/admission", {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"}},
-               PodReview(uid, image));
-  rapidjson::Document d = it::ExpectJson200(r);
-  BOOST_TEST_REQUIRE((d.IsObject() && d.HasMember("response")), r.Summary());
-  BOOST_TEST(it::StringMember(d["response"], "uid") == uid);
-  return d;
+// Posts PodReview and asserts the answer; returns its verdict.
+it::AdmissionAnswer Review(const std::string& key, const std::string& uid, const std::string& image) {
+  return it::ExpectAnswer(it::PostReview(key, PodReview(uid, image)), uid);
 }
 
 // Enough reviews for every admission worker to have judged the image at least once (and to hold
@@ -32,8 +28,8 @@ constexpr int kRounds = 12;
 // kRounds reviews of one image; each must be allowed (or each denied).
 void ExpectEveryReview(const std::string& key, const std::string& image, bool allowed) {
   for (int i = 0; i < kRounds; i++) {
-    rapidjson::Document d = Review(key, "uid-round-" + it::RandomSuffix(8), image);
-    BOOST_TEST_REQUIRE(d["response"]["allowed"].GetBool() == allowed, "review " << i << " of " << image);
+    it::AdmissionAnswer d = Review(key, "uid-round-" + it::RandomSuffix(8), image);
+    BOOST_TEST_REQUIRE(d.allowed == allowed, "review " << i << " of " << image);
   }
 }
 
@@ -82,19 +78,17 @@ BOOST_AUTO_TEST_CASE(policy_saved_in_the_portal_decides_and_its_decisions_are_li
   it::Response put =
       it::Send("PUT", "/api/admission-policy", t.As(t.admin), R"({"mode": "warn", "requireDigest": true})");
   it::ExpectJson200(put);
-  rapidjson::Document warned = Review(key, "uid-warn-" + it::RandomSuffix(6), reference);
-  BOOST_TEST(warned["response"]["allowed"].GetBool());
-  BOOST_TEST_REQUIRE(warned["response"].HasMember("warnings"));
-  BOOST_TEST(std::string(warned["response"]["warnings"][0].GetString()).find("requireDigest") != std::string::npos);
+  it::AdmissionAnswer warned = Review(key, "uid-warn-" + it::RandomSuffix(6), reference);
+  BOOST_TEST(warned.allowed);
+  BOOST_TEST_REQUIRE(!warned.warnings.empty());
+  BOOST_TEST(warned.warnings[0].find("requireDigest") != std::string::npos);
 
   it::ExpectJson200(it::Send("PUT", "/api/admission-policy", t.As(t.admin), R"({"requireDigest": true})"));
   std::string denied_uid = "uid-deny-" + it::RandomSuffix(6);
-  rapidjson::Document denied = Review(key, denied_uid, reference);
-  BOOST_TEST(!denied["response"]["allowed"].GetBool());
+  it::AdmissionAnswer denied = Review(key, denied_uid, reference);
+  BOOST_TEST(!denied.allowed);
   // Pinned, the same image passes.
-  BOOST_TEST(Review(key, "uid-pin-" + it::RandomSuffix(6),
-                    image.repository + "@" + image.versions[0].digest)["response"]["allowed"]
-                 .GetBool());
+  BOOST_TEST(Review(key, "uid-pin-" + it::RandomSuffix(6), image.repository + "@" + image.versions[0].digest).allowed);
 
   rapidjson::Document list = it::ExpectJson200(it::Get("/api/admission-decisions", t.As(t.viewer)));
   BOOST_TEST_REQUIRE(list["decisions"].Size() == 3u);

@@ -7,7 +7,7 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include "support.hpp"
+#include "admission_support.hpp"
 
 namespace it = icat::test;
 
@@ -110,49 +110,15 @@ std::string ReviewJson(const ReviewSpec& spec) {
   return buffer.GetString();
 }
 
-it::Response Post(const std::string& key, const std::string& body) {
-  return it::Send("POST", "/v1/admission", {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"}},
-                  body);
-}
-
-struct Answer {
-  bool allowed = false;
-  std::string message;  // status.message when denied
-  std::vector<std::string> warnings;
-};
-
-// Asserts a 200 AdmissionReview answering uid; returns its verdict.
-Answer ExpectAnswer(const it::Response& r, const std::string& uid) {
-  rapidjson::Document d = it::ExpectJson200(r);
-  Answer a;
-  BOOST_TEST_CONTEXT(r.Summary()) {
-    BOOST_TEST(it::StringMember(d, "apiVersion") == "admission.k8s.io/v1");
-    BOOST_TEST(it::StringMember(d, "kind") == "AdmissionReview");
-    BOOST_TEST_REQUIRE((d.HasMember("response") && d["response"].IsObject()));
-    const rapidjson::Value& response = d["response"];
-    BOOST_TEST(it::StringMember(response, "uid") == uid);
-    BOOST_TEST_REQUIRE((response.HasMember("allowed") && response["allowed"].IsBool()));
-    a.allowed = response["allowed"].GetBool();
-    BOOST_TEST(response.HasMember("status") == !a.allowed);
-    if (!a.allowed) {
-      BOOST_TEST(it::IntMember(response["status"], "code") == 403);
-      a.message = it::StringMember(response["status"], "message");
-    }
-    if (response.HasMember("warnings")) {
-      BOOST_TEST_REQUIRE(response["warnings"].IsArray());
-      for (const rapidjson::Value& w : response["warnings"].GetArray()) a.warnings.emplace_back(w.GetString());
-    }
-  }
-  return a;
-}
-
 // A fresh tenant with an admission key; each test owns one, so rate limits and policies never mix.
 struct Cluster {
   it::Tenant tenant;
   std::string key = tenant.CreateKey("admission");
 
-  Answer Review(const ReviewSpec& spec) { return ExpectAnswer(Post(key, ReviewJson(spec)), spec.uid); }
-  Answer Pod(const std::vector<std::string>& images) {
+  it::AdmissionAnswer Review(const ReviewSpec& spec) {
+    return it::ExpectAnswer(it::PostReview(key, ReviewJson(spec)), spec.uid);
+  }
+  it::AdmissionAnswer Pod(const std::vector<std::string>& images) {
     ReviewSpec spec;
     spec.containers = images;
     return Review(spec);
@@ -248,7 +214,7 @@ BOOST_AUTO_TEST_CASE(key_without_admission_scope_is_403_insufficient_scope) {
   std::string key = tenant.CreateKey("read:catalog,read:vulns");
   ReviewSpec spec;
   spec.containers = {"nginx"};
-  it::Response r = Post(key, ReviewJson(spec));
+  it::Response r = it::PostReview(key, ReviewJson(spec));
   it::ExpectError(r, 403, "INSUFFICIENT_SCOPE");
   BOOST_TEST(Contains(r.Header("www-authenticate"), "scope=\"admission\""));
 }
@@ -258,7 +224,7 @@ BOOST_AUTO_TEST_CASE(missing_or_invalid_key_is_401) {
   spec.containers = {"nginx"};
   it::ExpectError(it::Send("POST", "/v1/admission", {{"Content-Type", "application/json"}}, ReviewJson(spec)), 401,
                   "UNAUTHENTICATED");
-  it::ExpectError(Post("icat_live_nope", ReviewJson(spec)), 401, "UNAUTHENTICATED");
+  it::ExpectError(it::PostReview("icat_live_nope", ReviewJson(spec)), 401, "UNAUTHENTICATED");
 }
 
 BOOST_AUTO_TEST_CASE(key_in_x_api_key_works_too) {
@@ -268,12 +234,12 @@ BOOST_AUTO_TEST_CASE(key_in_x_api_key_works_too) {
   spec.containers = {"nginx"};
   it::Response r =
       it::Send("POST", "/v1/admission", {{"X-API-Key", key}, {"Content-Type", "application/json"}}, ReviewJson(spec));
-  BOOST_TEST(!ExpectAnswer(r, spec.uid).allowed);
+  BOOST_TEST(!it::ExpectAnswer(r, spec.uid).allowed);
 }
 
 BOOST_AUTO_TEST_CASE(malformed_json_wrong_type_and_wrong_method) {
   Cluster c;
-  it::ExpectError(Post(c.key, "{\"apiVersion\": "), 400, "MALFORMED_JSON");
+  it::ExpectError(it::PostReview(c.key, "{\"apiVersion\": "), 400, "MALFORMED_JSON");
   it::ExpectError(
       it::Send("POST", "/v1/admission", {{"Authorization", "Bearer " + c.key}, {"Content-Type", "text/plain"}}, "{}"),
       415, "UNSUPPORTED_MEDIA_TYPE");
@@ -284,14 +250,14 @@ BOOST_AUTO_TEST_CASE(malformed_json_wrong_type_and_wrong_method) {
 
 BOOST_AUTO_TEST_CASE(json_that_is_not_an_admission_review_v1_is_400_with_details) {
   Cluster c;
-  it::Response r = Post(c.key, R"({"apiVersion":"v1","kind":"Pod","spec":{}})");
+  it::Response r = it::PostReview(c.key, R"({"apiVersion":"v1","kind":"Pod","spec":{}})");
   it::ExpectError(r, 400, "VALIDATION_ERROR");
   std::vector<std::string> fields = it::DetailFields(r);
   for (const char* field : {"apiVersion", "kind", "request"}) {
     BOOST_TEST((std::find(fields.begin(), fields.end(), field) != fields.end()), field);
   }
   it::Response no_uid =
-      Post(c.key, R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview",)"
+      it::PostReview(c.key, R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview",)"
                   R"("request":{"kind":{"group":"","version":"v1","kind":"Pod"},"operation":"CREATE",)"
                   R"("object":{"spec":{"containers":"nginx"}}}})");
   it::ExpectError(no_uid, 400, "VALIDATION_ERROR");
@@ -313,7 +279,7 @@ BOOST_AUTO_TEST_CASE(every_kind_is_judged_by_its_pod_template) {
       denied.group = group;
       denied.kind = kind;
       denied.containers = {"docker.io/library/nginx:1.27"};
-      Answer a = c.Review(denied);
+      it::AdmissionAnswer a = c.Review(denied);
       BOOST_TEST(!a.allowed);
       BOOST_TEST(Contains(a.message, "docker.io/library/nginx:1.27 (container containers-0): requireCatalogImages"),
                  a.message);
@@ -340,7 +306,7 @@ BOOST_AUTO_TEST_CASE(containers_init_and_ephemeral_containers_are_each_judged) {
                                     : which == 1 ? spec.init_containers
                                                  : spec.ephemeral_containers;
     bad.push_back("quay.io/outsider/tool:1");
-    Answer a = c.Review(spec);
+    it::AdmissionAnswer a = c.Review(spec);
     BOOST_TEST(!a.allowed);
     const char* label = which == 0   ? "(container containers-1)"
                         : which == 1 ? "(initContainer initContainers-1)"
@@ -389,7 +355,7 @@ BOOST_AUTO_TEST_CASE(update_judges_only_images_the_old_object_did_not_run) {
   ReviewSpec change = rollback;
   change.uid = "uid-" + it::RandomSuffix(12);
   change.containers = {"legacy/app:2"};
-  Answer a = c.Review(change);
+  it::AdmissionAnswer a = c.Review(change);
   BOOST_TEST(!a.allowed);
   BOOST_TEST(Contains(a.message, "legacy/app:2"), a.message);
 }
@@ -405,12 +371,12 @@ BOOST_AUTO_TEST_CASE(catalogue_images_resolve_by_tag_or_by_digest_from_any_regis
   BOOST_TEST(c.Pod({DigestRef(image)}).allowed);
   BOOST_TEST(c.Pod({"mirror.example.test/cache/anything@" + image.versions[0].digest}).allowed);
   BOOST_TEST(c.Pod({TagRef(image) + "@" + image.versions[0].digest}).allowed);
-  Answer unknown_tag = c.Pod({image.repository + ":9.9"});
+  it::AdmissionAnswer unknown_tag = c.Pod({image.repository + ":9.9"});
   BOOST_TEST(!unknown_tag.allowed);
   BOOST_TEST(Contains(unknown_tag.message, image.repository + ":9.9 is not a version of your licensed catalogue"),
              unknown_tag.message);
   // The runtime pulls by digest whatever the tag says, so an unknown digest is not the tag's version.
-  Answer unknown_digest = c.Pod({TagRef(image) + "@" + it::RandomDigest()});
+  it::AdmissionAnswer unknown_digest = c.Pod({TagRef(image) + "@" + it::RandomDigest()});
   BOOST_TEST(!unknown_digest.allowed);
   BOOST_TEST(Contains(unknown_digest.message, "requireCatalogImages: digest sha256:"), unknown_digest.message);
 }
@@ -425,8 +391,8 @@ BOOST_AUTO_TEST_CASE(an_unlicensed_image_is_not_a_catalogue_image) {
   Cluster c;
   it::Image other = it::CreateImage("unlicensed");
   it::AddVersion(other, {"1.0"});
-  Answer by_tag = c.Pod({TagRef(other)});
-  Answer by_digest = c.Pod({DigestRef(other)});
+  it::AdmissionAnswer by_tag = c.Pod({TagRef(other)});
+  it::AdmissionAnswer by_digest = c.Pod({DigestRef(other)});
   BOOST_TEST(!by_tag.allowed);
   BOOST_TEST(!by_digest.allowed);
   BOOST_TEST(Contains(by_digest.message, "is not a version of your licensed catalogue"), by_digest.message);
@@ -439,7 +405,7 @@ BOOST_AUTO_TEST_CASE(require_catalog_images_off_allows_outside_images) {
   c.Policy(R"({"requireCatalogImages": false})");
   BOOST_TEST(c.Pod({"nginx", "quay.io/x/y:1"}).allowed);
   // Still not a reference: refused whatever the policy.
-  Answer bad = c.Pod({"NGINX:1"});
+  it::AdmissionAnswer bad = c.Pod({"NGINX:1"});
   BOOST_TEST(!bad.allowed);
   BOOST_TEST(Contains(bad.message, "imageReference"), bad.message);
 }
@@ -452,7 +418,7 @@ BOOST_AUTO_TEST_CASE(allowed_registries_allow_listed_prefixes_only) {
   Cluster c;
   c.Policy(R"({"requireCatalogImages": false, "allowedRegistries": ["registry.example.test/it", "quay.io/ok"]})");
   BOOST_TEST(c.Pod({"registry.example.test/it/anything:1", "quay.io/ok/tool"}).allowed);
-  Answer a = c.Pod({"registry.example.test/it-evil/x:1", "nginx"});
+  it::AdmissionAnswer a = c.Pod({"registry.example.test/it-evil/x:1", "nginx"});
   BOOST_TEST(!a.allowed);
   BOOST_TEST(Contains(a.message, "registry.example.test/it-evil/x:1 (container containers-0): allowedRegistries"),
              a.message);
@@ -479,9 +445,9 @@ BOOST_AUTO_TEST_CASE(exempt_images_match_globs_on_the_normalised_reference) {
   Cluster c;
   c.Policy(R"({"exemptImages": ["docker.io/library/busybox:*", "*/tools/*"]})");
   BOOST_TEST(c.Pod({"busybox:1.36", "registry.example.test/tools/debug"}).allowed);
-  Answer a = c.Pod({"busybox"});  // docker.io/library/busybox:latest matches too
+  it::AdmissionAnswer a = c.Pod({"busybox"});  // docker.io/library/busybox:latest matches too
   BOOST_TEST(a.allowed);
-  Answer other = c.Pod({"docker.io/library/busybox-x:1"});
+  it::AdmissionAnswer other = c.Pod({"docker.io/library/busybox-x:1"});
   BOOST_TEST(!other.allowed);
 }
 
@@ -492,7 +458,7 @@ BOOST_AUTO_TEST_CASE(severity_threshold_denies_with_the_cve_ids) {
                            {"CVE-2024-1002", "critical"},
                            {"CVE-2024-1003", "high"},
                            {"CVE-2024-1004", "critical", "not-affected"}});
-  Answer a = c.Pod({TagRef(image)});
+  it::AdmissionAnswer a = c.Pod({TagRef(image)});
   BOOST_TEST(!a.allowed);
   BOOST_TEST(Contains(a.message, "severityThreshold: 2 vulnerabilities at or above critical in " + image.name +
                                      ":1.0: CVE-2024-1001, CVE-2024-1002"),
@@ -526,7 +492,7 @@ BOOST_AUTO_TEST_CASE(only_fixable_counts_vulnerabilities_with_a_fix) {
   BOOST_TEST(c.Pod({TagRef(unfixed)}).allowed);
   it::Image fixable = c.Image("fixable");
   Scan(fixable.versions[0], {{"CVE-2024-1203", "critical", "fixed"}});
-  Answer a = c.Pod({TagRef(fixable)});
+  it::AdmissionAnswer a = c.Pod({TagRef(fixable)});
   BOOST_TEST(!a.allowed);
   BOOST_TEST(Contains(a.message, "with a fix at or above critical"), a.message);
 }
@@ -538,7 +504,7 @@ BOOST_AUTO_TEST_CASE(grace_period_counts_from_first_seen_on_the_version) {
   Scan(image.versions[0], {{"CVE-2024-1301", "critical", "fixed", 2}});
   BOOST_TEST(c.Pod({TagRef(image)}).allowed);
   Scan(image.versions[0], {{"CVE-2024-1301", "critical", "fixed", 8}});
-  Answer a = c.Pod({TagRef(image)});
+  it::AdmissionAnswer a = c.Pod({TagRef(image)});
   BOOST_TEST(!a.allowed);
   BOOST_TEST(Contains(a.message, "CVE-2024-1301"), a.message);
 }
@@ -552,7 +518,7 @@ BOOST_AUTO_TEST_CASE(watched_cves_deny_when_the_rule_is_on) {
   c.Watch("CVE-2024-1402");
   BOOST_TEST(c.Pod({TagRef(image)}).allowed);  // denyWatchedCves is off by default
   c.Policy(R"({"denyWatchedCves": true})");
-  Answer a = c.Pod({TagRef(image)});
+  it::AdmissionAnswer a = c.Pod({TagRef(image)});
   BOOST_TEST(!a.allowed);
   BOOST_TEST(Contains(a.message, "denyWatchedCves: 2 CVEs on your watch list in " + image.name +
                                      ":1.0: CVE-2024-1401, CVE-2024-1402"),
@@ -563,7 +529,7 @@ BOOST_AUTO_TEST_CASE(require_digest_denies_tags_alone) {
   Cluster c;
   it::Image image = c.Image("digest");
   c.Policy(R"({"requireDigest": true})");
-  Answer a = c.Pod({TagRef(image)});
+  it::AdmissionAnswer a = c.Pod({TagRef(image)});
   BOOST_TEST(!a.allowed);
   BOOST_TEST(Contains(a.message, "requireDigest: the reference is not pinned to a digest"), a.message);
   BOOST_TEST(c.Pod({DigestRef(image)}).allowed);
@@ -593,7 +559,7 @@ BOOST_AUTO_TEST_CASE(exceptions_lift_a_cve_until_they_expire) {
   c.Policy(R"({"exceptions": [{"cveId": "CVE-2024-3094", "imageId": ")" + image.id +
            R"(", "justification": "this image only", "expiresAt": ")" + future + R"("}]})");
   BOOST_TEST(c.Pod({TagRef(image)}).allowed);
-  Answer a = c.Pod({TagRef(other)});
+  it::AdmissionAnswer a = c.Pod({TagRef(other)});
   BOOST_TEST(!a.allowed);
   BOOST_TEST(Contains(a.message, other.name), a.message);
 }
@@ -601,7 +567,7 @@ BOOST_AUTO_TEST_CASE(exceptions_lift_a_cve_until_they_expire) {
 BOOST_AUTO_TEST_CASE(stored_policy_fields_left_out_take_their_defaults) {
   Cluster c;
   c.Policy(R"({"mode": "warn"})");
-  Answer a = c.Pod({"nginx"});
+  it::AdmissionAnswer a = c.Pod({"nginx"});
   BOOST_TEST(a.allowed);
   BOOST_TEST_REQUIRE(a.warnings.size() == 1u);
   BOOST_TEST(Contains(a.warnings[0], "requireCatalogImages"), a.warnings[0]);
@@ -616,7 +582,7 @@ BOOST_AUTO_TEST_CASE(warn_mode_allows_with_a_warning_per_image_and_rule) {
   c.Policy(R"({"mode": "warn", "requireDigest": true})");
   ReviewSpec spec;
   spec.containers = {"nginx:1.27", "redis:7"};
-  Answer a = c.Review(spec);
+  it::AdmissionAnswer a = c.Review(spec);
   BOOST_TEST(a.allowed);
   BOOST_TEST(a.message.empty());
   BOOST_TEST_REQUIRE(a.warnings.size() == 4u);
@@ -632,7 +598,7 @@ BOOST_AUTO_TEST_CASE(audit_mode_allows_silently_and_records_what_it_would_deny) 
   c.Policy(R"({"mode": "audit"})");
   ReviewSpec spec;
   spec.containers = {"nginx:1.27"};
-  Answer a = c.Review(spec);
+  it::AdmissionAnswer a = c.Review(spec);
   BOOST_TEST(a.allowed);
   BOOST_TEST(a.warnings.empty());
   Decision d = Recorded(c, spec.uid);
@@ -691,11 +657,11 @@ BOOST_AUTO_TEST_CASE(another_tenants_policy_is_never_applied) {
   // The strict tenant's review is judged by its own policy only.
   ReviewSpec spec;
   spec.containers = {TagRef(image)};
-  Answer a = strict.Review(spec);
+  it::AdmissionAnswer a = strict.Review(spec);
   BOOST_TEST(!a.allowed);
   BOOST_TEST(Contains(a.message, "requireDigest"), a.message);
   // The lenient tenant's image is not in the strict tenant's catalogue.
-  Answer foreign = strict.Pod({DigestRef(lenient_image)});
+  it::AdmissionAnswer foreign = strict.Pod({DigestRef(lenient_image)});
   BOOST_TEST(!foreign.allowed);
   BOOST_TEST(Contains(foreign.message, "requireCatalogImages"), foreign.message);
   // And the lenient tenant is not held to the strict policy.

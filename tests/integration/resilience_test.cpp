@@ -10,7 +10,7 @@
 #include <iterator>
 #include <thread>
 
-#include "support.hpp"
+#include "admission_support.hpp"
 
 namespace it = icat::test;
 using namespace std::chrono_literals;
@@ -209,10 +209,7 @@ BOOST_AUTO_TEST_CASE(after_a_postgres_restart_the_first_review_of_every_admissio
       R"("kind":{"group":"","version":"v1","kind":"Pod"},"namespace":"web","operation":"CREATE",)"
       R"("object":{"metadata":{"name":"p"},"spec":{"containers":[{"name":"c","image":")" +
       image.repository + R"(:1.0"}]}}}})";
-  auto post = [&] {
-    return it::Send("POST", "/v1/admission", {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"}},
-                    review);
-  };
+  auto post = [&] { return it::PostReview(key, review); };
   // Every worker holds the tenant's policy and the image in its cache: a review is then a single
   // round trip that ends in COMMIT, which must not be sent again blindly on a dead connection.
   for (int i = 0; i < 12; i++) it::ExpectJson200(post());

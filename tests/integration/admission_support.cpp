@@ -1,0 +1,37 @@
+// What the admission tests share (admission_support.hpp).
+#include "admission_support.hpp"
+
+#include <boost/test/unit_test.hpp>
+
+namespace icat::test {
+
+Response PostReview(const std::string& key, const std::string& body) {
+  return Send("POST", "/v1/admission", {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"}},
+              body);
+}
+
+AdmissionAnswer ExpectAnswer(const Response& r, const std::string& uid) {
+  rapidjson::Document d = ExpectJson200(r);
+  AdmissionAnswer a;
+  BOOST_TEST_CONTEXT(r.Summary()) {
+    BOOST_TEST(StringMember(d, "apiVersion") == "admission.k8s.io/v1");
+    BOOST_TEST(StringMember(d, "kind") == "AdmissionReview");
+    BOOST_TEST_REQUIRE((d.HasMember("response") && d["response"].IsObject()));
+    const rapidjson::Value& response = d["response"];
+    BOOST_TEST(StringMember(response, "uid") == uid);
+    BOOST_TEST_REQUIRE((response.HasMember("allowed") && response["allowed"].IsBool()));
+    a.allowed = response["allowed"].GetBool();
+    BOOST_TEST(response.HasMember("status") == !a.allowed);
+    if (!a.allowed) {
+      BOOST_TEST(IntMember(response["status"], "code") == 403);
+      a.message = StringMember(response["status"], "message");
+    }
+    if (response.HasMember("warnings")) {
+      BOOST_TEST_REQUIRE(response["warnings"].IsArray());
+      for (const rapidjson::Value& w : response["warnings"].GetArray()) a.warnings.emplace_back(w.GetString());
+    }
+  }
+  return a;
+}
+
+}  // namespace icat::test

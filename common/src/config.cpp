@@ -6,6 +6,8 @@
 #include <iterator>
 #include <stdexcept>
 
+#include "icat/paging.hpp"
+
 namespace icat {
 
 const std::vector<Setting>& AllSettings() {
@@ -91,10 +93,6 @@ std::vector<IpNetwork> CidrSetting(std::string_view name) {
 }
 
 // redis://host:port/db
-bool IsNumber(const std::string& text) {
-  return !text.empty() && text.size() < 6 && text.find_first_not_of("0123456789") == std::string::npos;
-}
-
 // redis://host:port/db, or unix:///path/to/redis.sock?db=N (a unix socket: no TCP on the way).
 void ParseRedisUrl(const std::string& url, Config& config) {
   const std::string scheme = "redis://", unix_scheme = "unix://";
@@ -109,7 +107,7 @@ void ParseRedisUrl(const std::string& url, Config& config) {
     config.redis_port = 0;
     std::string query = question == std::string::npos ? "db=0" : rest.substr(question + 1);
     if (config.redis_host.empty() || config.redis_host[0] != '/' || query.rfind("db=", 0) != 0 ||
-        !IsNumber(query.substr(3))) {
+        !IsDigits(query.substr(3), 5)) {
       fail();
     }
     config.redis_db = std::stoi(query.substr(3));
@@ -125,7 +123,7 @@ void ParseRedisUrl(const std::string& url, Config& config) {
   size_t colon = rest.rfind(':');
   config.redis_host = rest.substr(0, colon);
   std::string port = colon == std::string::npos ? "6379" : rest.substr(colon + 1);
-  if (config.redis_host.empty() || !IsNumber(port) || !IsNumber(db)) fail();
+  if (config.redis_host.empty() || !IsDigits(port, 5) || !IsDigits(db, 5)) fail();
   config.redis_port = std::stoi(port);
   config.redis_db = std::stoi(db);
   if (config.redis_port < 1 || config.redis_port > 65535) fail();

@@ -8,12 +8,14 @@
 
 namespace icat {
 
+bool IsDigits(std::string_view text, size_t max_digits) {
+  return !text.empty() && text.size() <= max_digits && text.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
 int ParseLimit(const Request& request) {
   std::optional<std::string> text = request.Query("limit");
   if (!text) return kDefaultLimit;
-  bool digits = !text->empty() && text->size() <= 4 &&
-                text->find_first_not_of("0123456789") == std::string::npos;
-  int limit = digits ? std::stoi(*text) : 0;
+  int limit = IsDigits(*text, 4) ? std::stoi(*text) : 0;
   if (limit < 1 || limit > kMaxLimit) ThrowInvalid("limit", "must be a whole number from 1 to 200");
   return limit;
 }

@@ -30,7 +30,7 @@ std::optional<std::string> AfterId(const Request& request) {
   std::optional<std::vector<std::string>> after = ParseCursor(request, 1);
   if (!after) return std::nullopt;
   const std::string& id = (*after)[0];
-  if (id.empty() || id.size() > 18 || id.find_first_not_of("0123456789") != std::string::npos) {
+  if (!IsDigits(id, 18)) {
     ThrowInvalid("cursor", "is not a cursor returned by this list");
   }
   return id;

@@ -33,10 +33,6 @@ std::optional<std::string> TimeParameter(const Request& request, const char* nam
   return text;
 }
 
-bool Digits(const std::string& text) {
-  return !text.empty() && text.size() <= 18 && text.find_first_not_of("0123456789") == std::string::npos;
-}
-
 ScanPoint PointAt(const Rows& rows, int row) {
   ScanPoint p;
   p.scan_id = rows.Text(row, 0);
@@ -120,7 +116,7 @@ Reply GetScanHistory(Context& ctx) {
   if (from && to && *to_seconds < *from_seconds) ThrowInvalid("to", "must not be before from");
   int limit = ParseLimit(ctx.request);
   std::optional<std::vector<std::string>> after = ParseCursor(ctx.request, 3);
-  if (after && (!Digits((*after)[0]) || !Digits((*after)[1]) || !IsUuid((*after)[2]))) {
+  if (after && (!IsDigits((*after)[0], 18) || !IsDigits((*after)[1], 18) || !IsUuid((*after)[2]))) {
     ThrowInvalid("cursor", "is not a cursor returned by this list");
   }
   std::string image_id = ctx.request.PathParam("id"), version_id = ctx.request.PathParam("vid");

@@ -112,7 +112,7 @@ std::optional<long long> CursorAfter(const Request& request, const std::optional
   std::optional<std::vector<std::string>> cursor = ParseCursor(request, 2);
   if (!cursor) return std::nullopt;
   const std::string& row = (*cursor)[1];
-  if (row.empty() || row.size() > 18 || row.find_first_not_of("0123456789") != std::string::npos) {
+  if (!IsDigits(row, 18)) {
     ThrowInvalid("cursor", "is not a cursor returned by this list");
   }
   if (!scan_id || (*cursor)[0] != *scan_id) {

@@ -22,6 +22,9 @@ std::string EncodeCursor(const std::vector<std::string>& fields);
 // with `field_count` fields.
 std::optional<std::vector<std::string>> ParseCursor(const Request& request, size_t field_count);
 
+// True for 1 to max_digits decimal digits and nothing else (limits, row ids in cursors).
+bool IsDigits(std::string_view text, size_t max_digits);
+
 // True for a canonical UUID (8-4-4-4-12 hex). Malformed ids are answered like unknown ones (404).
 bool IsUuid(std::string_view text);
 

@@ -66,24 +66,17 @@ size_t ReplyBytes(const Reply& reply) {
 }
 
 // A cached route's reply from the worker's cache, or the handler's (stored for the next request).
-// Cache-Status (RFC 9211) tells which. Without a catalogue generation (Redis unavailable) the
-// cache is emptied: the catalogue may change meanwhile without the workers being told.
+// Cache-Status (RFC 9211) tells which; "bypass" when there is no cache generation (Redis down).
 Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
-  if (!ctx.cache_generation) {
-    cache.Clear();
-    Reply reply = route.handle(ctx);
-    reply.headers.emplace_back("Cache-Status", "icat; fwd=bypass");
-    return reply;
-  }
   // The tenant and the whole URL: the reply depends on nothing else.
   std::string key = ctx.principal.tenant_id + " " + ctx.request.path + "?" + ctx.request.query;
-  if (std::optional<Reply> cached = cache.Find(key, *ctx.cache_generation)) {
+  if (std::optional<Reply> cached = cache.Find(key, ctx.cache_generation)) {
     cached->headers.emplace_back("Cache-Status", "icat; hit");
     return std::move(*cached);
   }
   Reply reply = route.handle(ctx);
-  if (reply.status == 200) cache.Store(key, *ctx.cache_generation, reply, ReplyBytes(reply));
-  reply.headers.emplace_back("Cache-Status", "icat; fwd=miss");
+  if (reply.status == 200) cache.Store(key, ctx.cache_generation, reply, ReplyBytes(reply));
+  reply.headers.emplace_back("Cache-Status", ctx.cache_generation ? "icat; fwd=miss" : "icat; fwd=bypass");
   return reply;
 }
 

@@ -87,20 +87,12 @@ void Resolve(Context& ctx, const TenantRules& rules, const std::vector<JudgedIma
 
 TenantRules LoadTenantRules(Context& ctx) {
   WorkerCache<TenantRules>& cache = CacheOf<TenantRules>(ctx.config);
-  if (!ctx.cache_generation) {
-    // Redis is unavailable: changes made meanwhile cannot reach this worker, so it forgets.
-    cache.Clear();
-    CacheOf<CachedResolution>(ctx.config).Clear();
-  } else if (std::optional<TenantRules> cached = cache.Find(ctx.principal.tenant_id, *ctx.cache_generation)) {
-    return *cached;
-  }
+  if (std::optional<TenantRules> cached = cache.Find(ctx.principal.tenant_id, ctx.cache_generation)) return *cached;
   Rows rows = ctx.db.Run(kTenantRules, {ctx.principal.tenant_id});
   TenantRules rules;
   if (!rows.IsNull(0, 0)) rules.policy = StoredAdmissionPolicy(rows.Text(0, 0));
   rules.watched = ParseTextArray(rows.Text(0, 1));
-  if (ctx.cache_generation) {
-    cache.Store(ctx.principal.tenant_id, *ctx.cache_generation, rules, 1024 + rules.watched.size() * 32);
-  }
+  cache.Store(ctx.principal.tenant_id, ctx.cache_generation, rules, 1024 + rules.watched.size() * 32);
   return rules;
 }
 
@@ -109,18 +101,16 @@ void ResolveImages(Context& ctx, const TenantRules& rules, std::vector<JudgedIma
   std::vector<JudgedImage*> asked;  // not in the cache
   for (JudgedImage& image : images) {
     if (image.outcome != Outcome::kPending || !image.reference) continue;
-    std::optional<CachedResolution> cached;
-    if (ctx.cache_generation) cached = cache.Find(ResolutionKey(ctx, *image.reference), *ctx.cache_generation);
+    std::optional<CachedResolution> cached = cache.Find(ResolutionKey(ctx, *image.reference), ctx.cache_generation);
     if (cached) image.resolution = std::move(cached->resolution);
     else asked.push_back(&image);
   }
   if (asked.empty()) return;
   Resolve(ctx, rules, asked);
-  if (!ctx.cache_generation) return;
   for (const JudgedImage* image : asked) {
     CachedResolution value{image->resolution};
     size_t bytes = BytesOf(value);
-    cache.Store(ResolutionKey(ctx, *image->reference), *ctx.cache_generation, std::move(value), bytes);
+    cache.Store(ResolutionKey(ctx, *image->reference), ctx.cache_generation, std::move(value), bytes);
   }
 }
 

@@ -78,4 +78,14 @@ BOOST_AUTO_TEST_CASE(clear_drops_everything) {
   BOOST_TEST(cache.bytes() == 0u);
 }
 
+BOOST_AUTO_TEST_CASE(without_a_generation_nothing_is_found_or_kept_and_everything_is_dropped) {
+  Cache cache(1 << 20, 60);
+  cache.Store("a", "g", "A", 1);
+  cache.Store("b", std::nullopt, "B", 1);
+  BOOST_TEST(!cache.Find("b", "g").has_value());
+  BOOST_TEST(!cache.Find("a", std::nullopt).has_value());
+  BOOST_TEST(!cache.Find("a", "g").has_value());  // Redis was unavailable: dropped
+  BOOST_TEST(cache.bytes() == 0u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

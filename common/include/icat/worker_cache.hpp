@@ -6,7 +6,7 @@
 // generation after its commit. API-key requests read the generation in the same Redis round trip
 // as their key (Context::cache_generation). A value stored under another generation, or older
 // than ICAT_WORKER_CACHE_SECONDS, is never used. Without Redis there is no generation: nothing is
-// used or stored, and the worker drops what it has (it cannot hear of changes meanwhile).
+// used or stored, and the cache drops what it has (it cannot hear of changes meanwhile).
 #pragma once
 
 #include <chrono>
@@ -41,11 +41,16 @@ class WorkerCache {
   WorkerCache(size_t max_bytes, int max_seconds) : max_bytes_(max_bytes), max_age_(max_seconds) {}
 
   // A copy of the value stored under key for this generation, if younger than max_seconds.
-  std::optional<Value> Find(const std::string& key, std::string_view generation) {
+  // Without a generation nothing is found, and everything stored is dropped.
+  std::optional<Value> Find(const std::string& key, const std::optional<std::string>& generation) {
+    if (!generation) {
+      Clear();
+      return std::nullopt;
+    }
     auto found = index_.find(key);
     if (found == index_.end()) return std::nullopt;
     typename Order::iterator entry = found->second;
-    if (entry->generation != generation || std::chrono::steady_clock::now() - entry->stored_at >= max_age_) {
+    if (entry->generation != *generation || std::chrono::steady_clock::now() - entry->stored_at >= max_age_) {
       Drop(entry);
       return std::nullopt;
     }
@@ -53,13 +58,13 @@ class WorkerCache {
     return entry->value;
   }
 
-  // Stores a value of about `bytes` bytes (its key is counted too).
-  void Store(const std::string& key, std::string_view generation, Value value, size_t bytes) {
-    if (max_age_.count() == 0) return;
-    bytes += key.size() + generation.size() + 128;  // 128: the entry's own bookkeeping
+  // Stores a value of about `bytes` bytes (its key is counted too); nothing without a generation.
+  void Store(const std::string& key, const std::optional<std::string>& generation, Value value, size_t bytes) {
+    if (max_age_.count() == 0 || !generation) return;
+    bytes += key.size() + generation->size() + 128;  // 128: the entry's own bookkeeping
     if (bytes > max_bytes_ / 4) return;              // one huge value would evict everything else
     if (auto found = index_.find(key); found != index_.end()) Drop(found->second);
-    order_.push_front({key, std::string(generation), std::chrono::steady_clock::now(), std::move(value), bytes});
+    order_.push_front({key, *generation, std::chrono::steady_clock::now(), std::move(value), bytes});
     index_[key] = order_.begin();
     bytes_ += bytes;
     while (bytes_ > max_bytes_) Drop(std::prev(order_.end()));

@@ -120,4 +120,13 @@ BOOST_AUTO_TEST_CASE(another_tenants_decisions_are_not_listed) {
              1u);
 }
 
+BOOST_AUTO_TEST_CASE(decision_records_are_compressed_with_lz4) {
+  // pglz was the largest single cost of a review (V0008); the local Postgres has lz4.
+  std::vector<it::PgRow> rows = it::PgQuery(
+      "SELECT attname, attcompression::text FROM pg_attribute WHERE attrelid = 'admission_decisions'::regclass "
+      "AND attname IN ('images', 'reasons') ORDER BY attname");
+  BOOST_TEST_REQUIRE(rows.size() == 2u);
+  for (const it::PgRow& row : rows) BOOST_TEST(row.at(1).value_or("") == "l", row.at(0).value_or(""));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,5 +1,6 @@
 // What nginx and the public endpoints answer before any tenant data matters: unknown paths, body
 // limits, wrong methods, request ids, /api/status, /v1/openapi.json and HTTPS.
+#include <sched.h>
 #include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
@@ -65,6 +66,13 @@ BOOST_AUTO_TEST_CASE(every_response_carries_a_distinct_request_id) {
       BOOST_TEST(ids.insert(r.Header("x-request-id")).second, "request id repeated");
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(the_local_stack_runs_the_auth_pool_as_sched_idle_and_the_others_not) {
+  // Password hashing must yield the CPU to every other pool at once (docs/decisions.md).
+  for (pid_t pid : it::WorkerPids("auth")) BOOST_TEST(sched_getscheduler(pid) == SCHED_IDLE, "auth worker " << pid);
+  for (pid_t pid : it::WorkerPids("catalog")) BOOST_TEST(sched_getscheduler(pid) == SCHED_OTHER, "catalog worker " << pid);
+  BOOST_TEST(!it::WorkerPids("auth").empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

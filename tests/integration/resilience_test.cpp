@@ -116,6 +116,8 @@ BOOST_AUTO_TEST_CASE(redis_down_keeps_reads_working_and_status_degraded) {
       it::Response list = it::Get("/v1/images", it::Bearer(key));
       rapidjson::Document body = it::ExpectJson200(list);
       BOOST_TEST((body.HasMember("images") && body["images"].IsArray() && body["images"].Size() == 1u), list.Summary());
+      // No cache generation without Redis: no worker answers from its cache.
+      BOOST_TEST(list.Header("cache-status") == "icat; fwd=bypass", list.Summary());
       it::ExpectJson200(it::Get("/v1/images/" + image.id, it::Bearer(key)));
     }
     // Refusals still work without Redis.

@@ -54,7 +54,7 @@ const std::vector<Setting>& AllSettings() {
        "Seconds before each retry of a failed webhook delivery; then it is failed."},
       {"ICAT_WEBHOOK_TIMEOUT_SECONDS", "10", "How long a webhook receiver has to answer."},
       {"ICAT_WORKERS", "2", "Workers per handler pool (ICAT_WORKERS_<GROUP> overrides; tools/stack)."},
-      {"ICAT_WORKER_CACHE_MB", "32",
+      {"ICAT_WORKER_CACHE_MB", "16",
        "Memory per handler worker and cache for values kept between requests (docs/decisions.md)."},
       {"ICAT_WORKER_CACHE_SECONDS", "60",
        "Longest a worker keeps a value when Redis missed a change (0: keep nothing between requests)."},

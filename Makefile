@@ -95,18 +95,18 @@ $(PORTAL_OPENAPI): nginx/openapi-portal.json $(BIN)/icatctl
 	$(BIN)/icatctl openapi nginx/openapi-portal.json > $@.tmp && mv $@.tmp $@
 
 test: all
-	@tools/run-tests unit
-	@tools/run-tests integration
+	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/run-tests unit
+	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/run-tests integration
 
 test-unit: all
-	@tools/run-tests unit
+	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/run-tests unit
 
 test-integration: all
-	@tools/run-tests integration
+	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/run-tests integration
 
 # Foreground: starts everything under ./var, prints how to use it, stops it all on Ctrl-C.
 run: all
-	@tools/stack run var
+	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/stack run var
 
 stop:
 	@tools/stack stop var

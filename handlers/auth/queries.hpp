@@ -16,9 +16,9 @@ inline constexpr const char* kRevokeFamily = "auth_revoke_family";
 inline constexpr const char* kGetMe = "auth_get_me";
 
 inline const std::vector<Statement> kStatements = {
-    // Before the tenant is known to row-level security: the owner's function (sql/V0003).
-    // $1 subdomain, $2 email. No row: no such tenant; user_id NULL: no such user.
-    {kLoginLookup, "SELECT tenant_id, user_id, email, role, password_hash, disabled FROM auth_login_user($1, $2)"},
+    // The owner's function (sql/V0009), run as the tenant: it answers for that tenant only.
+    // $1 email. No row: no tenant set; user_id NULL: no such user.
+    {kLoginLookup, "SELECT tenant_id, user_id, email, role, password_hash, disabled FROM auth_login_user($1)"},
     {kTenantBySubdomain, "SELECT id FROM tenants WHERE subdomain = $1"},
     // $1 tenant, $2 user, $3 family, $4 SHA-256 of the token (bytea hex), $5 lifetime in days
     {kInsertRefresh,

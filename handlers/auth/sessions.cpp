@@ -124,6 +124,17 @@ void CheckLoginLimits(Context& ctx, const std::string& account_key) {
   }
 }
 
+// The user signing in, looked up as its tenant (the function answers for that tenant only,
+// sql/V0009). No row: no such tenant; user columns NULL: no such user.
+Rows FindLoginUser(Db& db, const Credentials& in) {
+  Rows tenant = db.Run(kTenantBySubdomain, {in.tenant});
+  if (tenant.empty()) return tenant;
+  db.ReadAsTenant(tenant.Text(0, 0));
+  Rows found = db.Run(kLoginLookup, {in.email});
+  db.Commit();  // ends the read scope
+  return found;
+}
+
 // A new refresh token of the family (stored hashed) and an access token for the user.
 SessionView StartSession(Context& ctx, const UserView& user, const std::string& tenant, const std::string& family) {
   SessionView session;
@@ -214,7 +225,7 @@ Reply Login(Context& ctx) {
   Credentials in = ReadCredentials(ctx);
   std::string account_key = LoginAccountKey(in.tenant, in.email);
   CheckLoginLimits(ctx, account_key);
-  Rows found = ctx.db.Run(kLoginLookup, {in.tenant, in.email});
+  Rows found = FindLoginUser(ctx.db, in);
   bool user_known = !found.empty() && !found.IsNull(0, 1);
   // Always one verification: against the dummy hash when there is no such user.
   bool password_ok = VerifyPassword(in.password, user_known ? found.Text(0, 4) : kDummyHash);

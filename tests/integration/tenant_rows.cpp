@@ -1,0 +1,71 @@
+// Builds TenantRows: see tenant_rows.hpp.
+#include "tenant_rows.hpp"
+
+namespace icat::test {
+
+namespace {
+
+// Runs sql as the owner and returns the first cell of its first row.
+std::string First(PgConnection& db, const std::string& sql, const std::vector<std::optional<std::string>>& params) {
+  return *db.Query(sql, params).at(0).at(0);
+}
+
+// A vulnerability id no other test's image carries.
+std::string UniqueCve() { return "CVE-2099-" + std::to_string(10000000 + std::stoul(RandomSuffix(6), nullptr, 16)); }
+
+}  // namespace
+
+TenantRows::TenantRows()
+    : image(tenant.AddImage("rows", {{"1.0"}})),
+      version_id(image.versions.at(0).id),
+      scan_id(InsertLatestScan(version_id, {1, 0, 0, 0, 0})),
+      cve(UniqueCve()),
+      marker("rows-" + tenant.id()) {
+  PgConnection db;
+  const std::string& t = tenant.id();
+  db.Query("INSERT INTO vulnerabilities (scan_id, vuln_id, package_name, severity, fix_state) "
+           "VALUES ($1, $2, 'openssl', 'critical', 'fixed')",
+           {scan_id, cve});
+  std::string signing_key = RandomSuffix(16);
+  db.Query("INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'Ed25519', 'test')", {signing_key});
+  db.Query("INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, signature, signing_key_id) "
+           "VALUES ($1, 'spdx', 'SPDX-2.3', $2, 1, 'test', $3)",
+           {scan_id, RandomSuffix(64), signing_key});
+  user_id = First(db,
+                  "INSERT INTO users (tenant_id, email, password_hash, role) VALUES ($1, $2, 'not-a-hash', 'admin') "
+                  "RETURNING id",
+                  {t, "rows-" + RandomSuffix(6) + "@" + tenant.subdomain() + ".test"});
+  tenant.CreateKey();
+  key_id = First(db, "SELECT id FROM api_keys WHERE tenant_id = $1", {t});
+  refresh_hash = "\\x" + RandomSuffix(64);
+  PgRow refresh = db.Query("INSERT INTO refresh_tokens (tenant_id, user_id, family_id, token_hash, expires_at) "
+                           "VALUES ($1, $2, gen_random_uuid(), $3::bytea, now() + interval '1 day') "
+                           "RETURNING id, family_id",
+                           {t, user_id, refresh_hash})
+                      .at(0);
+  refresh_id = *refresh.at(0);
+  refresh_family = *refresh.at(1);
+  watch_id = First(db, "INSERT INTO cve_watches (tenant_id, cve_id) VALUES ($1, $2) RETURNING id", {t, cve});
+  request_id = First(db,
+                     "INSERT INTO feature_requests (tenant_id, type, title, description, image_id) "
+                     "VALUES ($1, 'feature', 'rows', 'rows', $2) RETURNING id",
+                     {t, image.id});
+  webhook_id = First(db,
+                     "INSERT INTO webhooks (tenant_id, url, events, secret) "
+                     "VALUES ($1, $2, '{ping}', 'whsec_test') RETURNING id",
+                     {t, "https://hooks.example.test/" + RandomSuffix(8)});
+  event_id = First(db, "INSERT INTO events (tenant_id, type, payload) VALUES ($1, 'ping', '{}') RETURNING id", {t});
+  delivery_id = First(db,
+                      "INSERT INTO deliveries (tenant_id, event_id, webhook_id) VALUES ($1, $2, $3) RETURNING id",
+                      {t, event_id, webhook_id});
+  db.Query("INSERT INTO admission_policies (tenant_id, policy) VALUES ($1, jsonb_build_object('marker', $2::text))",
+           {t, marker});
+  decision_id = First(db,
+                      "INSERT INTO admission_decisions (tenant_id, request_uid, operation, kind, images, allowed, mode) "
+                      "VALUES ($1, $2, 'CREATE', 'Pod', '[]', true, 'enforce') RETURNING id",
+                      {t, RandomSuffix(12)});
+  db.Query("INSERT INTO audit_log (tenant_id, actor, action, target) VALUES ($1, 'operator', 'test.rows', $2)",
+           {t, marker});
+}
+
+}  // namespace icat::test

@@ -5,8 +5,10 @@
 #include <strings.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <thread>
 
 #include "icat/api_key.hpp"
 #include "icat/crypto.hpp"
@@ -21,14 +23,21 @@ namespace {
 constexpr std::string_view kLookupKey = "auth_lookup_key";
 constexpr std::string_view kTouchKey = "auth_touch_key";
 constexpr std::string_view kAuditInsert = "auth_audit_insert";
+constexpr std::string_view kLive = "key";
 constexpr std::string_view kRevoked = "revoked";
 constexpr std::string_view kUnknown = "unknown";
 constexpr int kUnknownCacheSeconds = 60;
 constexpr int kWindowSeconds = 60;
+// How long a revoke keeps trying to leave its tombstone in Redis (a paused or restarting Redis)
+// before it answers 503 instead of a 204 it could not keep.
+constexpr auto kTombstoneDeadline = std::chrono::seconds(5);
 
-// What the cache holds for a live key: "key|<id>|<tenant>|<scopes,comma,separated>|<expires epoch or 0>".
+// A key's state as Postgres last said it, cached in Redis. The entry is signed with the server's
+// ICAT_KEY_CACHE_SECRET and carries the time it stops being believed, so whoever can write to Redis
+// can neither mint a key, widen its scopes, nor bring back a stale entry for longer than it lived:
+// "<state>|<key id>|<tenant>|<scopes,comma,separated>|<key expires epoch or 0>|<believed until>|<hmac hex>".
 struct KeyRecord {
-  std::string state;  // "key", "revoked" or "unknown"
+  std::string state;  // kLive, kRevoked or kUnknown
   std::string key_id, tenant_id;
   std::vector<std::string> scopes;
   long long expires_epoch = 0;
@@ -46,44 +55,41 @@ std::vector<std::string> Split(std::string_view text, char separator) {
   return parts;
 }
 
-std::string Encode(const KeyRecord& r) {
-  if (r.state != "key") return r.state;
-  std::string scopes;
-  for (const std::string& s : r.scopes) scopes += (scopes.empty() ? "" : ",") + s;
-  return "key|" + r.key_id + "|" + r.tenant_id + "|" + scopes + "|" + std::to_string(r.expires_epoch);
+// The MAC binds the entry to the key it was filled for (its hash names the Redis key).
+std::string EntryMac(const Config& config, std::string_view hash_hex, std::string_view payload) {
+  return HexEncode(HmacSha256(config.key_cache_secret, std::string(hash_hex) + "|" + std::string(payload)));
 }
 
-std::optional<KeyRecord> Decode(std::string_view text) {
-  KeyRecord r;
-  if (text == kRevoked || text == kUnknown) {
-    r.state = text;
-    return r;
+std::string Encode(const Config& config, std::string_view hash_hex, const KeyRecord& r, long long believed_until) {
+  std::string scopes;
+  for (const std::string& s : r.scopes) scopes += (scopes.empty() ? "" : ",") + s;
+  std::string payload = r.state + "|" + r.key_id + "|" + r.tenant_id + "|" + scopes + "|" +
+                        std::to_string(r.expires_epoch) + "|" + std::to_string(believed_until);
+  return payload + "|" + EntryMac(config, hash_hex, payload);
+}
+
+// nullopt for anything not signed by us for this key, or past its time: Postgres decides then.
+std::optional<KeyRecord> Decode(const Config& config, std::string_view hash_hex, std::string_view text, long long now) {
+  size_t bar = text.rfind('|');
+  if (bar == std::string_view::npos) return std::nullopt;
+  std::string_view payload = text.substr(0, bar);
+  if (!ConstantTimeEqual(text.substr(bar + 1), EntryMac(config, hash_hex, payload))) {
+    LogWarn("redis: a cached API-key entry fails its signature check; asking Postgres");
+    return std::nullopt;
   }
-  std::vector<std::string> parts = Split(text, '|');
-  if (parts.size() != 5 || parts[0] != "key") return std::nullopt;
-  r.state = "key";
-  r.key_id = parts[1];
-  r.tenant_id = parts[2];
-  r.scopes = Split(parts[3], ',');
-  r.expires_epoch = std::atoll(parts[4].c_str());
+  std::vector<std::string> parts = Split(payload, '|');
+  if (parts.size() != 6 || std::atoll(parts[5].c_str()) < now) return std::nullopt;
+  KeyRecord r{parts[0], parts[1], parts[2], {}, std::atoll(parts[4].c_str())};
+  if (r.state == kLive) r.scopes = Split(parts[3], ',');
   return r;
 }
 
 KeyRecord LookUpInPostgres(Db& db, std::string_view hash_hex) {
   Rows rows = db.Run(kLookupKey, {"\\x" + std::string(hash_hex)});
-  KeyRecord r;
-  if (rows.empty()) {
-    r.state = kUnknown;
-  } else if (rows.Bool(0, 4)) {
-    r.state = kRevoked;
-  } else {
-    r.state = "key";
-    r.key_id = rows.Text(0, 0);
-    r.tenant_id = rows.Text(0, 1);
-    r.scopes = ParseTextArray(rows.Text(0, 2));
-    r.expires_epoch = rows.Int(0, 3);
-  }
-  return r;
+  if (rows.empty()) return {std::string(kUnknown)};
+  if (rows.Bool(0, 4)) return {std::string(kRevoked)};
+  return {std::string(kLive), std::string(rows.Text(0, 0)), std::string(rows.Text(0, 1)),
+          ParseTextArray(rows.Text(0, 2)), rows.Int(0, 3)};
 }
 
 std::string PresentedKey(const Request& request) {
@@ -137,17 +143,49 @@ const std::vector<Statement>& AuthStatements() {
 
 std::string ApiKeyCacheKey(std::string_view key_hash_hex) { return "icat:apikey:" + std::string(key_hash_hex); }
 
-bool MarkApiKeyRevoked(Redis& redis, std::string_view key_hash_hex, int cache_seconds) {
-  // A plain SET overwrites whatever is cached; fills use NX, so a fill racing with this
-  // revoke can never put the live record back.
-  auto reply = redis.Command({"SET", ApiKeyCacheKey(key_hash_hex), std::string(kRevoked), "EX",
-                              std::to_string(cache_seconds)});
-  return reply && !reply->IsError();
+bool MarkApiKeyRevoked(Redis& redis, const Config& config, std::string_view key_hash_hex) {
+  // A plain SET overwrites whatever is cached; fills use NX, so a fill racing with this revoke can
+  // never put the live record back. The tombstone outlives any live entry filled before it.
+  if (config.key_cache_secret.empty()) {
+    LogError("ICAT_KEY_CACHE_SECRET_FILE is not set: a key revoke cannot sign its tombstone");
+    return false;
+  }
+  long long now = std::time(nullptr);
+  int ttl = config.key_cache_seconds + kWindowSeconds;
+  std::string tombstone = Encode(config, key_hash_hex, {std::string(kRevoked)}, now + ttl);
+  auto deadline = std::chrono::steady_clock::now() + kTombstoneDeadline;
+  while (true) {
+    auto reply = redis.Command({"SET", ApiKeyCacheKey(key_hash_hex), tombstone, "EX", std::to_string(ttl)});
+    if (reply && !reply->IsError()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
 }
+
+namespace {
+// Failed look-ups (unknown, revoked or expired keys) of one client address in this minute.
+std::string FailureWindowKey(const Request& request, long long now) {
+  return "icat:keyfail:" + request.client_ip + ":" + std::to_string(now / kWindowSeconds);
+}
+
+void CountFailure(Context& ctx, long long now) {
+  std::string window = FailureWindowKey(ctx.request, now);
+  auto ignored = ctx.redis.Pipeline({{"INCR", window}, {"EXPIRE", window, std::to_string(2 * kWindowSeconds)}});
+}
+
+// A key that is not a live key: counted against the caller's address, then 401.
+[[noreturn]] void RefuseKey(Context& ctx, const KeyRecord& record, long long now) {
+  CountFailure(ctx, now);
+  if (record.state == kRevoked) Unauthenticated("The API key has been revoked.");
+  if (record.state == kLive) Unauthenticated("The API key has expired.");
+  Unauthenticated("The API key is not valid.");
+}
+}  // namespace
 
 Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   std::string key = PresentedKey(ctx.request);
   if (key.empty()) Unauthenticated("An API key is required: send Authorization: Bearer <key> or X-API-Key.");
+  // A typo costs nothing (the checksum is checked offline), so it is not counted as a failed look-up.
   if (!ApiKeyWellFormed(key, ctx.config.key_prefix)) Unauthenticated("The API key is not valid.");
 
   std::string hash_hex = Sha256Hex(key);
@@ -155,35 +193,46 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   long long now = std::time(nullptr);
   std::string window_key = "icat:rate:" + hash_hex.substr(0, 32) + ":" + std::to_string(now / kWindowSeconds);
   // One round trip: the cached record, this window's count, whether this is the key's first use
-  // this minute (last_used_at is written at most once a minute), and the catalogue generation.
+  // this minute (last_used_at is written at most once a minute), the catalogue generation and
+  // the failed look-ups of the caller's address.
   auto replies = ctx.redis.Pipeline({{"GET", cache_key},
                                      {"INCR", window_key},
                                      {"EXPIRE", window_key, "120"},
                                      {"SET", "icat:lastused:" + hash_hex, "1", "EX", "60", "NX"},
-                                     {"GET", std::string(kCacheGenerationKey)}});
+                                     {"GET", std::string(kCacheGenerationKey)},
+                                     {"GET", FailureWindowKey(ctx.request, now)}});
 
   std::optional<KeyRecord> record;
   std::optional<long long> count;
   bool first_use_this_minute = true;  // without Redis, the UPDATE's own condition throttles
+  long long failures = 0;             // without Redis nothing is counted: Postgres answers every look-up
   if (replies) {
-    if ((*replies)[0].type == RedisReply::Type::kString) record = Decode((*replies)[0].text);
+    if ((*replies)[0].type == RedisReply::Type::kString) record = Decode(ctx.config, hash_hex, (*replies)[0].text, now);
     if ((*replies)[1].type == RedisReply::Type::kInteger) count = (*replies)[1].integer;
     first_use_this_minute = !(*replies)[3].IsNil();
     if ((*replies)[4].type == RedisReply::Type::kString)
       ctx.cache_generation = (*replies)[4].text;
     else
       StartCacheGeneration(ctx.redis);
+    if ((*replies)[5].type == RedisReply::Type::kString) failures = std::atoll((*replies)[5].text.c_str());
+  }
+  // Past the address's limit only a key known live from the cache goes on: no Postgres look-up.
+  if (failures >= ctx.config.key_failure_limit_per_minute && !(record && record->state == kLive)) {
+    ApiError error(Error::kRATE_LIMITED, "Too many failed API-key look-ups from this address; retry later.");
+    error.headers.emplace_back("Retry-After", std::to_string(kWindowSeconds - now % kWindowSeconds));
+    throw error;
   }
   if (!record) {
     record = LookUpInPostgres(ctx.db, hash_hex);
     if (replies) {
       int ttl = record->state == kUnknown ? kUnknownCacheSeconds : ctx.config.key_cache_seconds;
-      auto ignored = ctx.redis.Command({"SET", cache_key, Encode(*record), "EX", std::to_string(ttl), "NX"});
+      auto ignored = ctx.redis.Command(
+          {"SET", cache_key, Encode(ctx.config, hash_hex, *record, now + ttl), "EX", std::to_string(ttl), "NX"});
     }
   }
-  if (record->state == kRevoked) Unauthenticated("The API key has been revoked.");
-  if (record->state != "key") Unauthenticated("The API key is not valid.");
-  if (record->expires_epoch != 0 && record->expires_epoch <= now) Unauthenticated("The API key has expired.");
+  if (record->state != kLive || (record->expires_epoch != 0 && record->expires_epoch <= now)) {
+    RefuseKey(ctx, *record, now);
+  }
   // Known from here on, so refusals below are logged against the tenant and key.
   ctx.principal.tenant_id = record->tenant_id;
   ctx.principal.key_id = record->key_id;
@@ -208,10 +257,12 @@ void TouchApiKey(Context& ctx) {
 Principal AuthenticatePortal(Context& ctx) {
   std::string tenant = ctx.request.Header("x-tenant");
   std::string authorization = ctx.request.Header("authorization");
-  if (tenant.empty()) ThrowInvalid("X-Tenant", "header is required: the tenant's subdomain");
+  // No credential is 401 with the challenge, so a client knows to send its person to sign in;
+  // a token without X-Tenant is a malformed request (400 naming the header).
   if (authorization.size() <= 7 || strncasecmp(authorization.c_str(), "Bearer ", 7) != 0) {
-    ThrowInvalid("Authorization", "header is required: Bearer <access token>");
+    Unauthenticated("Sign in: send Authorization: Bearer <access token> and X-Tenant.");
   }
+  if (tenant.empty()) ThrowInvalid("X-Tenant", "header is required: the tenant's subdomain");
   std::optional<AccessClaims> claims = VerifyAccessToken(authorization.substr(7), ctx.config.jwt_secret, std::time(nullptr));
   std::transform(tenant.begin(), tenant.end(), tenant.begin(), [](unsigned char c) { return std::tolower(c); });
   if (!claims) Unauthenticated("The access token is invalid or expired; sign in again.");
@@ -219,8 +270,10 @@ Principal AuthenticatePortal(Context& ctx) {
   ctx.principal.tenant_id = claims->tenant_id;
   ctx.principal.user_id = claims->user_id;
   ctx.principal.role = claims->role;
-  // SPEC 4.2 rule 3, in one place: every write of the portal API needs the admin role.
-  if (ctx.request.method != "GET" && claims->role != "admin") {
+  // SPEC 4.2 rule 3, in one place: every write of the portal API needs the admin role. HEAD is
+  // a GET without the body (the router serves it from the GET route), so a read for every role.
+  bool read = ctx.request.method == "GET" || ctx.request.method == "HEAD";
+  if (!read && claims->role != "admin") {
     throw ApiError(Error::kFORBIDDEN, "This needs the admin role; yours is " + claims->role + ".");
   }
   return ctx.principal;

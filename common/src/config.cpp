@@ -22,6 +22,10 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_INGEST_MAX_BYTES", "67108864", "Largest scan report or SBOM file icatctl ingest accepts."},
       {"ICAT_JWT_SECRET_FILE", "", "File holding the secret (32+ bytes) that signs portal access tokens."},
       {"ICAT_KEY_CACHE_SECONDS", "300", "How long Redis caches an API key look-up."},
+      {"ICAT_KEY_CACHE_SECRET_FILE", "",
+       "File holding the secret (32+ bytes) that signs the API-key look-ups handlers cache in Redis."},
+      {"ICAT_KEY_FAILURE_LIMIT_PER_MINUTE", "60",
+       "Failed API-key look-ups (unknown, revoked, expired) per client address per minute; more get 429."},
       {"ICAT_KEY_PREFIX", "icat", "Prefix of API keys: <prefix>_live_<secret>."},
       {"ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES", "10",
        "Failed portal logins per account (tenant and email) per window; more get 429."},
@@ -37,9 +41,11 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_PG_PORT", "5432", "Port of the local Postgres (tools/stack; names its unix socket)."},
       {"ICAT_PG_STATEMENT_TIMEOUT_MS", "5000", "Statement timeout of handler queries."},
       {"ICAT_RATE_LIMIT_PER_MINUTE", "600", "Requests per minute per API key on /v1 (0: no limit)."},
+      {"ICAT_REDIS_PASSWORD_FILE", "", "File holding the Redis password (instead of one in ICAT_REDIS_URL)."},
       {"ICAT_REDIS_PORT", "6379", "Port of the local Redis (tools/stack)."},
       {"ICAT_REDIS_TIMEOUT_MS", "200", "Connect and command timeout for Redis."},
-      {"ICAT_REDIS_URL", "redis://127.0.0.1:6379/0", "Redis: redis://host:port/db or unix:///path/redis.sock?db=0."},
+      {"ICAT_REDIS_URL", "redis://127.0.0.1:6379/0",
+       "Redis: redis://[[user]:password@]host:port/db or unix://[[user]:password@]/path/redis.sock?db=0."},
       {"ICAT_REFRESH_TOKEN_DAYS", "30", "Lifetime of a portal refresh token; every refresh issues a new one."},
       {"ICAT_REGISTRY", "registry.example.test/hardened", "Default repository prefix of new images."},
       {"ICAT_SIGNING_KEY_FILE", "",
@@ -92,43 +98,6 @@ std::vector<IpNetwork> CidrSetting(std::string_view name) {
   }
 }
 
-// redis://host:port/db
-// redis://host:port/db, or unix:///path/to/redis.sock?db=N (a unix socket: no TCP on the way).
-void ParseRedisUrl(const std::string& url, Config& config) {
-  const std::string scheme = "redis://", unix_scheme = "unix://";
-  auto fail = [&] {
-    throw std::runtime_error("ICAT_REDIS_URL must look like redis://host:port/db or unix:///path/redis.sock?db=0, not \"" +
-                             url + "\"");
-  };
-  if (url.rfind(unix_scheme, 0) == 0) {
-    std::string rest = url.substr(unix_scheme.size());
-    size_t question = rest.find('?');
-    config.redis_host = rest.substr(0, question);  // the socket's path
-    config.redis_port = 0;
-    std::string query = question == std::string::npos ? "db=0" : rest.substr(question + 1);
-    if (config.redis_host.empty() || config.redis_host[0] != '/' || query.rfind("db=", 0) != 0 ||
-        !IsDigits(query.substr(3), 5)) {
-      fail();
-    }
-    config.redis_db = std::stoi(query.substr(3));
-    return;
-  }
-  if (url.rfind(scheme, 0) != 0) fail();
-  std::string rest = url.substr(scheme.size());
-  std::string db = "0";
-  if (size_t slash = rest.find('/'); slash != std::string::npos) {
-    db = rest.substr(slash + 1);
-    rest = rest.substr(0, slash);
-  }
-  size_t colon = rest.rfind(':');
-  config.redis_host = rest.substr(0, colon);
-  std::string port = colon == std::string::npos ? "6379" : rest.substr(colon + 1);
-  if (config.redis_host.empty() || !IsDigits(port, 5) || !IsDigits(db, 5)) fail();
-  config.redis_port = std::stoi(port);
-  config.redis_db = std::stoi(db);
-  if (config.redis_port < 1 || config.redis_port > 65535) fail();
-}
-
 // The contents of the file a secret setting names (trailing newlines dropped); empty when unset.
 std::string ReadSecretFile(std::string_view name, size_t min_bytes) {
   std::string path = Config::Get(name);
@@ -144,6 +113,26 @@ std::string ReadSecretFile(std::string_view name, size_t min_bytes) {
   return secret;
 }
 
+// ICAT_REDIS_URL, with the password of ICAT_REDIS_PASSWORD_FILE when that is set.
+RedisEndpoint RedisSetting() {
+  std::string url = Config::Get("ICAT_REDIS_URL");
+  std::optional<RedisEndpoint> endpoint = ParseRedisUrl(url);
+  if (!endpoint) {
+    throw std::runtime_error(
+        "ICAT_REDIS_URL must look like redis://[[user]:password@]host:port/db or "
+        "unix://[[user]:password@]/path/redis.sock?db=0 (rediss:// is not supported, see docs/security.md)");
+  }
+  std::string password = ReadSecretFile("ICAT_REDIS_PASSWORD_FILE", 1);
+  if (!password.empty() && !endpoint->password.empty()) {
+    throw std::runtime_error("ICAT_REDIS_PASSWORD_FILE is set and ICAT_REDIS_URL holds a password too: give one");
+  }
+  if (!password.empty()) endpoint->password = password;
+  if (!endpoint->username.empty() && endpoint->password.empty()) {
+    throw std::runtime_error("ICAT_REDIS_URL names a Redis user but no password (in the URL or ICAT_REDIS_PASSWORD_FILE)");
+  }
+  return *endpoint;
+}
+
 }  // namespace
 
 std::string Config::Get(std::string_view name) {
@@ -157,7 +146,7 @@ Config Config::FromEnvironment() {
   c.pg_dsn = Get("ICAT_PG_DSN");
   c.pg_admin_dsn = Get("ICAT_PG_ADMIN_DSN");
   c.pg_statement_timeout_ms = IntSetting("ICAT_PG_STATEMENT_TIMEOUT_MS", 100, 600000);
-  ParseRedisUrl(Get("ICAT_REDIS_URL"), c);
+  c.redis = RedisSetting();
   c.redis_timeout_ms = IntSetting("ICAT_REDIS_TIMEOUT_MS", 10, 10000);
   c.key_prefix = Get("ICAT_KEY_PREFIX");
   if (c.key_prefix.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") != std::string::npos ||
@@ -165,6 +154,8 @@ Config Config::FromEnvironment() {
     throw std::runtime_error("ICAT_KEY_PREFIX must be 1 to 8 lower-case letters or digits, not \"" + c.key_prefix + "\"");
   }
   c.key_cache_seconds = IntSetting("ICAT_KEY_CACHE_SECONDS", 1, 86400);
+  c.key_cache_secret = ReadSecretFile("ICAT_KEY_CACHE_SECRET_FILE", 32);
+  c.key_failure_limit_per_minute = IntSetting("ICAT_KEY_FAILURE_LIMIT_PER_MINUTE", 1, 1000000);
   c.rate_limit_per_minute = IntSetting("ICAT_RATE_LIMIT_PER_MINUTE", 0, 1000000);
   c.max_body_bytes = IntSetting("ICAT_MAX_BODY_BYTES", 1024, 1 << 30);
   c.registry = Get("ICAT_REGISTRY");

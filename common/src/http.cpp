@@ -36,15 +36,23 @@ std::string Request::Header(std::string_view lower_case_name) const {
   return it == headers.end() ? std::string() : it->second;
 }
 
-std::optional<std::string> Request::Query(std::string_view name) const {
+std::vector<std::pair<std::string, std::string>> Request::QueryParameters() const {
+  std::vector<std::pair<std::string, std::string>> parameters;
   std::string_view rest = query;
   while (!rest.empty()) {
     size_t amp = rest.find('&');
     std::string_view pair = rest.substr(0, amp);
     rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
     size_t eq = pair.find('=');
-    if (DecodeComponent(pair.substr(0, eq), true) != name) continue;
-    return eq == std::string_view::npos ? std::string() : DecodeComponent(pair.substr(eq + 1), true);
+    parameters.emplace_back(DecodeComponent(pair.substr(0, eq), true),
+                            eq == std::string_view::npos ? std::string() : DecodeComponent(pair.substr(eq + 1), true));
+  }
+  return parameters;
+}
+
+std::optional<std::string> Request::Query(std::string_view name) const {
+  for (auto& [key, value] : QueryParameters()) {
+    if (key == name) return std::move(value);
   }
   return std::nullopt;
 }

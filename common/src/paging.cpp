@@ -5,6 +5,7 @@
 
 #include "icat/crypto.hpp"
 #include "icat/errors.hpp"
+#include "icat/validate.hpp"
 
 namespace icat {
 
@@ -40,7 +41,7 @@ std::optional<std::vector<std::string>> ParseCursor(const Request& request, size
       start = end + 1;
     }
   }
-  if (!joined || text->empty() || fields.size() != field_count) {
+  if (!joined || text->empty() || fields.size() != field_count || !IsCleanText(*joined, true)) {
     ThrowInvalid("cursor", "is not a cursor returned by this list");
   }
   return fields;

@@ -16,6 +16,7 @@
 #include "icat/json.hpp"
 #include "icat/log.hpp"
 #include "icat/server.hpp"
+#include "icat/validate.hpp"
 
 namespace icat {
 
@@ -25,6 +26,10 @@ namespace {
 ApiError FromDbError(const DbError& e) {
   if (e.connection_lost) return ApiError(Error::kSERVICE_UNAVAILABLE, "The database is unavailable; retry shortly.");
   if (e.sqlstate == "23505") return ApiError(Error::kCONFLICT, "This already exists.");
+  if (e.sqlstate == "23503") return ApiError(Error::kCONFLICT, "This refers to something that does not exist (any more).");
+  // Class 22 is a value Postgres cannot take (bad encoding, out of range): the request's, not ours.
+  // The edge checks should have refused it already; this keeps a missed case from being a 500.
+  if (e.sqlstate.rfind("22", 0) == 0) return ApiError(Error::kVALIDATION_ERROR, "A value of the request cannot be stored.");
   if (e.sqlstate == "57014" || e.sqlstate.rfind("08", 0) == 0 || e.sqlstate == "57P01" || e.sqlstate == "57P03") {
     return ApiError(Error::kSERVICE_UNAVAILABLE, "The database is unavailable; retry shortly.");
   }
@@ -44,11 +49,38 @@ void CheckBody(Context& ctx) {
     throw ApiError(Error::kPAYLOAD_TOO_LARGE,
                    "The request body is larger than " + std::to_string(config.max_body_bytes) + " bytes.");
   }
-  std::string type = request.Header("content-type");
-  if (strncasecmp(type.c_str(), "application/json", 16) != 0) {
+  if (!IsJsonMediaType(request.Header("content-type"))) {
     throw ApiError(Error::kUNSUPPORTED_MEDIA_TYPE, "The request body must be sent as Content-Type: application/json.");
   }
   ctx.body = ParseJson(request.body);  // MALFORMED_JSON before any handler sees it
+}
+
+// "x-tenant" -> "X-Tenant", as clients write header names.
+std::string HeaderName(std::string_view lower_case) {
+  std::string name(lower_case);
+  for (size_t i = 0; i < name.size(); i++) {
+    if (i == 0 || name[i - 1] == '-') name[i] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[i])));
+  }
+  return name;
+}
+
+// The edge: every text of the request that a handler, Postgres, a log or a reply may see is clean
+// UTF-8 (validate.hpp IsCleanText), checked once here; a body's strings are FieldReader's.
+void CheckTexts(const Request& request) {
+  std::vector<FieldIssue> issues;
+  const std::string kIssue = "must be valid UTF-8 without control characters";
+  for (const auto& [name, value] : request.headers) {
+    std::string spaced = value;  // a tab is white space inside a header value (RFC 9110)
+    std::replace(spaced.begin(), spaced.end(), '\t', ' ');
+    if (!IsCleanText(spaced)) issues.push_back({"header " + HeaderName(name), kIssue});
+  }
+  for (const auto& [name, value] : request.QueryParameters()) {
+    if (!IsCleanText(name) || !IsCleanText(value)) issues.push_back({IsCleanText(name) ? name : "query", kIssue});
+  }
+  for (const auto& [name, value] : request.path_params) {
+    if (!IsCleanText(value)) issues.push_back({name, kIssue});
+  }
+  ThrowIfIssues(issues);
 }
 
 Reply ErrorReply(const ApiError& e, const Request& request) {
@@ -90,6 +122,7 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
   }
   const Route& route = *match.route;
   request.path_params = std::move(match.path_params);
+  CheckTexts(request);
   if (route.has_body) CheckBody(ctx);
   if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, route.scope);
   if (route.access == Access::kPortal) AuthenticatePortal(ctx);
@@ -236,7 +269,7 @@ void WriteReply(FCGX_Request& fcgi, const Reply& reply) {
 int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& routes,
                const std::vector<Statement>& statements, const Config& config) {
   Db db(config.pg_dsn, statements, config.pg_statement_timeout_ms);
-  Redis redis(config.redis_host, config.redis_port, config.redis_db, config.redis_timeout_ms);
+  Redis redis(config.redis, config.redis_timeout_ms);
   ReplyCache cache(config.worker_cache_bytes, config.worker_cache_seconds);
   FCGX_Request fcgi;
   FCGX_InitRequest(&fcgi, listen_fd, FCGI_FAIL_ACCEPT_ON_INTR);
@@ -299,6 +332,11 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
   bool has_portal_routes = std::any_of(routes.begin(), routes.end(), [](const Route& r) { return r.access == Access::kPortal; });
   if (has_portal_routes && config.jwt_secret.empty()) {
     std::cerr << "icat-" << group << ": ICAT_JWT_SECRET_FILE must name the file holding the access-token secret\n";
+    return 2;
+  }
+  bool has_key_routes = std::any_of(routes.begin(), routes.end(), [](const Route& r) { return r.access == Access::kApiKey; });
+  if (has_key_routes && config.key_cache_secret.empty()) {
+    std::cerr << "icat-" << group << ": ICAT_KEY_CACHE_SECRET_FILE must name the file holding the key-cache secret\n";
     return 2;
   }
   std::vector<Statement> all = statements;

@@ -5,7 +5,9 @@
 
 #include <cerrno>
 
+#include "icat/http.hpp"
 #include "icat/log.hpp"
+#include "icat/paging.hpp"
 
 namespace icat {
 
@@ -39,8 +41,63 @@ void AppendCommand(redisContext* context, const std::vector<std::string>& args) 
 }
 }  // namespace
 
-Redis::Redis(std::string host, int port, int db, int timeout_ms)
-    : host_(std::move(host)), port_(port), db_(db), timeout_ms_(timeout_ms) {}
+namespace {
+// "[user]:password@" or "user@" (the password from a file) before the host or path; false when malformed.
+bool TakeCredentials(std::string_view& rest, RedisEndpoint& endpoint) {
+  size_t at = rest.find('@');
+  if (at == std::string_view::npos) return true;
+  std::string_view credentials = rest.substr(0, at);
+  size_t colon = credentials.find(':');
+  endpoint.username = UrlDecode(credentials.substr(0, colon));
+  if (colon != std::string_view::npos) endpoint.password = UrlDecode(credentials.substr(colon + 1));
+  rest.remove_prefix(at + 1);
+  return colon == std::string_view::npos ? !endpoint.username.empty() : !endpoint.password.empty();
+}
+
+std::optional<int> Number(std::string_view digits, int max) {
+  if (!IsDigits(digits, 5)) return std::nullopt;
+  int value = std::stoi(std::string(digits));
+  if (value > max) return std::nullopt;
+  return value;
+}
+}  // namespace
+
+std::optional<RedisEndpoint> ParseRedisUrl(std::string_view url) {
+  constexpr std::string_view kTcp = "redis://", kUnix = "unix://";
+  RedisEndpoint endpoint;
+  if (url.rfind(kUnix, 0) == 0) {
+    std::string_view rest = url.substr(kUnix.size());
+    if (!TakeCredentials(rest, endpoint)) return std::nullopt;
+    size_t question = rest.find('?');
+    endpoint.host = std::string(rest.substr(0, question));  // the socket's path
+    std::string_view query = question == std::string_view::npos ? "db=0" : rest.substr(question + 1);
+    std::optional<int> db = query.rfind("db=", 0) == 0 ? Number(query.substr(3), 99999) : std::nullopt;
+    if (endpoint.host.empty() || endpoint.host[0] != '/' || !db) return std::nullopt;
+    endpoint.db = *db;
+    return endpoint;
+  }
+  if (url.rfind(kTcp, 0) != 0) return std::nullopt;
+  std::string_view rest = url.substr(kTcp.size());
+  if (!TakeCredentials(rest, endpoint)) return std::nullopt;
+  std::string_view db = "0";
+  if (size_t slash = rest.find('/'); slash != std::string_view::npos) {
+    db = rest.substr(slash + 1);
+    rest = rest.substr(0, slash);
+  }
+  size_t colon = rest.rfind(':');
+  endpoint.host = std::string(rest.substr(0, colon));
+  std::optional<int> port = colon == std::string_view::npos ? 6379 : Number(rest.substr(colon + 1), 65535);
+  std::optional<int> db_number = Number(db, 99999);
+  if (endpoint.host.empty() || endpoint.host.find_first_of(":@/") != std::string::npos || !port || *port < 1 ||
+      !db_number) {
+    return std::nullopt;
+  }
+  endpoint.port = *port;
+  endpoint.db = *db_number;
+  return endpoint;
+}
+
+Redis::Redis(RedisEndpoint endpoint, int timeout_ms) : endpoint_(std::move(endpoint)), timeout_ms_(timeout_ms) {}
 
 Redis::~Redis() { Disconnect(); }
 
@@ -49,27 +106,40 @@ void Redis::Disconnect() {
   context_ = nullptr;
 }
 
+bool Redis::SignIn() {
+  std::vector<std::vector<std::string>> commands;
+  if (!endpoint_.password.empty()) {
+    if (endpoint_.username.empty())
+      commands.push_back({"AUTH", endpoint_.password});
+    else
+      commands.push_back({"AUTH", endpoint_.username, endpoint_.password});
+  }
+  if (endpoint_.db != 0) commands.push_back({"SELECT", std::to_string(endpoint_.db)});
+  for (const auto& args : commands) AppendCommand(context_, args);
+  for (size_t i = 0; i < commands.size(); i++) {
+    void* raw = nullptr;
+    if (redisGetReply(context_, &raw) != REDIS_OK || !raw) return false;
+    bool ok = static_cast<redisReply*>(raw)->type == REDIS_REPLY_STATUS;
+    if (!ok) LogWarn(std::string("redis refused ") + commands[i][0] + ": " + static_cast<redisReply*>(raw)->str);
+    freeReplyObject(raw);
+    if (!ok) return false;
+  }
+  return true;
+}
+
 bool Redis::EnsureConnected() {
   if (context_) return true;
   if (std::chrono::steady_clock::now() < retry_after_) return false;
   timeval timeout{timeout_ms_ / 1000, (timeout_ms_ % 1000) * 1000};
-  context_ = host_.rfind('/', 0) == 0 ? redisConnectUnixWithTimeout(host_.c_str(), timeout)
-                                      : redisConnectWithTimeout(host_.c_str(), port_, timeout);
-  if (!context_ || context_->err || redisSetTimeout(context_, timeout) != REDIS_OK) {
-    LogWarn(std::string("redis unreachable: ") + (context_ ? context_->errstr : "out of memory"));
+  const std::string& host = endpoint_.host;
+  context_ = host.rfind('/', 0) == 0 ? redisConnectUnixWithTimeout(host.c_str(), timeout)
+                                     : redisConnectWithTimeout(host.c_str(), endpoint_.port, timeout);
+  bool connected = context_ && !context_->err && redisSetTimeout(context_, timeout) == REDIS_OK;
+  if (!connected) LogWarn(std::string("redis unreachable: ") + (context_ ? context_->errstr : "out of memory"));
+  if (!connected || !SignIn()) {
     Disconnect();
     retry_after_ = std::chrono::steady_clock::now() + kReconnectBackoff;
     return false;
-  }
-  if (db_ != 0) {
-    auto* reply = static_cast<redisReply*>(redisCommand(context_, "SELECT %d", db_));
-    bool ok = reply && reply->type == REDIS_REPLY_STATUS;
-    if (reply) freeReplyObject(reply);
-    if (!ok) {
-      Disconnect();
-      retry_after_ = std::chrono::steady_clock::now() + kReconnectBackoff;
-      return false;
-    }
   }
   return true;
 }

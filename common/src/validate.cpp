@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <ctime>
+#include <optional>
+#include <utility>
 
 namespace icat {
 
@@ -16,13 +18,28 @@ std::string_view Trim(std::string_view text) {
   return text.substr(start, end - start + 1);
 }
 
-// Control characters (C0, DEL) other than, when multiline, newline, carriage return and tab.
-bool HasControl(std::string_view text, bool multiline) {
-  for (unsigned char c : text) {
-    if (multiline && (c == '\n' || c == '\r' || c == '\t')) continue;
-    if (c < 0x20 || c == 0x7f) return true;
+// The code point starting at text[at] and its length in bytes; nullopt for anything but the
+// shortest UTF-8 form of a scalar value.
+std::optional<std::pair<char32_t, size_t>> NextCodePoint(std::string_view text, size_t at) {
+  auto byte = [&](size_t i) { return static_cast<unsigned char>(text[i]); };
+  unsigned char lead = byte(at);
+  if (lead < 0x80) return std::pair<char32_t, size_t>{lead, 1};
+  size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+  if (length == 0 || lead > 0xF4 || at + length > text.size()) return std::nullopt;
+  char32_t code = lead & (0x7F >> length);
+  for (size_t i = 1; i < length; i++) {
+    if ((byte(at + i) & 0xC0) != 0x80) return std::nullopt;
+    code = (code << 6) | (byte(at + i) & 0x3F);
   }
-  return false;
+  static const char32_t kShortest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < kShortest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return std::nullopt;
+  return std::pair<char32_t, size_t>{code, length};
+}
+
+bool IsUnmeant(char32_t code, bool multiline) {
+  if (multiline && (code == '\n' || code == '\r' || code == '\t')) return false;
+  return code < 0x20 || (code >= 0x7F && code <= 0x9F) || (code >= 0x202A && code <= 0x202E) ||
+         (code >= 0x2066 && code <= 0x2069);
 }
 
 std::string CharRange(size_t min_chars, size_t max_chars) {
@@ -92,9 +109,9 @@ std::optional<std::string> FieldReader::String(std::string_view name, Need need,
     return std::nullopt;
   }
   std::string_view text = Trim(std::string_view(value->GetString(), value->GetStringLength()));
-  if (HasControl(text, multiline)) {
-    Issue(name, multiline ? "must not contain control characters other than newlines and tabs"
-                          : "must not contain control characters or newlines");
+  if (!IsCleanText(text, multiline)) {
+    Issue(name, multiline ? "must not contain control or bidirectional-override characters other than newlines and tabs"
+                          : "must not contain control or bidirectional-override characters or newlines");
     return std::nullopt;
   }
   size_t chars = Utf8Chars(text);
@@ -167,7 +184,7 @@ std::optional<std::vector<std::string>> FieldReader::StringArray(std::string_vie
     if (!allowed.empty() && !Contains(allowed, text)) {
       Issue(field, OneOf(allowed));
       ok = false;
-    } else if (text.empty() || Utf8Chars(text) > max_chars || HasControl(text, false) || Trim(text) != text) {
+    } else if (text.empty() || Utf8Chars(text) > max_chars || !IsCleanText(text) || Trim(text) != text) {
       Issue(field, CharRange(1, max_chars) + ", without surrounding spaces or control characters");
       ok = false;
     } else if (std::find(items.begin(), items.end(), text) == items.end()) {
@@ -197,6 +214,15 @@ void ThrowIssues(std::vector<FieldIssue> issues) {
 
 void ThrowIfIssues(std::vector<FieldIssue>& issues) {
   if (!issues.empty()) ThrowIssues(std::move(issues));
+}
+
+bool IsCleanText(std::string_view text, bool multiline) {
+  for (size_t at = 0; at < text.size();) {
+    auto code = NextCodePoint(text, at);
+    if (!code || IsUnmeant(code->first, multiline)) return false;
+    at += code->second;
+  }
+  return true;
 }
 
 size_t Utf8Chars(std::string_view text) {

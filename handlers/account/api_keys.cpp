@@ -143,9 +143,15 @@ Reply RevokeApiKey(Context& ctx) {
   // The Redis tombstone goes in before the commit: cache fills use SET NX, so none can replace it,
   // and the revoked row is committed before this reply leaves. A rollback after this point leaves
   // the key refused until the tombstone expires: the safe side.
-  if (!MarkApiKeyRevoked(ctx.redis, found.Text(0, 0), ctx.config.key_cache_seconds)) {
-    LogWarn("rid=" + ctx.request.request_id + " redis unreachable at key revoke; a cached copy may live up to " +
-            std::to_string(ctx.config.key_cache_seconds) + " s");
+  if (!MarkApiKeyRevoked(ctx.redis, ctx.config, found.Text(0, 0))) {
+    // Committed all the same (Postgres refuses the key from now on), but a 204 would promise what
+    // a cached copy in an unreachable Redis may break: 503, and a repeat sets the tombstone.
+    LogWarn("rid=" + ctx.request.request_id + " redis unreachable at key revoke " + id);
+    Reply reply = Reply::Json(503, ErrorBody(Error::kSERVICE_UNAVAILABLE,
+                                             "The key is revoked in the database, but the key cache could not be "
+                                             "told; repeat this request until it answers 204."));
+    reply.headers.emplace_back("Retry-After", "5");
+    return reply;
   }
   return NoContent();
 }

@@ -534,7 +534,7 @@ std::optional<icat::RedisReply> RedisCommand(const std::vector<std::string>& arg
   thread_local std::unique_ptr<icat::Redis> redis;
   if (!redis) {
     icat::Config config = icat::Config::FromEnvironment();  // parses ICAT_REDIS_URL as the handlers do
-    redis = std::make_unique<icat::Redis>(config.redis_host, config.redis_port, config.redis_db, 1000);
+    redis = std::make_unique<icat::Redis>(config.redis, 1000);
   }
   return redis->Command(args);
 }

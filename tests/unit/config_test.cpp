@@ -1,5 +1,6 @@
 // The settings table: sorted, ICAT_*-named, documented in README.md, and checked at start.
 #include <boost/test/unit_test.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -110,7 +111,7 @@ BOOST_AUTO_TEST_CASE(defaults_make_a_valid_configuration) {
   }
   icat::Config config = icat::Config::FromEnvironment();
   BOOST_TEST(config.key_prefix == icat::Config::Get("ICAT_KEY_PREFIX"));
-  BOOST_TEST(config.redis_port > 0);
+  BOOST_TEST(config.redis.port > 0);
   BOOST_TEST(!config.pg_dsn.empty());
 }
 
@@ -130,21 +131,61 @@ BOOST_AUTO_TEST_CASE(redis_url_names_a_host_or_a_unix_socket) {
   {
     ScopedEnv url("ICAT_REDIS_URL", "redis://cache.internal:6380/3");
     icat::Config config = icat::Config::FromEnvironment();
-    BOOST_TEST(config.redis_host == "cache.internal");
-    BOOST_TEST(config.redis_port == 6380);
-    BOOST_TEST(config.redis_db == 3);
+    BOOST_TEST(config.redis.host == "cache.internal");
+    BOOST_TEST(config.redis.port == 6380);
+    BOOST_TEST(config.redis.db == 3);
+    BOOST_TEST(config.redis.password.empty());
   }
   {
     ScopedEnv url("ICAT_REDIS_URL", "unix:///run/icat/redis.sock?db=2");
     icat::Config config = icat::Config::FromEnvironment();
-    BOOST_TEST(config.redis_host == "/run/icat/redis.sock");
-    BOOST_TEST(config.redis_port == 0);
-    BOOST_TEST(config.redis_db == 2);
+    BOOST_TEST(config.redis.host == "/run/icat/redis.sock");
+    BOOST_TEST(config.redis.port == 0);
+    BOOST_TEST(config.redis.db == 2);
   }
   for (const char* bad : {"unix://relative.sock", "unix:///run/redis.sock?db=x", "unix:///run/redis.sock?database=1",
-                          "redis://host:port/0", "redis://:6379/0"}) {
+                          "redis://host:port/0", "redis://:6379/0", "rediss://host:6379/0", "redis://:@host:6379/0", "redis://host:70000/0"}) {
     ExpectStartupFailureNaming("ICAT_REDIS_URL", bad);
   }
+}
+
+BOOST_AUTO_TEST_CASE(redis_url_carries_a_password_and_an_acl_user_percent_encoded) {
+  std::optional<icat::RedisEndpoint> tcp = icat::ParseRedisUrl("redis://:s%40cret%3Ax@cache.internal:6380/1");
+  BOOST_REQUIRE(tcp.has_value());
+  BOOST_TEST(tcp->host == "cache.internal");
+  BOOST_TEST(tcp->port == 6380);
+  BOOST_TEST(tcp->username.empty());
+  BOOST_TEST(tcp->password == "s@cret:x");
+  std::optional<icat::RedisEndpoint> unix_socket = icat::ParseRedisUrl("unix://icat:pw@/run/redis.sock?db=4");
+  BOOST_REQUIRE(unix_socket.has_value());
+  BOOST_TEST(unix_socket->host == "/run/redis.sock");
+  BOOST_TEST(unix_socket->username == "icat");
+  BOOST_TEST(unix_socket->password == "pw");
+  BOOST_TEST(unix_socket->db == 4);
+}
+
+BOOST_AUTO_TEST_CASE(redis_password_file_fills_the_password_and_never_two_passwords) {
+  std::string path = "/tmp/icat-config-test-redis-password";
+  std::ofstream(path) << "file-secret\n";
+  {
+    ScopedEnv url("ICAT_REDIS_URL", "redis://127.0.0.1:6379/0");
+    ScopedEnv file("ICAT_REDIS_PASSWORD_FILE", path);
+    BOOST_TEST(icat::Config::FromEnvironment().redis.password == "file-secret");
+  }
+  {
+    ScopedEnv url("ICAT_REDIS_URL", "redis://:other@127.0.0.1:6379/0");
+    ScopedEnv file("ICAT_REDIS_PASSWORD_FILE", path);
+    BOOST_CHECK_THROW(icat::Config::FromEnvironment(), std::runtime_error);
+  }
+  {
+    ScopedEnv url("ICAT_REDIS_URL", "redis://icat@127.0.0.1:6379/0");  // an ACL user, its password in the file
+    ScopedEnv file("ICAT_REDIS_PASSWORD_FILE", path);
+    icat::RedisEndpoint endpoint = icat::Config::FromEnvironment().redis;
+    BOOST_TEST(endpoint.username == "icat");
+    BOOST_TEST(endpoint.password == "file-secret");
+  }
+  ExpectStartupFailureNaming("ICAT_REDIS_URL", "redis://icat@127.0.0.1:6379/0");  // a user without a password
+  std::remove(path.c_str());
 }
 
 BOOST_AUTO_TEST_CASE(key_prefix_with_underscore_stops_start_naming_the_variable) {

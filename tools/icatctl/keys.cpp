@@ -205,11 +205,10 @@ void KeyRevoke(const Args& args) {
   transaction.Commit();
   // After the commit, so a cache fill that races with us reads the revoked row or meets the
   // tombstone. Told again for an already revoked key, in case Redis missed it the first time.
-  Redis redis(session.config.redis_host, session.config.redis_port, session.config.redis_db,
-              session.config.redis_timeout_ms);
-  if (!MarkApiKeyRevoked(redis, key.hash_hex, session.config.key_cache_seconds)) {
-    std::cerr << "icatctl: warning: Redis unreachable; a cached copy of the key may be accepted for up to "
-              << session.config.key_cache_seconds << " s\n";
+  Redis redis(session.config.redis, session.config.redis_timeout_ms);
+  if (!MarkApiKeyRevoked(redis, session.config, key.hash_hex)) {
+    throw Failure("key " + key.id + " is revoked in Postgres, but Redis could not be told and may still hold a "
+                  "cached copy: run this command again once Redis answers");
   }
   std::cout << (key.already_revoked ? "already revoked " : "revoked ") << key.id << '\n';
 }

@@ -29,8 +29,7 @@ void Transaction::Commit() {
 }
 
 void NoteCachedDataChanged(const Session& session) {
-  Redis redis(session.config.redis_host, session.config.redis_port, session.config.redis_db,
-              session.config.redis_timeout_ms);
+  Redis redis(session.config.redis, session.config.redis_timeout_ms);
   if (!BumpCacheGeneration(redis)) {
     std::cerr << "icatctl: warning: Redis unreachable; handlers may serve the catalogue as it was for up to "
               << session.config.worker_cache_seconds << " s\n";

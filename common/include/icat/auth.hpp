@@ -13,13 +13,15 @@ namespace icat {
 const std::vector<Statement>& AuthStatements();
 
 // Checks the key of the request (Authorization: Bearer or X-API-Key), its state and scope, and
-// the per-key rate limit. Returns the principal; throws ApiError 401, 403 or 429. Adds the
-// RateLimit headers to ctx.reply_headers.
+// the per-key rate limit. Returns the principal; throws ApiError 401, 403 or 429 (past the per-key
+// limit, or past ICAT_KEY_FAILURE_LIMIT_PER_MINUTE failed look-ups from the caller's address).
+// Adds the RateLimit headers to ctx.reply_headers.
 Principal AuthenticateApiKey(Context& ctx, std::string_view scope);
 
-// Checks the portal credential: X-Tenant and an access token (Bearer) of that tenant. Missing
-// headers are 400 VALIDATION_ERROR naming them; a bad, expired or other tenant's token is 401;
-// any method but GET by a non-admin is 403 FORBIDDEN. Fills and returns ctx.principal.
+// Checks the portal credential: X-Tenant and an access token (Bearer) of that tenant. No Bearer
+// token, a bad, expired or other tenant's one is 401 with WWW-Authenticate: Bearer; a token
+// without X-Tenant is 400 VALIDATION_ERROR naming it; any method but GET and HEAD by a non-admin
+// is 403 FORBIDDEN. Fills and returns ctx.principal.
 Principal AuthenticatePortal(Context& ctx);
 
 // Appends to the tenant's audit log inside the request's transaction: the actor comes from
@@ -30,9 +32,10 @@ void Audit(Context& ctx, std::string_view action, std::string_view target, std::
 void TouchApiKey(Context& ctx);
 
 // After a revoke: the Redis cache answers "revoked" for this key from now on, whatever a
-// concurrent cache fill does. key_hash_hex is the hex of the stored SHA-256.
-// Returns false when Redis could not be told (the entry then ages out after ICAT_KEY_CACHE_SECONDS).
-bool MarkApiKeyRevoked(Redis& redis, std::string_view key_hash_hex, int cache_seconds);
+// concurrent cache fill does. key_hash_hex is the hex of the stored SHA-256. Keeps trying for a
+// few seconds (a paused or restarting Redis); returns false when Redis could not be told, and the
+// caller must then not claim the revoke is in force everywhere (docs/security.md).
+[[nodiscard]] bool MarkApiKeyRevoked(Redis& redis, const Config& config, std::string_view key_hash_hex);
 
 // Redis key under which a key's cache entry lives.
 std::string ApiKeyCacheKey(std::string_view key_hash_hex);

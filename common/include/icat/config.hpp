@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "icat/login_limit.hpp"
+#include "icat/redis.hpp"
 #include "icat/url_guard.hpp"
 
 namespace icat {
@@ -29,12 +30,12 @@ class Config {
   std::string pg_dsn;                 // ICAT_PG_DSN: the handlers' connection (role icat_app)
   std::string pg_admin_dsn;           // ICAT_PG_ADMIN_DSN: icatctl's connection (the owner role)
   int pg_statement_timeout_ms = 0;    // ICAT_PG_STATEMENT_TIMEOUT_MS
-  std::string redis_host;             // from ICAT_REDIS_URL: a host, or a unix socket's path (port 0)
-  int redis_port = 0;
-  int redis_db = 0;
+  RedisEndpoint redis;                // ICAT_REDIS_URL, the password possibly from ICAT_REDIS_PASSWORD_FILE
   int redis_timeout_ms = 0;           // ICAT_REDIS_TIMEOUT_MS: connect and command timeout
   std::string key_prefix;             // ICAT_KEY_PREFIX
   int key_cache_seconds = 0;          // ICAT_KEY_CACHE_SECONDS
+  std::string key_cache_secret;       // read from ICAT_KEY_CACHE_SECRET_FILE; empty when unset
+  int key_failure_limit_per_minute = 0;  // ICAT_KEY_FAILURE_LIMIT_PER_MINUTE, per client address
   int rate_limit_per_minute = 0;      // ICAT_RATE_LIMIT_PER_MINUTE (0 turns the limit off)
   long max_body_bytes = 0;            // ICAT_MAX_BODY_BYTES
   std::string registry;               // ICAT_REGISTRY: default repository prefix of new images

@@ -24,6 +24,8 @@ struct Request {
   std::string Header(std::string_view lower_case_name) const;
   // The decoded value of a query parameter (the first, if repeated).
   std::optional<std::string> Query(std::string_view name) const;
+  // Every query parameter, decoded, in order.
+  std::vector<std::pair<std::string, std::string>> QueryParameters() const;
   std::string PathParam(std::string_view name) const;
 };
 

@@ -22,9 +22,23 @@ struct RedisReply {
   bool IsError() const { return type == Type::kError; }
 };
 
+// Where Redis is and how to sign in to it (ICAT_REDIS_URL, ICAT_REDIS_PASSWORD_FILE).
+struct RedisEndpoint {
+  std::string host;      // a host name or address, or a unix socket's path (port 0)
+  int port = 0;
+  int db = 0;
+  std::string username;  // an ACL user (Redis 6+); empty: the default user
+  std::string password;  // empty: no AUTH
+};
+
+// redis://[[user]:password@]host[:port][/db] or unix://[[user]:password@]/path[?db=N], the user
+// and password percent-encoded ("user@" alone when the password comes from a file); nullopt when
+// the text is neither.
+std::optional<RedisEndpoint> ParseRedisUrl(std::string_view url);
+
 class Redis {
  public:
-  Redis(std::string host, int port, int db, int timeout_ms);
+  Redis(RedisEndpoint endpoint, int timeout_ms);
   ~Redis();
   Redis(const Redis&) = delete;
   Redis& operator=(const Redis&) = delete;
@@ -39,9 +53,9 @@ class Redis {
   bool EnsureConnected();
   void Disconnect();
 
-  std::string host_;
-  int port_;
-  int db_;
+  bool SignIn();  // AUTH and SELECT on a new connection
+
+  RedisEndpoint endpoint_;
   int timeout_ms_;
   redisContext* context_ = nullptr;
   // After a failure, no reconnect is tried before this time, so a dead Redis costs requests nothing.

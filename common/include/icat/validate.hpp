@@ -65,6 +65,14 @@ class FieldReader {
 [[noreturn]] void ThrowIssues(std::vector<FieldIssue> issues);
 void ThrowIfIssues(std::vector<FieldIssue>& issues);
 
+// True for valid UTF-8 (shortest forms, no surrogates, at most U+10FFFF) without characters no
+// client text can mean: C0 controls (newline, carriage return and tab allowed when multiline),
+// DEL, C1 controls and the bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069)
+// that make a name read differently from what it is. Every text of a request passes here once:
+// query parameters, path segments, headers and cursors at the pipeline's edge, body strings in
+// FieldReader.
+bool IsCleanText(std::string_view text, bool multiline = false);
+
 // Characters of UTF-8 text (as Postgres' length() counts them).
 size_t Utf8Chars(std::string_view text);
 

@@ -1,0 +1,183 @@
+// The API-key cache in Redis as a wall of its own: a revoke that answered 2xx stays in force with
+// Redis up, paused or down; entries written by someone else are not believed; unknown keys are
+// cheap and limited per address.
+#include <boost/test/unit_test.hpp>
+#include <thread>
+
+#include "icat/api_key.hpp"
+#include "icat/auth.hpp"
+#include "icat/crypto.hpp"
+#include "portal_support.hpp"
+
+namespace it = icat::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A key made through the portal: {id, secret}.
+struct PortalKey {
+  std::string id, secret;
+};
+
+PortalKey CreatePortalKey(const it::PortalTenant& t) {
+  rapidjson::Document body = it::JsonOf(it::Send("POST", "/api/api-keys", t.As(t.admin),
+                                                 R"({"name": "cache test", "scopes": ["read:catalog"]})"));
+  BOOST_TEST_REQUIRE(body.IsObject());
+  return {it::StringMember(body, "id"), it::StringMember(body, "secret")};
+}
+
+std::string CacheKeyOf(const std::string& secret) { return icat::ApiKeyCacheKey(icat::Sha256Hex(secret)); }
+
+void ExpectRefused(const it::Response& r) {
+  it::ExpectError(r, 401, "UNAUTHENTICATED");
+  BOOST_TEST(r.Header("www-authenticate").rfind("Bearer", 0) == 0u, r.Summary());
+}
+
+// Sends n requests with the key; returns how many were answered 200.
+int Successes(const std::string& secret, int n) {
+  int ok = 0;
+  for (int i = 0; i < n; i++) ok += it::Get("/v1/images", it::Bearer(secret)).status == 200;
+  return ok;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(key_revocation)
+
+BOOST_AUTO_TEST_CASE(a_revoke_with_redis_up_holds_after_redis_forgets_the_tombstone) {
+  it::PortalTenant t;
+  PortalKey key = CreatePortalKey(t);
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(key.secret)));  // cached live now
+  BOOST_TEST_REQUIRE(it::Send("DELETE", "/api/api-keys/" + key.id, t.As(t.admin)).status == 204);
+  ExpectRefused(it::Get("/v1/images", it::Bearer(key.secret)));
+  // Redis loses the entry (eviction, a flush): Postgres alone must still refuse the key.
+  auto deleted = it::RedisCommand({"DEL", CacheKeyOf(key.secret)});
+  BOOST_TEST_REQUIRE(deleted.has_value());
+  ExpectRefused(it::Get("/v1/images", it::Bearer(key.secret)));
+  BOOST_TEST(Successes(key.secret, 5) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_revoke_during_a_redis_write_pause_answers_204_only_once_in_force) {
+  it::PortalTenant t;
+  PortalKey key = CreatePortalKey(t);
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(key.secret)));  // cached live now
+  auto paused = it::RedisCommand({"CLIENT", "PAUSE", "3000", "WRITE"});
+  BOOST_TEST_REQUIRE((paused && !paused->IsError()), "CLIENT PAUSE failed");
+  it::Response revoke = it::Send("DELETE", "/api/api-keys/" + key.id, t.As(t.admin));
+  BOOST_TEST(revoke.status == 204, revoke.Summary());
+  // Every request after the 204, during and after the pause, is refused.
+  BOOST_TEST(Successes(key.secret, 20) == 0);
+  std::this_thread::sleep_for(3s);
+  BOOST_TEST(Successes(key.secret, 20) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_revoke_while_redis_cannot_answer_is_503_and_repeating_it_gives_204_in_force) {
+  it::PortalTenant t;
+  PortalKey key = CreatePortalKey(t);
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(key.secret)));  // cached live now
+  // Redis keeps its data but answers nothing for 7 s: longer than a revoke waits for it.
+  auto paused = it::RedisCommand({"CLIENT", "PAUSE", "7000", "ALL"});
+  BOOST_TEST_REQUIRE((paused && !paused->IsError()), "CLIENT PAUSE failed");
+  it::Response revoke = it::Send("DELETE", "/api/api-keys/" + key.id, t.As(t.admin));
+  it::ExpectError(revoke, 503, "SERVICE_UNAVAILABLE");
+  BOOST_TEST(revoke.Has("retry-after"), revoke.Summary());
+  // Postgres already refuses it while Redis cannot answer.
+  ExpectRefused(it::Get("/v1/images", it::Bearer(key.secret)));
+  BOOST_TEST(it::WaitFor([] { return it::RedisCommand({"PING"}).has_value(); }, 10s));
+  it::Response again = it::Send("DELETE", "/api/api-keys/" + key.id, t.As(t.admin));
+  BOOST_TEST(again.status == 204, again.Summary());
+  BOOST_TEST(Successes(key.secret, 10) == 0);
+  // Revoked once: one audit entry although the request was repeated.
+  BOOST_TEST(it::AuditRows(t.id(), "key.revoked").size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_revoke_with_redis_stopped_is_503_refused_during_the_outage_and_after) {
+  it::PortalTenant t;
+  PortalKey key = CreatePortalKey(t);
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(key.secret)));
+  {
+    it::StoppedService redis("redis");
+    it::Response revoke = it::Send("DELETE", "/api/api-keys/" + key.id, t.As(t.admin));
+    it::ExpectError(revoke, 503, "SERVICE_UNAVAILABLE");
+    ExpectRefused(it::Get("/v1/images", it::Bearer(key.secret)));
+    redis.Restart();
+  }
+  BOOST_TEST(Successes(key.secret, 5) == 0);
+  BOOST_TEST(it::Send("DELETE", "/api/api-keys/" + key.id, t.As(t.admin)).status == 204);
+  BOOST_TEST(Successes(key.secret, 5) == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(key_cache_integrity)
+
+BOOST_AUTO_TEST_CASE(an_entry_written_into_redis_for_a_made_up_key_grants_nothing) {
+  it::Tenant victim;
+  it::Image image = victim.AddImage("forged");
+  std::string made_up = icat::GenerateApiKey(it::GetEnv().key_prefix).secret;
+  std::string hash_hex = icat::Sha256Hex(made_up);
+  // The shape the cache used to trust, and the signed shape with a MAC of someone who lacks the secret.
+  for (const std::string& forged :
+       {"key|00000000-0000-4000-8000-000000000000|" + victim.id() + "|read:catalog|0",
+        "key|00000000-0000-4000-8000-000000000000|" + victim.id() + "|read:catalog|0|9999999999|" +
+            icat::HexEncode(icat::HmacSha256("not the secret", hash_hex))}) {
+    auto set = it::RedisCommand({"SET", icat::ApiKeyCacheKey(hash_hex), forged, "EX", "60"});
+    BOOST_TEST_REQUIRE(set.has_value());
+    it::Response r = it::Get("/v1/images", it::Bearer(made_up));
+    ExpectRefused(r);
+    BOOST_TEST(r.body.find(image.name) == std::string::npos);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(an_altered_entry_of_a_real_key_does_not_widen_its_scopes) {
+  it::Tenant tenant;
+  std::string key = tenant.CreateKey("read:catalog");
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(key)));
+  auto cached = it::RedisCommand({"GET", CacheKeyOf(key)});
+  BOOST_TEST_REQUIRE((cached && cached->type == icat::RedisReply::Type::kString));
+  std::string altered = cached->text;
+  size_t at = altered.find("read:catalog");
+  BOOST_TEST_REQUIRE(at != std::string::npos, altered);
+  altered.replace(at, 12, "read:catalog,read:vulns");
+  BOOST_TEST_REQUIRE(it::RedisCommand({"SET", CacheKeyOf(key), altered, "EX", "60"}).has_value());
+  // Not believed: Postgres answers, and the key still has only its own scope.
+  it::ExpectError(it::Get("/v1/cve/CVE-2024-3094", it::Bearer(key)), 403, "INSUFFICIENT_SCOPE");
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(key)));
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_key_is_remembered_as_unknown_for_a_minute) {
+  std::string made_up = icat::GenerateApiKey(it::GetEnv().key_prefix).secret;
+  ExpectRefused(it::Get("/v1/images", it::Bearer(made_up)));
+  auto cached = it::RedisCommand({"GET", CacheKeyOf(made_up)});
+  BOOST_TEST_REQUIRE((cached && cached->type == icat::RedisReply::Type::kString));
+  BOOST_TEST(cached->text.rfind("unknown|", 0) == 0u, cached->text);
+  auto ttl = it::RedisCommand({"TTL", CacheKeyOf(made_up)});
+  BOOST_TEST_REQUIRE(ttl.has_value());
+  BOOST_TEST((ttl->integer > 0 && ttl->integer <= 60), ttl->integer);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(key_failed_lookups)
+
+BOOST_AUTO_TEST_CASE(an_address_past_its_failed_lookups_gets_429_while_known_keys_elsewhere_work) {
+  const int limit = std::stoi(std::getenv("ICAT_KEY_FAILURE_LIMIT_PER_MINUTE"));
+  std::string attacker = it::RandomClientIp();
+  // Near the end of a minute the window may turn over mid-test: start in a fresh one.
+  while (std::time(nullptr) % 60 > 45) std::this_thread::sleep_for(1s);
+  int refused_401 = 0;
+  for (int i = 0; i < limit; i++) {
+    std::string made_up = icat::GenerateApiKey(it::GetEnv().key_prefix).secret;
+    refused_401 += it::SendFrom(attacker, "GET", "/v1/images", it::Bearer(made_up)).status == 401;
+  }
+  BOOST_TEST(refused_401 == limit);
+  std::string another = icat::GenerateApiKey(it::GetEnv().key_prefix).secret;
+  it::Response limited = it::SendFrom(attacker, "GET", "/v1/images", it::Bearer(another));
+  it::ExpectError(limited, 429, "RATE_LIMITED");
+  BOOST_TEST(std::stoi(limited.Header("retry-after")) > 0, limited.Summary());
+  // The limit is the address's: a good key from another address is untouched.
+  it::Tenant tenant;
+  it::ExpectJson200(it::SendFrom(it::RandomClientIp(), "GET", "/v1/images", it::Bearer(tenant.CreateKey())));
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -21,5 +21,6 @@ void PrintSettings(const Args& args);  // settings.cpp
 void RequestList(const Args& args);    // requests.cpp
 void RequestStatus(const Args& args);  // requests.cpp
 void Ingest(const Args& args);         // ingest.cpp
+void Gc(const Args& args);             // gc.cpp
 
 }  // namespace icat::ctl

@@ -51,6 +51,8 @@ constexpr std::string_view kUpdateVersion =
 constexpr std::string_view kSameFiles = "SELECT id FROM scans WHERE version_id = $1 AND input_sha256 = $2";
 constexpr std::string_view kPreviousFindings =
     "SELECT vuln_id, severity, package_name, fix_state FROM vulnerabilities WHERE scan_id = $1 ORDER BY id";
+// Held until the commit, so icatctl gc (which takes it exclusively) never sees our blobs unreferenced.
+constexpr std::string_view kShareBlobLock = "SELECT pg_advisory_xact_lock_shared($1)";
 constexpr std::string_view kRememberKey =
     "INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'Ed25519', $2) ON CONFLICT (id) DO NOTHING";
 constexpr std::string_view kInsertScan =
@@ -462,7 +464,10 @@ void Ingest(const Args& args) {
   }
   Exec(db, kRememberKey, {key.id, key.public_pem});
   // Every check has passed: the bytes go to the blob store (durably) before the scan that
-  // references them can commit. A crash from here on leaves at most unreferenced blobs.
+  // references them can commit. A crash from here on leaves at most unreferenced blobs, which
+  // icatctl gc removes, and a temp file, which the next ingest removes here first.
+  Exec(db, kShareBlobLock, {kBlobLockId});
+  (void)RemoveDeadTempFiles(config.blob_dir, false);
   for (const Sbom& sbom : inputs.sboms) (void)StoreBlob(config.blob_dir, sbom.file.bytes, sbom.file.sha256_hex);
   StoredScan scan = InsertScan(db, target, inputs, key.id);
   Rows latest = db.RunSql(kUpdateLatestScan, {target.version_id});

@@ -1,4 +1,4 @@
-// icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys, ingest).
+// icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys, ingest, gc).
 // Exit status: 0 done, 1 failed at run time (not found, conflict, database down), 2 bad arguments.
 #include <csignal>
 #include <iostream>
@@ -83,6 +83,11 @@ const std::vector<Command>& AllCommands() {
          {"published", FlagKind::kOptional, "RFC3339", "publication time (new version: default now)"},
          {"hardening-tag", FlagKind::kRepeated, "TAG", "a hardening property, e.g. non-root; repeatable"}}},
        Ingest},
+      {"gc", "Removes SBOM blobs no scan refers to and killed ingests' temp files; lists each, then a summary.",
+       {{},
+        {{"grace", FlagKind::kOptional, "SECONDS", "keep unreferenced blobs younger than this (default 3600)"},
+         {"dry-run", FlagKind::kSwitch, "", "list what would be removed, remove nothing"}}},
+       Gc},
       {"request list", "Lists a tenant's feature requests, package requests and bug reports.",
        {{}, {kTenantFlag, {"status", FlagKind::kOptional, "STATUS", "only open, planned, done or declined ones"}}},
        RequestList},

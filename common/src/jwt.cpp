@@ -28,13 +28,21 @@ std::string ClaimsJson(const AccessClaims& c) {
   return buffer.GetString();
 }
 
+// The bytes of a part written exactly as IssueAccessToken writes it: base64url without padding,
+// unused trailing bits zero. Any other spelling of the same bytes (padding, whitespace, set
+// unused bits) is refused, so a token has one form and a changed character always fails.
+std::optional<std::string> DecodeCanonical(std::string_view part) {
+  std::optional<std::string> bytes = Base64UrlDecode(part);
+  if (!bytes || Base64UrlEncode(*bytes) != part) return std::nullopt;
+  return bytes;
+}
+
 std::optional<rapidjson::Document> DecodeJsonPart(std::string_view part) {
-  std::optional<std::string> text = Base64UrlDecode(part);
+  std::optional<std::string> text = DecodeCanonical(part);
   if (!text) return std::nullopt;
-  rapidjson::Document d;
-  d.Parse(text->c_str(), text->size());
-  if (d.HasParseError() || !d.IsObject()) return std::nullopt;
-  return d;
+  JsonRead read = ReadJson(*text, kMaxBodyDepth);
+  if (!read.error.empty() || !read.document.IsObject()) return std::nullopt;
+  return std::move(read.document);
 }
 
 bool StringIs(const rapidjson::Value& object, const char* name, std::string_view expected) {
@@ -59,7 +67,7 @@ std::optional<AccessClaims> VerifyAccessToken(std::string_view token, std::strin
   std::optional<rapidjson::Document> header = DecodeJsonPart(token.substr(0, first));
   // The algorithm is allow-listed, never taken from the token: "none" and RS/ES confusions fail here.
   if (!header || !StringIs(*header, "alg", "HS256")) return std::nullopt;
-  std::optional<std::string> signature = Base64UrlDecode(token.substr(second + 1));
+  std::optional<std::string> signature = DecodeCanonical(token.substr(second + 1));
   if (!signature || !ConstantTimeEqual(*signature, HmacSha256(secret, token.substr(0, second)))) return std::nullopt;
 
   std::optional<rapidjson::Document> claims = DecodeJsonPart(token.substr(first + 1, second - first - 1));
@@ -70,6 +78,10 @@ std::optional<AccessClaims> VerifyAccessToken(std::string_view token, std::strin
   out.issued_at = c["iat"].GetInt64();
   out.expires_at = c["exp"].GetInt64();
   if (out.expires_at <= now || out.issued_at > now + kClockSkewSeconds) return std::nullopt;
+  // Sign-in never issues a token living longer than kAccessTokenSeconds, so one claiming more was
+  // not made by it; every token accepted is dead within kAccessTokenSeconds plus the skew. Written
+  // without exp - iat, which could overflow (exp > now here, so exp - kAccessTokenSeconds cannot).
+  if (out.expires_at <= out.issued_at || out.issued_at < out.expires_at - kAccessTokenSeconds) return std::nullopt;
   auto sub = StringOf(c, "sub"), tid = StringOf(c, "tid"), ten = StringOf(c, "ten"), role = StringOf(c, "role"),
        jti = StringOf(c, "jti");
   if (!sub || !tid || !ten || !role || !jti) return std::nullopt;

@@ -1,5 +1,7 @@
 // Login limits in Redis: INCR with an expiry set only by the first count (EXPIRE NX), so a window
-// runs from the first attempt and more attempts never extend it.
+// runs from the first attempt and more attempts never extend it. An attempt reserves its place
+// before it is judged and gives it back when Postgres could not judge it: counting only after the
+// judgement would let a burst of concurrent guesses all pass the check before any of them counted.
 #include "icat/login_limit.hpp"
 
 #include <algorithm>
@@ -56,6 +58,14 @@ std::optional<LoginVerdict> AdmitLogin(Redis& redis, std::string_view ip_key, st
   }
   return DecideLogin(IntegerOf((*replies)[0]), IntegerOf((*replies)[2]), IntegerOf((*replies)[3]),
                      IntegerOf((*replies)[4]), limits);
+}
+
+bool GiveBackLoginAttempt(Redis& redis, std::string_view ip_key) {
+  // Only while the window lives: a DECR after it ended would leave a key without an expiry.
+  static const std::string kDecrementIfPresent =
+      "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end return 0";
+  auto reply = redis.Command({"EVAL", kDecrementIfPresent, "1", std::string(ip_key)});
+  return reply && !reply->IsError();
 }
 
 bool RecordLoginFailure(Redis& redis, std::string_view account_key, const LoginLimits& limits) {

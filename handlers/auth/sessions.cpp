@@ -111,10 +111,13 @@ PresentedToken ReadRefreshToken(Context& ctx) {
   return in;
 }
 
+std::string ClientIpKey(const Context& ctx) {
+  return LoginIpKey(ctx.request.client_ip.empty() ? "unknown" : ctx.request.client_ip);
+}
+
 // 503 when Redis cannot count (login fails closed), 429 with Retry-After past a limit.
-void CheckLoginLimits(Context& ctx, const std::string& account_key) {
-  std::string ip = ctx.request.client_ip.empty() ? "unknown" : ctx.request.client_ip;
-  std::optional<LoginVerdict> verdict = AdmitLogin(ctx.redis, LoginIpKey(ip), account_key, ctx.config.login_limits);
+void CheckLoginLimits(Context& ctx, const std::string& ip_key, const std::string& account_key) {
+  std::optional<LoginVerdict> verdict = AdmitLogin(ctx.redis, ip_key, account_key, ctx.config.login_limits);
   if (!verdict) throw ApiError(Error::kSERVICE_UNAVAILABLE, "Sign-in is unavailable right now; retry shortly.");
   if (!verdict->allowed) {
     ApiError error(Error::kRATE_LIMITED,
@@ -133,6 +136,20 @@ Rows FindLoginUser(Db& db, const Credentials& in) {
   Rows found = db.Run(kLoginLookup, {in.email});
   db.Commit();  // ends the read scope
   return found;
+}
+
+// The sign-in look-up. When it fails (Postgres down, a timeout) the attempt was never judged, so
+// its count against the address is given back: else the right password would get 429 for the
+// rest of the window once Postgres is back.
+Rows LookUpLogin(Context& ctx, const Credentials& in, const std::string& ip_key) {
+  try {
+    return FindLoginUser(ctx.db, in);
+  } catch (...) {
+    if (!GiveBackLoginAttempt(ctx.redis, ip_key)) {
+      LogWarn("rid=" + ctx.request.request_id + " cannot give back an unjudged login attempt: redis unreachable");
+    }
+    throw;
+  }
 }
 
 // A new refresh token of the family (stored hashed) and an access token for the user.
@@ -220,12 +237,13 @@ std::string MeJson(const MeView& me) {
 //   400 VALIDATION_ERROR (X-Tenant, email, password, unknown fields); 415; MALFORMED_JSON
 //   401 UNAUTHENTICATED: unknown tenant, unknown email, disabled account or wrong password, alike
 //   429 RATE_LIMITED + Retry-After: 5 attempts per IP, 10 failures per account, per 15 minutes
-//   503 SERVICE_UNAVAILABLE: Redis cannot count attempts (fails closed)
+//   503 SERVICE_UNAVAILABLE: Redis cannot count attempts (fails closed), or Postgres is down (the
+//       attempt then does not count against the limits)
 Reply Login(Context& ctx) {
   Credentials in = ReadCredentials(ctx);
-  std::string account_key = LoginAccountKey(in.tenant, in.email);
-  CheckLoginLimits(ctx, account_key);
-  Rows found = FindLoginUser(ctx.db, in);
+  std::string ip_key = ClientIpKey(ctx), account_key = LoginAccountKey(in.tenant, in.email);
+  CheckLoginLimits(ctx, ip_key, account_key);
+  Rows found = LookUpLogin(ctx, in, ip_key);
   bool user_known = !found.empty() && !found.IsNull(0, 1);
   // Always one verification: against the dummy hash when there is no such user.
   bool password_ok = VerifyPassword(in.password, user_known ? found.Text(0, 4) : kDummyHash);

@@ -1,5 +1,6 @@
 // Portal sessions: sign-in, refresh rotation and reuse, sign-out, /api/auth/me, the headers every
-// portal request needs, bad tokens, and the login limits (per client IP, per account, Redis down).
+// portal request needs, bad tokens, and the login limits (per client IP, per account, Redis down,
+// Postgres down).
 #include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
@@ -213,16 +214,28 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(portal_credentials)
 
-BOOST_AUTO_TEST_CASE(missing_headers_are_400_naming_each) {
+BOOST_AUTO_TEST_CASE(no_bearer_token_is_401_with_the_challenge) {
   it::PortalTenant t;
-  it::Response no_tenant = it::Get("/api/webhooks", {{"Authorization", "Bearer " + t.Token(t.admin)}});
-  it::ExpectError(no_tenant, 400, "VALIDATION_ERROR");
-  BOOST_TEST(it::DetailFields(no_tenant) == std::vector<std::string>{"X-Tenant"}, boost::test_tools::per_element());
-  it::Response no_token = it::Get("/api/webhooks", {{"X-Tenant", t.subdomain()}});
-  it::ExpectError(no_token, 400, "VALIDATION_ERROR");
-  BOOST_TEST(it::DetailFields(no_token) == std::vector<std::string>{"Authorization"}, boost::test_tools::per_element());
-  it::ExpectError(it::Get("/api/auth/me", {{"X-Tenant", t.subdomain()}, {"Authorization", "Basic abc"}}), 400,
-                  "VALIDATION_ERROR");
+  const std::vector<it::Headers> without_token = {{{"X-Tenant", t.subdomain()}},
+                                                  {},
+                                                  {{"X-Tenant", t.subdomain()}, {"Authorization", "Basic abc"}},
+                                                  {{"X-Tenant", t.subdomain()}, {"Authorization", "Bearer"}}};
+  for (const char* path : {"/api/auth/me", "/api/webhooks"}) {
+    for (const it::Headers& headers : without_token) {
+      it::Response r = it::Get(path, headers);
+      BOOST_TEST_CONTEXT(path << " " << r.Summary()) {
+        it::ExpectError(r, 401, "UNAUTHENTICATED");
+        BOOST_TEST(r.Header("www-authenticate") == "Bearer");
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(token_without_x_tenant_is_400_naming_it) {
+  it::PortalTenant t;
+  it::Response r = it::Get("/api/webhooks", {{"Authorization", "Bearer " + t.Token(t.admin)}});
+  it::ExpectError(r, 400, "VALIDATION_ERROR");
+  BOOST_TEST(it::DetailFields(r) == std::vector<std::string>{"X-Tenant"}, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(token_of_another_tenant_is_401) {
@@ -261,6 +274,40 @@ BOOST_AUTO_TEST_CASE(expired_tampered_and_foreign_tokens_are_401) {
     BOOST_TEST_CONTEXT(token) {
       it::ExpectError(r, 401, "UNAUTHENTICATED");
       BOOST_TEST(r.Header("www-authenticate").rfind("Bearer", 0) == 0u);
+    }
+  }
+  it::ExpectJson200(it::Get("/api/auth/me", PortalHeaders(good, t.subdomain())));
+}
+
+BOOST_AUTO_TEST_CASE(non_canonical_and_long_lived_tokens_are_401) {
+  it::PortalTenant t;
+  std::string good = t.Token(t.viewer);
+  // The signature's last character with its lowest bit, unused (32 bytes in 43 characters), set:
+  // the same bytes in another spelling.
+  const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  std::string flipped = good;
+  flipped.back() = alphabet[alphabet.find(flipped.back()) ^ 1];
+  BOOST_TEST_REQUIRE((icat::Base64UrlDecode(flipped.substr(flipped.rfind('.') + 1)) ==
+                      icat::Base64UrlDecode(good.substr(good.rfind('.') + 1))));
+
+  icat::AccessClaims claims;
+  claims.user_id = t.viewer.id;
+  claims.tenant_id = t.id();
+  claims.tenant = t.subdomain();
+  claims.role = "viewer";
+  claims.issued_at = std::time(nullptr);
+  claims.expires_at = claims.issued_at + 10LL * 365 * 24 * 3600;  // ten years
+  claims.token_id = icat::RandomUuid();
+  std::string ten_years = it::MintToken(claims);
+  claims.issued_at = std::time(nullptr) + 3600;  // issued an hour from now
+  claims.expires_at = claims.issued_at + icat::kAccessTokenSeconds;
+  std::string from_the_future = it::MintToken(claims);
+
+  for (const std::string& token : {flipped, good + "=", ten_years, from_the_future}) {
+    it::Response r = it::Get("/api/auth/me", PortalHeaders(token, t.subdomain()));
+    BOOST_TEST_CONTEXT(token) {
+      it::ExpectError(r, 401, "UNAUTHENTICATED");
+      BOOST_TEST(r.Header("www-authenticate") == "Bearer");
     }
   }
   it::ExpectJson200(it::Get("/api/auth/me", PortalHeaders(good, t.subdomain())));
@@ -351,6 +398,27 @@ BOOST_AUTO_TEST_CASE(with_redis_down_login_is_503_and_everything_else_keeps_work
   redis.Restart();
   // A worker that failed to connect during the outage tries again after a second's back-off.
   ExpectSession(it::Login(t.subdomain(), t.admin.email));
+}
+
+BOOST_AUTO_TEST_CASE(attempts_answered_503_while_postgres_is_down_do_not_count) {
+  it::PortalTenant t;
+  std::string ip = it::RandomClientIp();
+  {
+    it::StoppedService pg("pg");
+    // As many as the address may make: had they counted, the next one would be 429.
+    for (int i = 1; i <= 5; i++) {
+      it::Response r = it::LoginOnce(t.subdomain(), t.admin.email, it::kPortalPassword, ip);
+      BOOST_TEST_CONTEXT("attempt " << i) { it::ExpectError(r, 503, "SERVICE_UNAVAILABLE"); }
+    }
+    pg.Restart();
+  }
+  ExpectSession(it::Login(t.subdomain(), t.admin.email, it::kPortalPassword, ip));
+  // Judged attempts still count: four more (five in all) and the next is refused.
+  for (int i = 1; i <= 4; i++) {
+    it::Response r = it::Login(t.subdomain(), "nobody@x.test", it::kPortalPassword, ip);
+    BOOST_TEST(r.status == 401, "attempt " << i << ": " << r.Summary());
+  }
+  it::ExpectError(it::Login(t.subdomain(), t.admin.email, it::kPortalPassword, ip), 429, "RATE_LIMITED");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,6 @@
 // Roles on the portal API (SPEC.md 4.2 rules 3 and 4): every POST, PUT and DELETE needs admin;
-// user and viewer get 403 FORBIDDEN on each, change nothing, and are audited; everyone reads,
-// except API keys and the audit log, which only admins see.
+// user and viewer get 403 FORBIDDEN on each, change nothing, and are audited; everyone reads
+// (GET and HEAD), except API keys and the audit log, which only admins see.
 #include <boost/test/unit_test.hpp>
 #include <set>
 
@@ -141,6 +141,24 @@ BOOST_AUTO_TEST_CASE(every_read_is_200_for_each_role_but_keys_and_audit_log_are_
       }
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(head_is_a_read_for_every_role_and_is_never_a_denial) {
+  it::PortalTenant t;
+  it::Image image = t.tenant.AddImage("head", {{"1.0"}});
+  for (const char* role : {"viewer", "user", "admin"}) {
+    for (std::string path : {std::string("/api/auth/me"), std::string("/api/docker-images"),
+                             "/api/docker-images/" + image.id, std::string("/api/webhooks"),
+                             std::string("/api/admission-policy")}) {
+      it::Response r = it::Send("HEAD", path, t.As(t.ByRole(role)));
+      BOOST_TEST_CONTEXT(role << " HEAD " << path << ": " << r.Summary()) {
+        BOOST_TEST(r.status == 200);
+        BOOST_TEST(r.body.empty());
+        BOOST_TEST(r.Header("content-type").rfind("application/json", 0) == 0u);
+      }
+    }
+  }
+  BOOST_TEST(it::AuditRows(t.id(), "role.denied").empty());
 }
 
 BOOST_AUTO_TEST_CASE(roles_of_signed_in_users_are_enforced) {

@@ -25,7 +25,9 @@ struct AccessClaims {
 std::string IssueAccessToken(const AccessClaims& claims, std::string_view secret);
 
 // The claims of a token whose signature, algorithm (HS256 only), issuer, audience and times check
-// out at `now` (seconds since the epoch); nullopt otherwise, whatever is wrong with it.
+// out at `now` (seconds since the epoch); nullopt otherwise, whatever is wrong with it. Each part
+// must be canonical base64url (no padding, unused bits zero), and exp - iat at most
+// kAccessTokenSeconds, iat at most a minute ahead of now.
 std::optional<AccessClaims> VerifyAccessToken(std::string_view token, std::string_view secret, long long now);
 
 }  // namespace icat

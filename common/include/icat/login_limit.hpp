@@ -1,6 +1,6 @@
 // Login limits (DESIGN.md section 4), counted in Redis: attempts per client IP and failed attempts
-// per account (tenant and email), each in a window that starts with its first count. Redis being
-// unreachable is reported to the caller, which fails closed.
+// per account (tenant and email), each in a window that starts with its first count. Only attempts
+// Postgres judged count. Redis being unreachable is reported to the caller, which fails closed.
 #pragma once
 
 #include <optional>
@@ -36,6 +36,9 @@ LoginVerdict DecideLogin(long long ip_count, long long ip_ttl, long long account
 // nullopt when Redis cannot be reached.
 std::optional<LoginVerdict> AdmitLogin(Redis& redis, std::string_view ip_key, std::string_view account_key,
                                        const LoginLimits& limits);
+// After an attempt that Postgres never judged (it was down or too slow): takes back its count
+// against the IP, so an outage does not lock people out. False when Redis cannot be reached.
+bool GiveBackLoginAttempt(Redis& redis, std::string_view ip_key);
 // After a failed attempt: counts it against the account. False when Redis cannot be reached.
 bool RecordLoginFailure(Redis& redis, std::string_view account_key, const LoginLimits& limits);
 // After a successful one: the account's failures are forgotten.

@@ -189,7 +189,8 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
     error = Error::kINTERNAL_ERROR;
     reply = ErrorReply(ApiError(Error::kINTERNAL_ERROR), request);
   }
-  if (in_transaction) db.Rollback();
+  // After a failure nothing of the request may stay open, whatever a handler began itself.
+  if (in_transaction || error) db.Rollback();
   if (error == Error::kFORBIDDEN && !ctx.principal.tenant_id.empty()) AuditDenial(ctx);
   reply.headers.insert(reply.headers.end(), ctx.reply_headers.begin(), ctx.reply_headers.end());
 

@@ -563,8 +563,8 @@ BOOST_AUTO_TEST_CASE(scan_history_has_one_point_per_scan_oldest_first_with_time_
       BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{field}));
     }
   }
-  // The portal needs its token: none is 400 naming the header, another tenant's 401.
-  it::ExpectError(it::Get(url), 400, "VALIDATION_ERROR");
+  // The portal needs its token: none and another tenant's are 401.
+  it::ExpectError(it::Get(url), 401, "UNAUTHENTICATED");
   it::Tenant other;
   it::Headers wrong = it::PortalHeaders(other);
   wrong[1].second = tenant.subdomain();

@@ -33,11 +33,8 @@ std::string BlobDir() {
   return dir;
 }
 
-// The icatctl of the build under test (make passes its build tree as ICAT_BUILD_DIR).
-std::string IcatctlPath() {
-  const char* build = std::getenv("ICAT_BUILD_DIR");
-  return (build && *build ? std::string(build) : it::GetEnv().repo + "/build") + "/bin/icatctl";
-}
+// The icatctl of the build under test.
+std::string IcatctlPath() { return it::GetEnv().bin_dir + "/icatctl"; }
 
 it::ProcessResult Icatctl(std::vector<std::string> args) {
   args.insert(args.begin(), IcatctlPath());

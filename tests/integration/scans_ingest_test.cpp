@@ -325,7 +325,7 @@ BOOST_AUTO_TEST_CASE(killing_ingest_at_any_moment_leaves_the_whole_scan_or_nothi
   int whole = 0, nothing = 0;
   for (int attempt = 0; attempt < 16; attempt++) {
     std::string image = "it-kill-" + it::RandomSuffix(8);
-    std::vector<std::string> argv = {it::GetEnv().repo + "/build/bin/icatctl",
+    std::vector<std::string> argv = {it::GetEnv().bin_dir + "/icatctl",
                                      "ingest",
                                      "--image",
                                      image,

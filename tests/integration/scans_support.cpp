@@ -149,7 +149,7 @@ ProcessResult Ingest(const IngestArgs& a, const std::vector<std::string>& extra_
   // env(1) replaces variables the test process already has (appending would not: getenv takes the first).
   std::vector<std::string> argv = {"env"};
   argv.insert(argv.end(), extra_env.begin(), extra_env.end());
-  argv.insert(argv.end(), {GetEnv().repo + "/build/bin/icatctl", "ingest", "--image", a.image, "--version", a.version,
+  argv.insert(argv.end(), {GetEnv().bin_dir + "/icatctl", "ingest", "--image", a.image, "--version", a.version,
                            "--digest", a.digest, "--report", a.report});
   auto optional_flag = [&](const char* flag, const std::optional<std::string>& value) {
     if (value) argv.insert(argv.end(), {flag, *value});

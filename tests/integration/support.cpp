@@ -64,6 +64,7 @@ const Env& GetEnv() {
     while (!e.https_url.empty() && e.https_url.back() == '/') e.https_url.pop_back();
     e.stack_dir = EnvRequired("ICAT_STACK_DIR");
     e.repo = EnvOr("ICAT_REPO", std::filesystem::current_path().string());
+    e.bin_dir = EnvOr("ICAT_BUILD_DIR", e.repo + "/build") + "/bin";
     e.pg_admin_dsn = EnvRequired("ICAT_PG_ADMIN_DSN");
     e.redis_url = EnvOr("ICAT_REDIS_URL", "");
     e.key_prefix = EnvOr("ICAT_KEY_PREFIX", "icat");
@@ -419,7 +420,7 @@ ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string
 }
 
 ProcessResult Icatctl(const std::vector<std::string>& args, const std::string& stdin_text) {
-  std::vector<std::string> argv = {GetEnv().repo + "/build/bin/icatctl"};
+  std::vector<std::string> argv = {GetEnv().bin_dir + "/icatctl"};
   argv.insert(argv.end(), args.begin(), args.end());
   return RunProcess(argv, stdin_text);
 }

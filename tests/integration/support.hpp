@@ -29,6 +29,7 @@ struct Env {
   std::string https_url;     // ICAT_HTTPS_URL
   std::string stack_dir;     // ICAT_STACK_DIR
   std::string repo;          // ICAT_REPO
+  std::string bin_dir;       // ICAT_BUILD_DIR/bin: the executables under test (default ICAT_REPO/build/bin)
   std::string pg_admin_dsn;  // ICAT_PG_ADMIN_DSN (owner role)
   std::string redis_url;     // ICAT_REDIS_URL
   std::string key_prefix;    // ICAT_KEY_PREFIX, default icat
@@ -129,7 +130,7 @@ struct ProcessResult {
 ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string& stdin_text = {},
                          const std::vector<std::string>& extra_env = {});
 
-// build/bin/icatctl of ICAT_REPO.
+// icatctl of the build under test (Env::bin_dir).
 ProcessResult Icatctl(const std::vector<std::string>& args, const std::string& stdin_text = {});
 // Same, but a failure throws std::runtime_error with stderr; returns stdout without the final newline.
 std::string IcatctlOk(const std::vector<std::string>& args, const std::string& stdin_text = {});

@@ -26,11 +26,6 @@ TenantRows::TenantRows()
   db.Query("INSERT INTO vulnerabilities (scan_id, vuln_id, package_name, severity, fix_state) "
            "VALUES ($1, $2, 'openssl', 'critical', 'fixed')",
            {scan_id, cve});
-  std::string signing_key = RandomSuffix(16);
-  db.Query("INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'Ed25519', 'test')", {signing_key});
-  db.Query("INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, signature, signing_key_id) "
-           "VALUES ($1, 'spdx', 'SPDX-2.3', $2, 1, 'test', $3)",
-           {scan_id, RandomSuffix(64), signing_key});
   user_id = First(db,
                   "INSERT INTO users (tenant_id, email, password_hash, role) VALUES ($1, $2, 'not-a-hash', 'admin') "
                   "RETURNING id",
@@ -54,9 +49,14 @@ TenantRows::TenantRows()
                      "INSERT INTO webhooks (tenant_id, url, events, secret) "
                      "VALUES ($1, $2, '{ping}', 'whsec_test') RETURNING id",
                      {t, "https://hooks.example.test/" + RandomSuffix(8)});
-  event_id = First(db, "INSERT INTO events (tenant_id, type, payload) VALUES ($1, 'ping', '{}') RETURNING id", {t});
+  // Born fanned out and delivered, so the stack's dispatcher leaves both alone.
+  event_id = First(db,
+                   "INSERT INTO events (tenant_id, type, payload, fanned_out_at) VALUES ($1, 'ping', '{}', now()) "
+                   "RETURNING id",
+                   {t});
   delivery_id = First(db,
-                      "INSERT INTO deliveries (tenant_id, event_id, webhook_id) VALUES ($1, $2, $3) RETURNING id",
+                      "INSERT INTO deliveries (tenant_id, event_id, webhook_id, state) "
+                      "VALUES ($1, $2, $3, 'succeeded') RETURNING id",
                       {t, event_id, webhook_id});
   db.Query("INSERT INTO admission_policies (tenant_id, policy) VALUES ($1, jsonb_build_object('marker', $2::text))",
            {t, marker});

@@ -26,7 +26,7 @@ DEPS_STAMP   := $(BUILD)/deps.stamp
 OPENAPI      := $(BUILD)/www/v1/openapi.json
 PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
 
-.PHONY: all deps build test test-unit test-integration run stop bench fmt lint migrate asan clean
+.PHONY: all deps build test test-unit test-integration run stop bench fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
 .DEFAULT_GOAL := all
 
 all: deps
@@ -96,6 +96,7 @@ $(PORTAL_OPENAPI): nginx/openapi-portal.json $(BIN)/icatctl
 
 test: all
 	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/run-tests unit
+	@$(MAKE) --no-print-directory fuzz-replay
 	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/run-tests integration
 
 test-unit: all
@@ -103,6 +104,41 @@ test-unit: all
 
 test-integration: all
 	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/run-tests integration
+
+# libFuzzer harnesses (tests/fuzz/<thing>_fuzz.cpp, docs/fuzzing.md), built by clang with ASan and
+# UBSan in a tree of their own from only the sources they exercise. make fuzz runs each for
+# FUZZ_SECONDS, new inputs going to $(BUILD)/fuzz/found; make test replays each seed corpus once.
+FUZZ_CXX      ?= clang++
+FUZZ_SECONDS  ?= 60
+FUZZ_FLAGS    := -std=c++20 -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined \
+                 -fno-sanitize-recover=all -fsanitize-ignorelist=tests/fuzz/ubsan_ignore.txt \
+                 -Icommon/include -I/usr/include/postgresql
+FUZZ_OBJ      := $(BUILD)/fuzz/obj
+FUZZ_LIB_SRCS := $(addprefix common/src/,api_key.cpp crypto.cpp errors.cpp http.cpp json.cpp jwt.cpp paging.cpp \
+                   url_guard.cpp validate.cpp) \
+                 handlers/admission/reference.cpp handlers/admission/review.cpp \
+                 $(addprefix tools/icatctl/,ingest_model.cpp reports.cpp sbom_docs.cpp)
+FUZZ_BINS     := $(patsubst tests/fuzz/%.cpp,$(BUILD)/fuzz/bin/%,$(wildcard tests/fuzz/*_fuzz.cpp))
+
+$(FUZZ_OBJ)/%.o: %.cpp tests/fuzz/ubsan_ignore.txt
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+$(BUILD)/fuzz/libfuzzed.a: $(patsubst %.cpp,$(FUZZ_OBJ)/%.o,$(FUZZ_LIB_SRCS))
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BINS): $(BUILD)/fuzz/bin/%: $(FUZZ_OBJ)/tests/fuzz/%.o $(BUILD)/fuzz/libfuzzed.a
+	@mkdir -p $(@D)
+	$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ -lssl -lcrypto
+
+fuzz-build: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@tests/fuzz/run fuzz $(BUILD)/fuzz $(FUZZ_SECONDS)
+
+fuzz-replay: fuzz-build
+	@tests/fuzz/run replay $(BUILD)/fuzz
 
 # Foreground: starts everything under ./var, prints how to use it, stops it all on Ctrl-C.
 run: all
@@ -129,4 +165,4 @@ asan:
 clean:
 	rm -rf $(BUILD) build-asan
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/fuzz/obj -name '*.d' 2>/dev/null)

@@ -171,11 +171,10 @@ AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vecto
 }
 
 AdmissionPolicy StoredAdmissionPolicy(std::string_view json) {
-  rapidjson::Document document;
-  document.Parse(json.data(), json.size());
-  if (document.HasParseError() || !document.IsObject()) return AdmissionPolicy{};
+  JsonRead read = ReadJson(json, kMaxBodyDepth);  // stored from a request body, so within its limit
+  if (!read.error.empty() || !read.document.IsObject()) return AdmissionPolicy{};
   std::vector<FieldIssue> ignored;  // a field that does not read cleanly keeps its default
-  return ReadAdmissionPolicy(document, ignored);
+  return ReadAdmissionPolicy(read.document, ignored);
 }
 
 }  // namespace icat

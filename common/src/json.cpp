@@ -1,9 +1,102 @@
-// JSON helpers over RapidJSON.
+// JSON helpers over RapidJSON: the reply writers and the one safe reader.
 #include "icat/json.hpp"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
+#include <strings.h>
+
+#include <cctype>
 
 #include "icat/errors.hpp"
 
 namespace icat {
+
+namespace {
+
+// Not kParseFullPrecisionFlag: RapidJSON 1.1's full-precision path takes clz of zero on "0E-67"
+// (undefined behaviour, found by tests/fuzz/json_body_fuzz.cpp).
+constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
+
+// What the reader refused on its own, beyond RapidJSON's checks.
+enum class Refusal { kNone, kTooDeep, kLoneSurrogate };
+
+// RapidJSON 1.1 decodes an escaped lone low surrogate (\uDC00) into the bytes ED B0 80, which are
+// not UTF-8 and which Postgres refuses. Raw bytes like that are refused while reading, so ED
+// followed by A0..BF in a decoded string can only come from such an escape.
+bool HasSurrogate(const char* text, rapidjson::SizeType length) {
+  for (rapidjson::SizeType i = 0; i + 1 < length; i++) {
+    if (static_cast<unsigned char>(text[i]) == 0xED && static_cast<unsigned char>(text[i + 1]) >= 0xA0) return true;
+  }
+  return false;
+}
+
+// Passes the reader's events on to the document, stopping the read at the depth limit or a lone surrogate.
+class CheckedHandler {
+ public:
+  CheckedHandler(rapidjson::Document& document, size_t max_depth) : document_(document), max_depth_(max_depth) {}
+
+  bool Null() { return document_.Null(); }
+  bool Bool(bool b) { return document_.Bool(b); }
+  bool Int(int i) { return document_.Int(i); }
+  bool Uint(unsigned i) { return document_.Uint(i); }
+  bool Int64(int64_t i) { return document_.Int64(i); }
+  bool Uint64(uint64_t i) { return document_.Uint64(i); }
+  bool Double(double d) { return document_.Double(d); }
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool copy) { return document_.RawNumber(s, n, copy); }
+  bool String(const char* s, rapidjson::SizeType n, bool copy) { return Text(s, n) && document_.String(s, n, copy); }
+  bool Key(const char* s, rapidjson::SizeType n, bool copy) { return Text(s, n) && document_.Key(s, n, copy); }
+  bool StartObject() { return Enter() && document_.StartObject(); }
+  bool EndObject(rapidjson::SizeType members) {
+    depth_--;
+    return document_.EndObject(members);
+  }
+  bool StartArray() { return Enter() && document_.StartArray(); }
+  bool EndArray(rapidjson::SizeType elements) {
+    depth_--;
+    return document_.EndArray(elements);
+  }
+
+  Refusal refusal() const { return refusal_; }
+
+ private:
+  bool Enter() {
+    if (++depth_ <= max_depth_) return true;
+    refusal_ = Refusal::kTooDeep;
+    return false;
+  }
+  bool Text(const char* s, rapidjson::SizeType n) {
+    if (!HasSurrogate(s, n)) return true;
+    refusal_ = Refusal::kLoneSurrogate;
+    return false;
+  }
+
+  rapidjson::Document& document_;
+  size_t max_depth_;
+  size_t depth_ = 0;
+  Refusal refusal_ = Refusal::kNone;
+};
+
+// RapidJSON's English message as a phrase: "Invalid value." becomes "invalid value".
+std::string Phrase(rapidjson::ParseErrorCode code) {
+  std::string text = rapidjson::GetParseError_En(code);
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  if (!text.empty()) text[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  return text;
+}
+
+bool EqualsNoCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// Without the optional whitespace (spaces and tabs) HTTP allows around a header's parts.
+std::string_view TrimSpace(std::string_view text) {
+  size_t first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+}  // namespace
 
 void WriteKey(JsonWriter& w, std::string_view key) { w.Key(key.data(), static_cast<rapidjson::SizeType>(key.size())); }
 
@@ -47,14 +140,60 @@ std::string StringObjectJson(const std::vector<std::pair<std::string, std::strin
   return buffer.GetString();
 }
 
-rapidjson::Document ParseJson(std::string_view text) {
-  rapidjson::Document document;
-  document.Parse<rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
-  if (document.HasParseError()) {
-    throw ApiError(Error::kMALFORMED_JSON, "The request body is not valid JSON (at byte " +
-                                               std::to_string(document.GetErrorOffset()) + ").");
+JsonRead ReadJson(std::string_view text, size_t max_depth) {
+  JsonRead read;
+  rapidjson::MemoryStream stream(text.data(), text.size());  // bounded: it never reads past the view
+  rapidjson::ParseResult result;
+  Refusal refusal = Refusal::kNone;
+  auto parse = [&](rapidjson::Document& document) {
+    CheckedHandler handler(document, max_depth);
+    rapidjson::Reader reader;
+    result = reader.Parse<kFlags>(stream, handler);
+    refusal = handler.refusal();
+    return !result.IsError();
+  };
+  read.document.Populate(parse);
+  if (refusal == Refusal::kTooDeep) {
+    read.error = "more than " + std::to_string(max_depth) + " levels of nested arrays and objects";
+  } else if (refusal == Refusal::kLoneSurrogate) {
+    read.error = "a lone UTF-16 surrogate escape in a string";
+  } else if (result.IsError()) {
+    read.error = Phrase(result.Code());
+  } else if (stream.Tell() != text.size()) {
+    read.error = "bytes after the JSON value";  // RapidJSON ends its input at a NUL byte
   }
-  return document;
+  if (!read.error.empty()) {
+    // "of <size>" shows a truncated input at once: the error is at its last byte.
+    size_t at = result.IsError() ? result.Offset() : stream.Tell();
+    read.error += " (at byte " + std::to_string(at) + " of " + std::to_string(text.size()) + ")";
+    read.document.SetNull();
+  }
+  return read;
+}
+
+rapidjson::Document ParseJson(std::string_view text) {
+  JsonRead read = ReadJson(text, kMaxBodyDepth);
+  if (!read.error.empty())
+    throw ApiError(Error::kMALFORMED_JSON, "The request body is not valid JSON: " + read.error + ".");
+  return std::move(read.document);
+}
+
+bool IsJsonMediaType(std::string_view content_type) {
+  size_t semicolon = content_type.find(';');
+  if (!EqualsNoCase(TrimSpace(content_type.substr(0, semicolon)), "application/json")) return false;
+  while (semicolon != std::string_view::npos) {
+    content_type.remove_prefix(semicolon + 1);
+    semicolon = content_type.find(';');
+    std::string_view parameter = TrimSpace(content_type.substr(0, semicolon));
+    if (parameter.empty()) continue;  // "application/json;" is allowed
+    size_t equals = parameter.find('=');
+    if (equals == std::string_view::npos) return false;
+    std::string_view value = TrimSpace(parameter.substr(equals + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    // JSON is UTF-8 (RFC 8259): a body announced in another charset would be misread.
+    if (EqualsNoCase(TrimSpace(parameter.substr(0, equals)), "charset") && !EqualsNoCase(value, "utf-8")) return false;
+  }
+  return true;
 }
 
 }  // namespace icat

@@ -8,8 +8,9 @@
 namespace icat::catalog {
 
 std::string PortalImageDetailJson(const std::string& detail_json) {
-  rapidjson::Document d;
-  d.Parse(detail_json.c_str(), detail_json.size());
+  JsonRead read = ReadJson(detail_json, kMaxDocumentDepth);  // the detail reply, read back
+  rapidjson::Document& d = read.document;
+  if (!d.IsObject()) return detail_json;
   auto& allocator = d.GetAllocator();
   rapidjson::Value tags(rapidjson::kArrayType);
   if (d.HasMember("latestVersion") && d["latestVersion"].IsObject() && d["latestVersion"].HasMember("hardeningTags")) {

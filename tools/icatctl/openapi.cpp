@@ -1,7 +1,6 @@
 // icatctl openapi FILE: prints the OpenAPI document with the Error schema's `error` enum filled
 // from errors.def, so the published enum can never drift from the one the service answers with.
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
@@ -13,6 +12,7 @@
 
 #include "commands.hpp"
 #include "icat/errors.hpp"
+#include "icat/json.hpp"
 #include "session.hpp"
 
 namespace icat::ctl {
@@ -54,12 +54,9 @@ rapidjson::Value& ErrorProperty(rapidjson::Value& root, const std::string& path)
 void OpenApi(const Args& args) {
   const std::string& path = args.Positional(0);
   std::string text = ReadFile(path);
-  rapidjson::Document document;
-  document.Parse<rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
-  if (document.HasParseError()) {
-    throw Failure(path + " is not valid JSON: " + rapidjson::GetParseError_En(document.GetParseError()) +
-                  " (at byte " + std::to_string(document.GetErrorOffset()) + ")");
-  }
+  JsonRead read = ReadJson(text, kMaxDocumentDepth);
+  if (!read.error.empty()) throw Failure(path + " is not valid JSON: " + read.error);
+  rapidjson::Document& document = read.document;
   rapidjson::Value& error_property = ErrorProperty(document, path);
   auto& allocator = document.GetAllocator();
   rapidjson::Value names(rapidjson::kArrayType);

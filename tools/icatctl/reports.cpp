@@ -1,11 +1,10 @@
 // Trivy and Grype JSON reports -> ScanReport: detection, metadata, image identity and findings.
 #include "reports.hpp"
 
-#include <rapidjson/error/en.h>
-
 #include <algorithm>
 #include <cstdlib>
 
+#include "icat/json.hpp"
 #include "session.hpp"
 
 namespace icat::ctl {
@@ -278,13 +277,9 @@ ScanReport ParseGrype(std::string_view path, const Value& d) {
 }  // namespace
 
 rapidjson::Document ParseInputJson(std::string_view path, std::string_view bytes) {
-  rapidjson::Document d;
-  d.Parse<rapidjson::kParseValidateEncodingFlag>(bytes.data(), bytes.size());
-  if (d.HasParseError()) {
-    Refuse(path, std::string("is not valid JSON: ") + rapidjson::GetParseError_En(d.GetParseError()) + " (at byte " +
-                     std::to_string(d.GetErrorOffset()) + " of " + std::to_string(bytes.size()) + ")");
-  }
-  return d;
+  JsonRead read = ReadJson(bytes, kMaxDocumentDepth);
+  if (!read.error.empty()) Refuse(path, "is not valid JSON: " + read.error);
+  return std::move(read.document);
 }
 
 ScanReport ParseReport(std::string_view path, std::string_view bytes) {

@@ -10,7 +10,7 @@
 
 namespace icat::ctl {
 
-// Parses one input file's bytes as JSON. Throws Failure "<path>: is not valid JSON: ... (at byte N)".
+// Parses one input file's bytes as JSON. Throws Failure "<path>: is not valid JSON: ... (at byte N of SIZE)".
 rapidjson::Document ParseInputJson(std::string_view path, std::string_view bytes);
 
 // Parses a scan report. Throws Failure "<path>: <reason>" when it is malformed JSON, not a Trivy

@@ -1,4 +1,4 @@
-// JSON with RapidJSON: a writer for replies and a strict parser for request bodies.
+// JSON with RapidJSON: a writer for replies and the one safe reader for every JSON text we take in.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -26,7 +26,26 @@ void WriteKey(JsonWriter& w, std::string_view key);
 // An object of string members in the given order, e.g. an audit detail {"email": ..., "reason": ...}.
 std::string StringObjectJson(const std::vector<std::pair<std::string, std::string>>& members);
 
-// Parses a request body; throws ApiError MALFORMED_JSON when it is not one JSON value.
+// Nesting limits (levels of arrays and objects). Request bodies are small, flat documents; the
+// scan reports and SBOMs icatctl reads nest about 15 deep. Within these limits a recursive walk
+// of a read document (Writer Accept, CopyFrom) cannot exhaust the stack.
+inline constexpr size_t kMaxBodyDepth = 64;
+inline constexpr size_t kMaxDocumentDepth = 512;
+
+struct JsonRead {
+  rapidjson::Document document;  // null when error is set
+  std::string error;             // why the text is not one JSON value, e.g. "invalid value (at byte 3 of 9)"
+};
+
+// Reads exactly one JSON value from text: iteratively (no recursion on the input), at most
+// max_depth levels deep, strings valid UTF-8 without lone surrogates, nothing after the value but
+// whitespace (a NUL byte included: RapidJSON alone would stop there).
+[[nodiscard]] JsonRead ReadJson(std::string_view text, size_t max_depth);
+
+// Reads a request body (kMaxBodyDepth); throws ApiError MALFORMED_JSON saying why it is not one JSON value.
 rapidjson::Document ParseJson(std::string_view text);
+
+// Whether a Content-Type is JSON: application/json in any case, parameters allowed, a charset only utf-8.
+bool IsJsonMediaType(std::string_view content_type);
 
 }  // namespace icat

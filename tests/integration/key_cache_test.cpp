@@ -6,6 +6,7 @@
 
 #include "icat/api_key.hpp"
 #include "icat/auth.hpp"
+#include "icat/config.hpp"
 #include "icat/crypto.hpp"
 #include "portal_support.hpp"
 
@@ -154,6 +155,17 @@ BOOST_AUTO_TEST_CASE(an_unknown_key_is_remembered_as_unknown_for_a_minute) {
   auto ttl = it::RedisCommand({"TTL", CacheKeyOf(made_up)});
   BOOST_TEST_REQUIRE(ttl.has_value());
   BOOST_TEST((ttl->integer > 0 && ttl->integer <= 60), ttl->integer);
+}
+
+BOOST_AUTO_TEST_CASE(the_stacks_redis_refuses_a_client_without_its_password) {
+  icat::RedisEndpoint endpoint = icat::Config::FromEnvironment().redis;
+  BOOST_TEST_REQUIRE(!endpoint.password.empty(), "the stack gives its services no Redis password");
+  endpoint.password.clear();
+  icat::Redis anonymous(endpoint, 1000);
+  std::optional<icat::RedisReply> reply = anonymous.Command({"SET", "icat:apikey:forged", "key"});
+  BOOST_TEST_REQUIRE(reply.has_value(), "Redis did not answer at all");
+  BOOST_TEST(reply->IsError());
+  BOOST_TEST(reply->text.rfind("NOAUTH", 0) == 0u, reply->text);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -38,8 +38,8 @@ struct JsonRead {
 };
 
 // Reads exactly one JSON value from text: iteratively (no recursion on the input), at most
-// max_depth levels deep, strings valid UTF-8 without lone surrogates, nothing after the value but
-// whitespace (a NUL byte included: RapidJSON alone would stop there).
+// max_depth levels deep, strings valid UTF-8 without lone surrogates, numbers finite, nothing after
+// the value but whitespace (a NUL byte included: RapidJSON alone would stop there).
 [[nodiscard]] JsonRead ReadJson(std::string_view text, size_t max_depth);
 
 // Reads a request body (kMaxBodyDepth); throws ApiError MALFORMED_JSON saying why it is not one JSON value.

@@ -119,10 +119,12 @@ bool Redis::SignIn() {
   for (size_t i = 0; i < commands.size(); i++) {
     void* raw = nullptr;
     if (redisGetReply(context_, &raw) != REDIS_OK || !raw) return false;
-    bool ok = static_cast<redisReply*>(raw)->type == REDIS_REPLY_STATUS;
-    if (!ok) LogWarn(std::string("redis refused ") + commands[i][0] + ": " + static_cast<redisReply*>(raw)->str);
+    RedisReply reply = Convert(static_cast<redisReply*>(raw));
     freeReplyObject(raw);
-    if (!ok) return false;
+    if (reply.type != RedisReply::Type::kStatus) {
+      LogWarn("redis refused " + commands[i][0] + (reply.IsError() ? ": " + reply.text : ""));
+      return false;
+    }
   }
   return true;
 }

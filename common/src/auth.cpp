@@ -123,6 +123,24 @@ void ApplyRateLimit(Context& ctx, std::optional<long long> count, long long now)
     throw error;
   }
 }
+
+// Failed look-ups (unknown, revoked or expired keys) of one client address in this minute.
+std::string FailureWindowKey(const Request& request, long long now) {
+  return "icat:keyfail:" + request.client_ip + ":" + std::to_string(now / kWindowSeconds);
+}
+
+void CountFailure(Context& ctx, long long now) {
+  std::string window = FailureWindowKey(ctx.request, now);
+  auto ignored = ctx.redis.Pipeline({{"INCR", window}, {"EXPIRE", window, std::to_string(2 * kWindowSeconds)}});
+}
+
+// A key that is not a live key: counted against the caller's address, then 401.
+[[noreturn]] void RefuseKey(Context& ctx, const KeyRecord& record, long long now) {
+  CountFailure(ctx, now);
+  if (record.state == kRevoked) Unauthenticated("The API key has been revoked.");
+  if (record.state == kLive) Unauthenticated("The API key has expired.");
+  Unauthenticated("The API key is not valid.");
+}
 }  // namespace
 
 const std::vector<Statement>& AuthStatements() {
@@ -161,26 +179,6 @@ bool MarkApiKeyRevoked(Redis& redis, const Config& config, std::string_view key_
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
 }
-
-namespace {
-// Failed look-ups (unknown, revoked or expired keys) of one client address in this minute.
-std::string FailureWindowKey(const Request& request, long long now) {
-  return "icat:keyfail:" + request.client_ip + ":" + std::to_string(now / kWindowSeconds);
-}
-
-void CountFailure(Context& ctx, long long now) {
-  std::string window = FailureWindowKey(ctx.request, now);
-  auto ignored = ctx.redis.Pipeline({{"INCR", window}, {"EXPIRE", window, std::to_string(2 * kWindowSeconds)}});
-}
-
-// A key that is not a live key: counted against the caller's address, then 401.
-[[noreturn]] void RefuseKey(Context& ctx, const KeyRecord& record, long long now) {
-  CountFailure(ctx, now);
-  if (record.state == kRevoked) Unauthenticated("The API key has been revoked.");
-  if (record.state == kLive) Unauthenticated("The API key has expired.");
-  Unauthenticated("The API key is not valid.");
-}
-}  // namespace
 
 Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   std::string key = PresentedKey(ctx.request);

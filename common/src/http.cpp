@@ -36,25 +36,39 @@ std::string Request::Header(std::string_view lower_case_name) const {
   return it == headers.end() ? std::string() : it->second;
 }
 
+namespace {
+// Calls visit(raw_name, raw_value) for each "name=value" of a query string, in order, until it
+// returns false; a pair without '=' has an empty value.
+template <typename Visit>
+void ForEachRawPair(std::string_view query, Visit visit) {
+  while (!query.empty()) {
+    size_t amp = query.find('&');
+    std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    size_t eq = pair.find('=');
+    if (!visit(pair.substr(0, eq), eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1))) return;
+  }
+}
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> Request::QueryParameters() const {
   std::vector<std::pair<std::string, std::string>> parameters;
-  std::string_view rest = query;
-  while (!rest.empty()) {
-    size_t amp = rest.find('&');
-    std::string_view pair = rest.substr(0, amp);
-    rest = amp == std::string_view::npos ? std::string_view() : rest.substr(amp + 1);
-    size_t eq = pair.find('=');
-    parameters.emplace_back(DecodeComponent(pair.substr(0, eq), true),
-                            eq == std::string_view::npos ? std::string() : DecodeComponent(pair.substr(eq + 1), true));
-  }
+  ForEachRawPair(query, [&](std::string_view name, std::string_view value) {
+    parameters.emplace_back(DecodeComponent(name, true), DecodeComponent(value, true));
+    return true;
+  });
   return parameters;
 }
 
+// Decodes only names until the asked one: the hot path reads one or two parameters.
 std::optional<std::string> Request::Query(std::string_view name) const {
-  for (auto& [key, value] : QueryParameters()) {
-    if (key == name) return std::move(value);
-  }
-  return std::nullopt;
+  std::optional<std::string> found;
+  ForEachRawPair(query, [&](std::string_view raw_name, std::string_view raw_value) {
+    if (DecodeComponent(raw_name, true) != name) return true;
+    found = DecodeComponent(raw_value, true);
+    return false;
+  });
+  return found;
 }
 
 std::string Request::PathParam(std::string_view name) const {

@@ -4,18 +4,23 @@
 CXX      ?= g++
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -Icommon/include -I/usr/include/postgresql -MMD -MP
+# valijson (JSON Schema validation, header-only): tools/install-deps extracts its Debian package here.
+VALIJSON := .deps/valijson/usr/include
+CXXFLAGS += -isystem $(VALIJSON)
 LDLIBS   := -lfcgi -lpq -lhiredis -lssl -lcrypto
 BUILD    := build
 BIN      := $(BUILD)/bin
 OBJ      := $(BUILD)/obj
 JOBS     ?= 2
+# tools/run-tests and tools/stack use the binaries of this build tree.
+export ICAT_BUILD_DIR := $(abspath $(BUILD))
 
 GROUPS       := $(notdir $(wildcard handlers/*))
 HANDLER_BINS := $(GROUPS:%=$(BIN)/icat-%)
 COMMON_OBJS  := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard common/src/*.cpp))
 # Handler code outside main.cpp is pure enough for unit tests to link it.
 HANDLER_LIB_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(filter-out %/main.cpp,$(wildcard handlers/*/*.cpp)))
-ICATCTL_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icatctl/*.cpp)) $(OBJ)/gen/migrations.o
+ICATCTL_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icatctl/*.cpp)) $(OBJ)/gen/migrations.o $(OBJ)/gen/schemas.o
 # icatctl's code outside main.cpp (report parsers, normalisation) is unit-tested too.
 ICATCTL_LIB_OBJS := $(filter-out $(OBJ)/tools/icatctl/main.o,$(ICATCTL_OBJS))
 DISPATCHER_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/dispatcher/*.cpp))
@@ -34,10 +39,13 @@ all: deps
 
 build: $(HANDLER_BINS) $(BIN)/icatctl $(BIN)/icat-dispatcher $(BIN)/bench-constant $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI)
 
-deps: $(DEPS_STAMP)
+deps: $(DEPS_STAMP) $(VALIJSON)/valijson/validator.hpp
 $(DEPS_STAMP): tools/install-deps
 	tools/install-deps
 	@mkdir -p $(@D) && touch $@
+# .deps/ outlives make clean; when it is gone, install-deps brings it back.
+$(VALIJSON)/valijson/validator.hpp:
+	tools/install-deps
 
 $(OBJ)/%.o: %.cpp
 	@mkdir -p $(@D)
@@ -60,6 +68,14 @@ $(BUILD)/gen/migrations.cpp: $(sort $(wildcard sql/V*.sql)) tools/embed-sql
 	@mkdir -p $(@D)
 	tools/embed-sql $(sort $(wildcard sql/V*.sql)) > $@
 $(OBJ)/gen/migrations.o: $(BUILD)/gen/migrations.cpp
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+# So are the official SBOM schemas (schemas/README.md), which ingest validates against.
+$(BUILD)/gen/schemas.cpp: $(sort $(wildcard schemas/*.json)) tools/embed-schemas
+	@mkdir -p $(@D)
+	tools/embed-schemas $(sort $(wildcard schemas/*.json)) > $@
+$(OBJ)/gen/schemas.o: $(BUILD)/gen/schemas.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 
@@ -95,15 +111,15 @@ $(PORTAL_OPENAPI): nginx/openapi-portal.json $(BIN)/icatctl
 	$(BIN)/icatctl openapi nginx/openapi-portal.json > $@.tmp && mv $@.tmp $@
 
 test: all
-	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/run-tests unit
+	@tools/run-tests unit
 	@$(MAKE) --no-print-directory fuzz-replay
-	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/run-tests integration
+	@tools/run-tests integration
 
 test-unit: all
-	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/run-tests unit
+	@tools/run-tests unit
 
 test-integration: all
-	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/run-tests integration
+	@tools/run-tests integration
 
 # libFuzzer harnesses (tests/fuzz/<thing>_fuzz.cpp, docs/fuzzing.md), built by clang with ASan and
 # UBSan in a tree of their own from only the sources they exercise. make fuzz runs each for
@@ -112,12 +128,13 @@ FUZZ_CXX      ?= clang++
 FUZZ_SECONDS  ?= 60
 FUZZ_FLAGS    := -std=c++20 -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined \
                  -fno-sanitize-recover=all -fsanitize-ignorelist=tests/fuzz/ubsan_ignore.txt \
-                 -Icommon/include -I/usr/include/postgresql
+                 -Icommon/include -I/usr/include/postgresql -isystem $(VALIJSON)
 FUZZ_OBJ      := $(BUILD)/fuzz/obj
 FUZZ_LIB_SRCS := $(addprefix common/src/,api_key.cpp crypto.cpp errors.cpp http.cpp json.cpp jwt.cpp paging.cpp \
                    url_guard.cpp validate.cpp) \
                  handlers/admission/reference.cpp handlers/admission/review.cpp \
-                 $(addprefix tools/icatctl/,ingest_model.cpp reports.cpp sbom_docs.cpp)
+                 $(addprefix tools/icatctl/,ingest_model.cpp reports.cpp sbom_completeness.cpp sbom_docs.cpp sbom_schema.cpp) \
+                 $(BUILD)/gen/schemas.cpp
 FUZZ_BINS     := $(patsubst tests/fuzz/%.cpp,$(BUILD)/fuzz/bin/%,$(wildcard tests/fuzz/*_fuzz.cpp))
 
 $(FUZZ_OBJ)/%.o: %.cpp tests/fuzz/ubsan_ignore.txt
@@ -142,7 +159,7 @@ fuzz-replay: fuzz-build
 
 # Foreground: starts everything under ./var, prints how to use it, stops it all on Ctrl-C.
 run: all
-	@ICAT_BUILD_DIR=$(abspath $(BUILD)) tools/stack run var
+	@tools/stack run var
 
 stop:
 	@tools/stack stop var

@@ -67,7 +67,13 @@ std::optional<PolicyException> ReadException(const rapidjson::Value& item, std::
   FieldReader reader(item, issues, path);
   size_t before = issues.size();
   PolicyException e;
-  std::optional<std::string> cve = reader.String("cveId", Need::kRequired, 40);
+  // Either a CVE id or a rule: one exception lifts one thing.
+  bool names_rule = reader.Has("rule");
+  e.rule = reader.Enum("rule", Need::kOptional, kExceptionRules);
+  std::optional<std::string> cve = reader.String("cveId", names_rule ? Need::kOptional : Need::kRequired, 40);
+  if (cve && names_rule) {
+    reader.Issue("rule", "must be absent when cveId is given: an exception lifts one CVE or one rule");
+  }
   if (cve) {
     std::optional<std::string> normal = NormaliseVulnId(*cve);
     if (!normal) reader.Issue("cveId", "must be a CVE id (CVE-2024-3094) or a GHSA id (GHSA-xxxx-xxxx-xxxx)");
@@ -99,6 +105,7 @@ std::string AdmissionPolicyJson(const AdmissionPolicy& p) {
   w.StartObject();
   WriteString(w, "mode", p.mode);
   WriteBool(w, "requireCatalogImages", p.require_catalog_images);
+  WriteBool(w, "requireScan", p.require_scan);
   WriteList(w, "allowedRegistries", p.allowed_registries);
   WriteList(w, "exemptNamespaces", p.exempt_namespaces);
   WriteList(w, "exemptImages", p.exempt_images);
@@ -111,7 +118,8 @@ std::string AdmissionPolicyJson(const AdmissionPolicy& p) {
   w.StartArray();
   for (const PolicyException& e : p.exceptions) {
     w.StartObject();
-    WriteString(w, "cveId", e.cve_id);
+    if (e.rule) WriteString(w, "rule", *e.rule);
+    else WriteString(w, "cveId", e.cve_id);
     WriteOptionalString(w, "imageId", e.image_id);
     WriteString(w, "justification", e.justification);
     WriteString(w, "expiresAt", e.expires_at);
@@ -127,6 +135,7 @@ AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vecto
   FieldReader reader(document, issues);
   if (auto mode = reader.Enum("mode", Need::kOptional, kModes)) p.mode = *mode;
   if (auto v = reader.Bool("requireCatalogImages", Need::kOptional)) p.require_catalog_images = *v;
+  if (auto v = reader.Bool("requireScan", Need::kOptional)) p.require_scan = *v;
   if (auto v =
           ReadList(reader, "allowedRegistries", IsRegistryPrefix,
                    "must be a registry host with optional port and path, such as registry.example.test/hardened")) {

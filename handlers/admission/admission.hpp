@@ -82,6 +82,7 @@ AdmissionRequest ReadAdmissionReview(const rapidjson::Value& body);
 
 inline constexpr std::string_view kRuleImageReference = "imageReference";
 inline constexpr std::string_view kRuleCatalog = "requireCatalogImages";
+inline constexpr std::string_view kRuleScan = "requireScan";
 inline constexpr std::string_view kRuleRegistries = "allowedRegistries";
 inline constexpr std::string_view kRuleSeverity = "severityThreshold";
 inline constexpr std::string_view kRuleWatched = "denyWatchedCves";
@@ -108,6 +109,7 @@ void AddFinding(std::vector<Finding>& findings, std::string_view vuln_id, const 
 struct Resolution {
   std::string version_id, image_id, image_name, tag;
   std::vector<Finding> findings;  // of the latest scan: those at or above the threshold or watched
+  bool scanned = false;           // the version has a scan; without one its findings are unknown, not none
 };
 
 struct Reason {
@@ -131,8 +133,9 @@ struct JudgedImage {
   std::optional<Resolution> resolution;     // nullopt: not a licensed catalogue version
   Outcome outcome = Outcome::kPending;
   std::string exempt_by;                   // kExempt: "namespace <ns>" or "pattern <glob>"
-  std::vector<Reason> reasons;             // kFailed
-  std::vector<std::string> excepted_cves;  // CVEs a policy exception kept from counting
+  std::vector<Reason> reasons;              // kFailed
+  std::vector<std::string> excepted_cves;   // CVEs a policy exception kept from counting
+  std::vector<std::string> excepted_rules;  // rules (requireScan) a policy exception lifted
 };
 
 // The images of a review with what needs no catalogue: parsed references, unchanged images on
@@ -163,7 +166,7 @@ std::string AdmissionResponseJson(std::string_view uid, const Verdict& verdict);
 // ------------------------------------------------------------------ decision records (decisions.cpp)
 
 // admission_decisions.images: [{reference, normalised, containers, outcome, imageId, versionId,
-// exemptBy?, exceptedCves?}]
+// exemptBy?, exceptedCves?, exceptedRules?}]
 std::string DecisionImagesJson(const std::vector<JudgedImage>& images);
 // admission_decisions.reasons: [{image, rule, message, cves}], every reason of every failed image.
 std::string DecisionReasonsJson(const std::vector<JudgedImage>& images);
@@ -183,7 +186,8 @@ struct TenantRules {
 TenantRules LoadTenantRules(Context& ctx);
 
 // Resolves every kPending image with a valid reference to a licensed catalogue version (one query
-// for all of them): by digest when the reference carries one, else by repository and tag. Then
+// for all of them): by digest when the reference carries one, else by repository and tag, with
+// whether that version was ever scanned. Then
 // reads the findings the rules need for every resolved version (one more query), only when the
 // severity or watched-CVE rule is on. Images the worker resolved before need neither.
 void ResolveImages(Context& ctx, const TenantRules& rules, std::vector<JudgedImage>& images);

@@ -19,6 +19,7 @@ void WriteImage(JsonWriter& w, const JudgedImage& image) {
   WriteOptionalString(w, "versionId", image.resolution ? std::optional(image.resolution->version_id) : std::nullopt);
   if (!image.exempt_by.empty()) WriteString(w, "exemptBy", image.exempt_by);
   if (!image.excepted_cves.empty()) WriteStringArray(w, "exceptedCves", image.excepted_cves);
+  if (!image.excepted_rules.empty()) WriteStringArray(w, "exceptedRules", image.excepted_rules);
   w.EndObject();
 }
 

@@ -78,7 +78,8 @@ void Resolve(Context& ctx, const TenantRules& rules, const std::vector<JudgedIma
                                           std::string(rows.Text(row, 2)),
                                           std::string(rows.Text(row, 3)),
                                           std::string(rows.Text(row, 4)),
-                                          {}};
+                                          {},
+                                          rows.Bool(row, 5)};
   }
   ReadFindings(ctx, rules, asked);
 }

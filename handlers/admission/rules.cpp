@@ -60,15 +60,43 @@ std::optional<std::string> NamedIn(const Finding& finding, const std::vector<std
   return std::nullopt;
 }
 
+// True when the exception is in force (not expired) for this image.
+bool InForce(const PolicyException& e, const std::string& image_id, long long now) {
+  if (e.image_id && Lower(*e.image_id) != Lower(image_id)) return false;
+  std::optional<long long> expires = ParseRfc3339(e.expires_at);
+  return expires && *expires > now;
+}
+
 // True when an unexpired exception of the policy covers this finding on this image.
 bool Excepted(const Finding& finding, const AdmissionPolicy& policy, const std::string& image_id, long long now) {
   for (const PolicyException& e : policy.exceptions) {
-    if (e.image_id && Lower(*e.image_id) != Lower(image_id)) continue;
-    std::optional<long long> expires = ParseRfc3339(e.expires_at);
-    if (!expires || *expires <= now) continue;
+    if (e.rule || !InForce(e, image_id, now)) continue;
     if (e.cve_id == finding.vuln_id || Contains(finding.aliases, e.cve_id)) return true;
   }
   return false;
+}
+
+// True when an unexpired exception of the policy lifts this rule on this image.
+bool RuleExcepted(std::string_view rule, const AdmissionPolicy& policy, const std::string& image_id, long long now) {
+  for (const PolicyException& e : policy.exceptions) {
+    if (e.rule == rule && InForce(e, image_id, now)) return true;
+  }
+  return false;
+}
+
+// requireScan, with exceptions: a version never scanned has unknown vulnerabilities, not none, so
+// the rules that count them cannot pass it on their own.
+void JudgeScan(JudgedImage& image, const AdmissionPolicy& policy, long long now) {
+  const Resolution& resolved = *image.resolution;
+  if (!policy.require_scan || resolved.scanned) return;
+  if (RuleExcepted(kRuleScan, policy, resolved.image_id, now)) {
+    image.excepted_rules.push_back(std::string(kRuleScan));
+    return;
+  }
+  image.reasons.push_back({std::string(kRuleScan),
+                           resolved.image_name + ":" + resolved.tag +
+                               " has never been scanned, so its vulnerabilities are unknown",
+                           {}});
 }
 
 // severityThreshold, with onlyFixable, gracePeriodDays and exceptions.
@@ -236,6 +264,7 @@ void JudgeImage(JudgedImage& image, const AdmissionPolicy& policy, const std::ve
   } else {
     JudgeReference(image, policy);
     if (image.resolution) {
+      JudgeScan(image, policy, now);
       JudgeSeverity(image, policy, now);
       JudgeWatched(image, policy, watched, now);
     }

@@ -21,6 +21,10 @@ struct VersionView {
   std::optional<long long> size_bytes;
   std::vector<std::string> hardening_tags;
   SeverityCounts counts;  // of the version's latest scan; zero before the first
+  std::optional<std::string> last_scanned_at;  // the latest scan's time; none: never scanned
+  // Detail only: {"cyclonedx": {...}, "spdx": {...}}, what the latest scan's SBOMs hold of rule 3
+  // (JSON text from Postgres); none when unscanned or measured before ingest measured it.
+  std::optional<std::string> sbom_completeness;
 };
 
 struct ImageView {
@@ -31,7 +35,8 @@ struct ImageView {
 
 // {"images": [...], "nextCursor": ...}: each image with its latest version.
 std::string ImageListJson(const std::vector<ImageView>& images, const std::optional<std::string>& next_cursor);
-// The detail: base OS, size and vulnerabilityCounts of the latest version, and every version.
+// The detail: base OS, size, vulnerabilityCounts, scanStatus and sbomCompleteness of the latest
+// version, and every version with its own.
 std::string ImageDetailJson(const ImageView& image, const std::vector<VersionView>& versions);
 
 }  // namespace icat::catalog

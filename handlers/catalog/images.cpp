@@ -4,6 +4,7 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
+#include "icat/scan_status.hpp"
 
 namespace icat::catalog {
 
@@ -14,7 +15,8 @@ SeverityCounts CountsAt(const Rows& rows, int row, int first_col) {
           rows.Int(row, first_col + 3), rows.Int(row, first_col + 4)};
 }
 
-// Reads a version from 11 columns starting at `col`: id, tag, digest, size, published, tags, 5 counts.
+// Reads a version from 12 columns starting at `col`: id, tag, digest, size, published, tags, 5 counts,
+// the latest scan's time (NULL: never scanned).
 VersionView VersionAt(const Rows& rows, int row, int col) {
   VersionView v;
   v.id = rows.Text(row, col);
@@ -24,6 +26,7 @@ VersionView VersionAt(const Rows& rows, int row, int col) {
   v.published_at = rows.Text(row, col + 4);
   v.hardening_tags = ParseTextArray(rows.Text(row, col + 5));
   v.counts = CountsAt(rows, row, col + 6);
+  v.last_scanned_at = rows.OptionalText(row, col + 11);
   return v;
 }
 
@@ -55,6 +58,13 @@ void WriteOptionalInt(JsonWriter& w, std::string_view key, const std::optional<l
   else w.Null();
 }
 
+// "sbomCompleteness": the stored figures per format (docs/scans.md, "Completeness"), or null.
+void WriteCompleteness(JsonWriter& w, const std::optional<std::string>& figures) {
+  WriteKey(w, "sbomCompleteness");
+  if (figures) w.RawValue(figures->data(), figures->size(), rapidjson::kObjectType);
+  else w.Null();
+}
+
 void WriteVersion(JsonWriter& w, const VersionView& v, bool with_counts) {
   w.StartObject();
   WriteString(w, "id", v.id);
@@ -63,7 +73,11 @@ void WriteVersion(JsonWriter& w, const VersionView& v, bool with_counts) {
   WriteOptionalInt(w, "sizeBytes", v.size_bytes);
   WriteString(w, "publishedAt", v.published_at);
   WriteStringArray(w, "hardeningTags", v.hardening_tags);
-  if (with_counts) WriteCounts(w, "vulnerabilityCounts", v.counts);
+  WriteScanStatus(w, v.last_scanned_at);
+  if (with_counts) {
+    WriteCounts(w, "vulnerabilityCounts", v.counts);
+    WriteCompleteness(w, v.sbom_completeness);
+  }
   w.EndObject();
 }
 
@@ -103,7 +117,14 @@ std::string ImageDetailJson(const ImageView& image, const std::vector<VersionVie
   w.StartObject();
   WriteImageFields(w, image);
   WriteOptionalInt(w, "sizeBytes", image.latest ? image.latest->size_bytes : std::nullopt);
+  // The counts keep the type SPEC.md gives them (zeros before a scan); scanStatus says whether they mean anything.
   WriteCounts(w, "vulnerabilityCounts", image.latest ? image.latest->counts : SeverityCounts{});
+  WriteScanStatus(w, image.latest ? image.latest->last_scanned_at : std::nullopt);
+  std::optional<std::string> latest_completeness;
+  for (const VersionView& v : versions) {
+    if (image.latest && v.id == image.latest->id) latest_completeness = v.sbom_completeness;
+  }
+  WriteCompleteness(w, latest_completeness);
   WriteKey(w, "versions");
   w.StartArray();
   for (const VersionView& v : versions) WriteVersion(w, v, true);
@@ -133,7 +154,9 @@ Reply ListImages(Context& ctx) {
 }
 
 // GET /v1/images/{id}   (scope read:catalog)
-//   200 the image with base OS, size, vulnerabilityCounts of the latest version, and its versions
+//   200 the image with base OS, size, vulnerabilityCounts, scanStatus and sbomCompleteness of the latest
+//       version, and its versions, each with scanStatus ("scanned" or "unscanned"), lastScannedAt and
+//       sbomCompleteness
 //   404 NOT_FOUND: unknown, malformed or unlicensed id, all alike; 401; 403 INSUFFICIENT_SCOPE; 429
 Reply GetImage(Context& ctx) {
   std::string id = ctx.request.PathParam("id");
@@ -144,7 +167,10 @@ Reply GetImage(Context& ctx) {
   const Rows& version_rows = found[1];
   if (image_rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such image.");
   std::vector<VersionView> versions;
-  for (int row = 0; row < version_rows.size(); row++) versions.push_back(VersionAt(version_rows, row, 0));
+  for (int row = 0; row < version_rows.size(); row++) {
+    versions.push_back(VersionAt(version_rows, row, 0));
+    versions.back().sbom_completeness = version_rows.OptionalText(row, 12);
+  }
   return Reply::Json(200, ImageDetailJson(ImageAt(image_rows, 0), versions));
 }
 

@@ -11,7 +11,7 @@ namespace icat::catalog {
 #define ICAT_IMAGE_COLUMNS                                                                                 \
   "i.id, i.name, i.description, i.repository, COALESCE(v.base_os, i.base_os), "                           \
   "v.id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at), v.hardening_tags, "                      \
-  "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count "                         \
+  "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, rfc3339(s.scanned_at) "  \
   "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "                              \
   "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
 
@@ -25,9 +25,10 @@ inline const std::vector<Statement> kStatements = {
     {"list_images",
      "SELECT p.id, p.name, p.description, p.repository, p.base_os, p.version_id, p.tag, p.digest, p.size_bytes, "
      "rfc3339(p.published_at), p.hardening_tags, p.critical_count, p.high_count, p.medium_count, p.low_count, "
-     "p.unknown_count FROM (SELECT i.id, i.name, i.description, i.repository, COALESCE(v.base_os, i.base_os) base_os, "
+     "p.unknown_count, rfc3339(p.scanned_at) FROM (SELECT i.id, i.name, i.description, i.repository, "
+     "COALESCE(v.base_os, i.base_os) base_os, "
      "v.id version_id, v.tag, v.digest, v.size_bytes, v.published_at, v.hardening_tags, s.critical_count, "
-     "s.high_count, s.medium_count, s.low_count, s.unknown_count "
+     "s.high_count, s.medium_count, s.low_count, s.unknown_count, s.scanned_at "
      "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
      "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
      "WHERE (i.name, i.id) > (COALESCE($3::text, ''), COALESCE($4::uuid, '00000000-0000-0000-0000-000000000000')) "
@@ -35,10 +36,13 @@ inline const std::vector<Statement> kStatements = {
      "ORDER BY i.name, i.id LIMIT $5) p ORDER BY p.name, p.id"},
     // $1 tenant, $2 image id
     {"get_image", "SELECT " ICAT_IMAGE_COLUMNS "WHERE i.id = $2::uuid"},
-    // $1 tenant, $2 image id: every version, newest published first
+    // $1 tenant, $2 image id: every version, newest published first, with the completeness figures
+    // of its latest scan's SBOMs by format
     {"list_versions",
      "SELECT v.id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at), v.hardening_tags, "
-     "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count "
+     "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, rfc3339(s.scanned_at), "
+     "(SELECT jsonb_object_agg(b.format, b.completeness) FROM sboms b "
+     " WHERE b.scan_id = s.id AND b.completeness IS NOT NULL) "
      "FROM image_versions v JOIN licenses l ON l.image_id = v.image_id AND l.tenant_id = $1 "
      "LEFT JOIN scans s ON s.id = v.latest_scan_id "
      "WHERE v.image_id = $2::uuid ORDER BY v.published_at DESC, v.tag DESC"},

@@ -31,42 +31,60 @@ std::string Trim(std::string_view text) {
   return start == std::string_view::npos ? std::string() : std::string(text.substr(start, end - start + 1));
 }
 
-// Columns of sbom_of_*: name, version id, tag, scan id, sha256, signature, key id. The first
-// missing link decides the 404, so the message says what is absent.
-SbomFile FileAt(const Rows& rows, std::string_view format, bool latest_version) {
+// "CycloneDX and SPDX": the formats of the rows (column 4), as a message names them.
+std::string FormatsOf(const Rows& rows) {
+  std::string names;
+  for (int row = 0; row < rows.size(); row++) {
+    if (rows.IsNull(row, 4)) continue;
+    names += (names.empty() ? "" : " and ") + std::string(FormatLabel(rows.Text(row, 4)));
+  }
+  return names;
+}
+
+// Columns of sbom_of_*: name, version id, tag, scan id, format, sha256, signature, key id. The SBOM
+// of the asked format, or with none asked the first row's (CycloneDX, else SPDX). An unknown image
+// or version is 404 NOT_FOUND; a known one without that SBOM is 404 SBOM_NOT_AVAILABLE, its message
+// saying what is missing and which formats the version has.
+SbomFile FileAt(const Rows& rows, const std::optional<std::string>& format, bool latest_version) {
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, latest_version ? "No such image." : "No such image or version.");
   std::string name(rows.Text(0, 0));
-  if (rows.IsNull(0, 1)) throw ApiError(Error::kNOT_FOUND, "Image " + name + " has no versions yet.");
+  if (rows.IsNull(0, 1)) {
+    throw ApiError(Error::kSBOM_NOT_AVAILABLE, "Image " + name + " has no versions yet, so it has no SBOM.");
+  }
   std::string tag(rows.Text(0, 2));
   std::string what = "Version " + tag + " of " + name;
-  if (rows.IsNull(0, 3)) throw ApiError(Error::kNOT_FOUND, what + " has not been scanned yet, so it has no SBOM.");
-  if (rows.IsNull(0, 4)) {
-    throw ApiError(Error::kNOT_FOUND,
-                   what + " has no " + std::string(FormatLabel(format)) + " SBOM: its latest scan came without one.");
+  if (rows.IsNull(0, 3)) {
+    throw ApiError(Error::kSBOM_NOT_AVAILABLE, what + " has never been scanned, so it has no SBOM in any format.");
   }
-  return {name,
-          tag,
-          std::string(format),
-          std::string(rows.Text(0, 4)),
-          std::string(rows.Text(0, 5)),
-          std::string(rows.Text(0, 6))};
+  for (int row = 0; row < rows.size(); row++) {
+    if (rows.IsNull(row, 4) || (format && rows.Text(row, 4) != *format)) continue;
+    return {name,
+            tag,
+            std::string(rows.Text(row, 4)),
+            std::string(rows.Text(row, 5)),
+            std::string(rows.Text(row, 6)),
+            std::string(rows.Text(row, 7))};
+  }
+  std::string has = FormatsOf(rows);
+  std::string asked = format ? std::string(FormatLabel(*format)) + " " : "";
+  throw ApiError(Error::kSBOM_NOT_AVAILABLE, what + " has no " + asked + "SBOM: its latest scan came with " +
+                                                 (has.empty() ? "none" : has + " only") + ".");
 }
 
 Reply VersionDownload(Context& ctx, std::string_view format) {
   std::string image_id = ctx.request.PathParam("imageId");
   std::string version_id = ctx.request.PathParam("versionId");
   if (!IsUuid(image_id) || !IsUuid(version_id)) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
-  Rows rows = ctx.db.Run("sbom_of_version", {ctx.principal.tenant_id, image_id, version_id, format});
-  return DownloadReply(FileAt(rows, format, false), ctx.request.Header("if-none-match"));
+  Rows rows = ctx.db.Run("sbom_of_version", {ctx.principal.tenant_id, image_id, version_id});
+  return DownloadReply(FileAt(rows, std::string(format), false), ctx.request.Header("if-none-match"));
 }
 
 }  // namespace
 
-std::string ParseFormat(const Request& request) {
+std::optional<std::string> ParseFormat(const Request& request) {
   std::optional<std::string> format = request.Query("format");
-  if (!format) return "cyclonedx";
-  if (*format != "cyclonedx" && *format != "spdx") ThrowInvalid("format", "must be one of: cyclonedx, spdx");
-  return *format;
+  if (format && *format != "cyclonedx" && *format != "spdx") ThrowInvalid("format", "must be one of: cyclonedx, spdx");
+  return format;
 }
 
 std::string DownloadFilename(std::string_view image_name, std::string_view tag, std::string_view format) {
@@ -132,29 +150,33 @@ std::string SigningKeysJson(const std::vector<SigningKeyView>& keys) {
 }
 
 // GET /v1/images/{id}/sbom?format=cyclonedx|spdx   (scope read:sbom)
-//   200 the latest version's SBOM of its latest scan, exactly as the scanner wrote it (sent by
-//       nginx): Content-Type, Content-Disposition, ETag, Repr-Digest, X-Signature, X-Signature-Key-Id
+//   200 the latest version's SBOM of its latest scan (format omitted: the CycloneDX one, else the SPDX
+//       one), exactly as the scanner wrote it (sent by nginx): Content-Type, Content-Disposition, ETag,
+//       Repr-Digest, X-Signature, X-Signature-Key-Id
 //   304 If-None-Match names the ETag
 //   400 VALIDATION_ERROR (format); 401; 403 INSUFFICIENT_SCOPE; 429
-//   404 NOT_FOUND: unknown, malformed or unlicensed id; no version, no scan, or no SBOM of that format
+//   404 NOT_FOUND: unknown, malformed or unlicensed id
+//   404 SBOM_NOT_AVAILABLE: no version, no scan, or no SBOM of that format; the message names those it has
 Reply GetImageSbom(Context& ctx) {
-  std::string format = ParseFormat(ctx.request);
+  std::optional<std::string> format = ParseFormat(ctx.request);
   std::string id = ctx.request.PathParam("id");
   if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
-  Rows rows = ctx.db.Run("sbom_of_latest_version", {ctx.principal.tenant_id, id, format});
+  Rows rows = ctx.db.Run("sbom_of_latest_version", {ctx.principal.tenant_id, id});
   return DownloadReply(FileAt(rows, format, true), ctx.request.Header("if-none-match"));
 }
 
 // GET /api/docker-images/{imageId}/versions/{versionId}/sbom/spdx   (portal: token + X-Tenant)
 //   200 that version's SPDX 2.3 SBOM (headers as above); 304 If-None-Match names the ETag
 //   400 VALIDATION_ERROR (X-Tenant, Authorization); 401
-//   404 NOT_FOUND: unknown, malformed or unlicensed image or version; no scan or no SPDX SBOM
+//   404 NOT_FOUND: unknown, malformed or unlicensed image or version
+//   404 SBOM_NOT_AVAILABLE: no scan or no SPDX SBOM; the message names the formats the version has
 Reply GetVersionSpdx(Context& ctx) { return VersionDownload(ctx, "spdx"); }
 
 // GET /api/docker-images/{imageId}/versions/{versionId}/sbom/cyclonedx   (portal: token + X-Tenant)
 //   200 that version's CycloneDX 1.5 SBOM (headers as above); 304 If-None-Match names the ETag
 //   400 VALIDATION_ERROR (X-Tenant, Authorization); 401
-//   404 NOT_FOUND: unknown, malformed or unlicensed image or version; no scan or no CycloneDX SBOM
+//   404 NOT_FOUND: unknown, malformed or unlicensed image or version
+//   404 SBOM_NOT_AVAILABLE: no scan or no CycloneDX SBOM; the message names the formats the version has
 Reply GetVersionCycloneDx(Context& ctx) { return VersionDownload(ctx, "cyclonedx"); }
 
 // GET /v1/signing-keys   (public)

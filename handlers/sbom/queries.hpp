@@ -7,22 +7,24 @@
 
 namespace icat::sbom {
 
-// What a download needs: the image and version names (the filename), the scan, and the SBOM record.
-#define ICAT_SBOM_COLUMNS                                               \
-  "i.name, v.id, v.tag, s.id, b.sha256, b.signature, b.signing_key_id " \
+// What a download needs: the image and version names (the filename), the scan, and one row per SBOM
+// of that scan, CycloneDX first (what `format` omitted means); one row of NULLs from the first link
+// that is missing (version, scan, SBOM).
+#define ICAT_SBOM_COLUMNS                                                          \
+  "i.name, v.id, v.tag, s.id, b.format, b.sha256, b.signature, b.signing_key_id " \
   "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
 
 inline const std::vector<Statement> kStatements = {
-    // $1 tenant, $2 image id, $3 format: the SBOM of the latest scan of the image's latest version
+    // $1 tenant, $2 image id: the SBOMs of the latest scan of the image's latest version
     {"sbom_of_latest_version",
      "SELECT " ICAT_SBOM_COLUMNS
      "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
-     "LEFT JOIN sboms b ON b.scan_id = s.id AND b.format = $3 WHERE i.id = $2::uuid"},
-    // $1 tenant, $2 image id, $3 version id, $4 format: the SBOM of that version's latest scan
+     "LEFT JOIN sboms b ON b.scan_id = s.id WHERE i.id = $2::uuid ORDER BY b.format <> 'cyclonedx'"},
+    // $1 tenant, $2 image id, $3 version id: the SBOMs of that version's latest scan
     {"sbom_of_version",
      "SELECT " ICAT_SBOM_COLUMNS
      "JOIN image_versions v ON v.image_id = i.id AND v.id = $3::uuid LEFT JOIN scans s ON s.id = v.latest_scan_id "
-     "LEFT JOIN sboms b ON b.scan_id = s.id AND b.format = $4 WHERE i.id = $2::uuid"},
+     "LEFT JOIN sboms b ON b.scan_id = s.id WHERE i.id = $2::uuid ORDER BY b.format <> 'cyclonedx'"},
     // Every key that ever signed an SBOM, oldest first (public: no tenant involved).
     {"list_signing_keys", "SELECT id, algorithm, public_key_pem FROM signing_keys ORDER BY created_at, id"},
 };

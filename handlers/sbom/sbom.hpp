@@ -25,8 +25,9 @@ struct SbomFile {
   std::string key_id;
 };
 
-// ?format=: omitted is cyclonedx; anything but cyclonedx or spdx is 400 VALIDATION_ERROR naming format.
-std::string ParseFormat(const Request& request);
+// ?format=: cyclonedx, spdx, or nullopt when omitted (the CycloneDX SBOM, else the SPDX one); anything
+// else is 400 VALIDATION_ERROR naming format.
+std::optional<std::string> ParseFormat(const Request& request);
 
 // "nginx_1.27.3.spdx.json" / ".cdx.json"; a '/' of a nested image name becomes '_'.
 std::string DownloadFilename(std::string_view image_name, std::string_view tag, std::string_view format);

@@ -74,6 +74,39 @@ void EndArrayAndObject(JsonWriter& w) {
   w.EndObject();
 }
 
+UnscannedVersion UnscannedAt(const Rows& rows, int row) {
+  return {std::string(rows.Text(row, 0)), std::string(rows.Text(row, 1)), std::string(rows.Text(row, 2)),
+          std::string(rows.Text(row, 3)), std::string(rows.Text(row, 4)), std::string(rows.Text(row, 5)),
+          rows.Bool(row, 6)};
+}
+
+// "unscannedImages": each image with its versions that were never scanned.
+void WriteUnscanned(JsonWriter& w, const std::vector<UnscannedVersion>& unscanned) {
+  WriteKey(w, "unscannedImages");
+  w.StartArray();
+  for (size_t i = 0; i < unscanned.size(); i++) {
+    const UnscannedVersion& u = unscanned[i];
+    bool new_image = i == 0 || unscanned[i - 1].image_id != u.image_id;
+    if (new_image && i > 0) EndArrayAndObject(w);  // the previous image
+    if (new_image) {
+      w.StartObject();
+      WriteString(w, "id", u.image_id);
+      WriteString(w, "name", u.image_name);
+      WriteString(w, "repository", u.repository);
+      WriteKey(w, "versions");
+      w.StartArray();
+    }
+    w.StartObject();
+    WriteString(w, "id", u.version_id);
+    WriteString(w, "tag", u.tag);
+    WriteString(w, "digest", u.digest);
+    WriteBool(w, "latest", u.latest);
+    w.EndObject();
+  }
+  if (!unscanned.empty()) EndArrayAndObject(w);
+  w.EndArray();
+}
+
 }  // namespace
 
 bool ParseAllVersions(const Request& request) {
@@ -83,7 +116,8 @@ bool ParseAllVersions(const Request& request) {
   ThrowInvalid("versions", "must be latest (the default) or all");
 }
 
-std::string CveLookupJson(const std::string& cve_id, bool all_versions, const std::vector<CveMatch>& matches) {
+std::string CveLookupJson(const std::string& cve_id, bool all_versions, const std::vector<CveMatch>& matches,
+                          const std::vector<UnscannedVersion>& unscanned) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
@@ -106,6 +140,7 @@ std::string CveLookupJson(const std::string& cve_id, bool all_versions, const st
     EndArrayAndObject(w);
   }
   w.EndArray();
+  WriteUnscanned(w, unscanned);
   w.EndObject();
   return buffer.GetString();
 }
@@ -113,16 +148,22 @@ std::string CveLookupJson(const std::string& cve_id, bool all_versions, const st
 // GET /v1/cve/{cveId}?versions=latest|all   (scope read:vulns; portal: GET /api/cve/{cveId})
 //   200 {"cveId", "versions", "images": [...]}: licensed images whose latest version (or, with
 //       versions=all, any version) carries the id or has it as an alias, with the affected
-//       packages, fixState and fixedVersion; an id no image carries gives an empty list
+//       packages, fixState and fixedVersion; an id no image carries gives an empty list; and
+//       unscannedImages: the licensed images whose latest version (versions=all: any version) was
+//       never scanned, for which the answer cannot say
 //   400 VALIDATION_ERROR (cveId: CVE-YYYY-NNNN... or GHSA-xxxx-xxxx-xxxx; versions); 401; 403; 429
 Reply LookUpCve(Context& ctx) {
   std::optional<std::string> cve_id = NormaliseVulnId(ctx.request.PathParam("cveId"));
   if (!cve_id) ThrowInvalid("cveId", "must look like CVE-2024-3094 or GHSA-xxxx-xxxx-xxxx");
   bool all_versions = ParseAllVersions(ctx.request);
-  Rows rows = ctx.db.Run(all_versions ? "cve_lookup_all" : "cve_lookup_latest", {ctx.principal.tenant_id, *cve_id});
+  std::vector<Rows> found =
+      ctx.db.RunAll({{all_versions ? "cve_lookup_all" : "cve_lookup_latest", {ctx.principal.tenant_id, *cve_id}},
+                     {all_versions ? "unscanned_all" : "unscanned_latest", {ctx.principal.tenant_id}}});
   std::vector<CveMatch> matches;
-  for (int row = 0; row < rows.size(); row++) matches.push_back(MatchAt(rows, row));
-  return Reply::Json(200, CveLookupJson(*cve_id, all_versions, matches));
+  for (int row = 0; row < found[0].size(); row++) matches.push_back(MatchAt(found[0], row));
+  std::vector<UnscannedVersion> unscanned;
+  for (int row = 0; row < found[1].size(); row++) unscanned.push_back(UnscannedAt(found[1], row));
+  return Reply::Json(200, CveLookupJson(*cve_id, all_versions, matches, unscanned));
 }
 
 }  // namespace icat::vulns

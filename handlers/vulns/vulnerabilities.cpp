@@ -5,6 +5,7 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
+#include "icat/scan_status.hpp"
 #include "vulns.hpp"
 
 namespace icat::vulns {
@@ -194,6 +195,16 @@ std::string VulnerabilityListJson(const ScanView& s, const std::vector<FindingVi
   } else {
     w.Null();
   }
+  WriteScanStatus(w, s.scanned_at);
+  if (!s.scan_id) {
+    // Never scanned: nothing is known, so nothing is given that could read as "no vulnerabilities".
+    for (const char* key : {"vulnerabilityCounts", "findingCounts", "fixableCount", "vulnerabilities", "nextCursor"}) {
+      WriteKey(w, key);
+      w.Null();
+    }
+    w.EndObject();
+    return buffer.GetString();
+  }
   WriteCounts(w, "vulnerabilityCounts", s.vulnerability_counts);
   WriteCounts(w, "findingCounts", s.finding_counts);
   WriteInt(w, "fixableCount", s.fixable);
@@ -208,7 +219,8 @@ std::string VulnerabilityListJson(const ScanView& s, const std::vector<FindingVi
 
 // GET /v1/images/{id}/vulnerabilities?severity=&fixState=&limit=&cursor=   (scope read:vulns)
 //   200 the findings of the latest scan of the image's latest version, severity first, with the
-//       stored counts (empty, version/scan null, before the first version or scan)
+//       stored counts and scanStatus "scanned"; before the first version or scan, scanStatus
+//       "unscanned" with version/scan, counts and vulnerabilities null (never an empty list)
 //   400 VALIDATION_ERROR (severity, fixState, limit, cursor); 401; 403 INSUFFICIENT_SCOPE; 429
 //   404 NOT_FOUND: unknown, malformed or unlicensed id, all alike
 Reply ListImageVulnerabilities(Context& ctx) {

@@ -50,8 +50,9 @@ struct Filters {
 };
 Filters ParseFilters(const Request& request);
 
-// {"image", "version", "scan", "vulnerabilityCounts", "findingCounts", "fixableCount",
-//  "vulnerabilities": [...], "nextCursor"}
+// {"image", "version", "scan", "scanStatus", "lastScannedAt", "vulnerabilityCounts", "findingCounts",
+//  "fixableCount", "vulnerabilities": [...], "nextCursor"}; counts, list and cursor are null when the
+//  version was never scanned.
 std::string VulnerabilityListJson(const ScanView& scan, const std::vector<FindingView>& findings,
                                   const std::optional<std::string>& next_cursor);
 
@@ -70,9 +71,18 @@ struct CveMatch {
   std::optional<std::string> fixed_version;
 };
 
+// A licensed version that was never scanned: the look-up cannot say whether it carries the id.
+struct UnscannedVersion {
+  std::string image_id, image_name, repository;
+  std::string version_id, tag, digest;
+  bool latest = false;
+};
+
 // {"cveId", "versions": "latest"|"all", "images": [{"id", "name", "repository", "versions": [{"id",
-//  "tag", "digest", "latest", "scan": {"id", "scannedAt"}, "packages": [...]}]}]}; rows arrive
-// grouped by image, then version.
-std::string CveLookupJson(const std::string& cve_id, bool all_versions, const std::vector<CveMatch>& matches);
+//  "tag", "digest", "latest", "scan": {"id", "scannedAt"}, "packages": [...]}]}],
+//  "unscannedImages": [{"id", "name", "repository", "versions": [{"id", "tag", "digest", "latest"}]}]};
+// rows of both lists arrive grouped by image, then version.
+std::string CveLookupJson(const std::string& cve_id, bool all_versions, const std::vector<CveMatch>& matches,
+                          const std::vector<UnscannedVersion>& unscanned);
 
 }  // namespace icat::vulns

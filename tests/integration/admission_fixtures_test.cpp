@@ -100,6 +100,18 @@ BOOST_AUTO_TEST_CASE(reviews_of_catalogue_images_are_allowed) {
   it::IcatctlOk({"version", "add", "--image", "it-fx-charlie-" + suffix, "--tag", "test", "--digest", kCharlieDigest});
   it::IcatctlOk({"license", "grant", "--tenant", tenant.subdomain(), "--image", "it-fx-nginx-" + suffix});
   it::IcatctlOk({"license", "grant", "--tenant", tenant.subdomain(), "--image", "it-fx-charlie-" + suffix});
+  // Never scanned, they are denied (requireScan) until a scan says what they carry.
+  const std::string pod = Fixture("connaisseur_02_pod.json");
+  it::AdmissionAnswer unscanned = it::ExpectAnswer(it::PostReview(key, pod), "0c3331b6-1812-11ea-b3fc-02897404852e");
+  BOOST_TEST(!unscanned.allowed);
+  BOOST_TEST(unscanned.message.find("requireScan: it-fx-charlie-" + suffix + ":test has never been scanned") !=
+                 std::string::npos,
+             unscanned.message);
+  for (const it::PgRow& version : it::PgQuery("SELECT v.id FROM image_versions v JOIN images i ON i.id = v.image_id "
+                                              "WHERE i.name IN ($1, $2)",
+                                              {"it-fx-nginx-" + suffix, "it-fx-charlie-" + suffix})) {
+    it::InsertLatestScan(*version[0], {});
+  }
   for (const char* file : {"connaisseur_02_pod.json", "connaisseur_05_replication_controller.json",
                            "connaisseur_19_pod_initcontainer.json", "connaisseur_20_pod_ephemeralcontainer.json"}) {
     BOOST_TEST_CONTEXT(file) {

@@ -41,6 +41,7 @@ BOOST_AUTO_TEST_CASE(a_policy_saved_in_the_portal_decides_every_following_review
   it::PortalTenant t;
   std::string key = t.tenant.CreateKey("admission");
   it::Image image = t.tenant.AddImage("policy-change", {{"1.0"}});
+  it::InsertLatestScan(image.versions[0].id, {});  // scanned clean: requireScan passes
   std::string reference = image.repository + ":1.0";
   ExpectEveryReview(key, reference, true);
   it::ExpectJson200(it::Send("PUT", "/api/admission-policy", t.As(t.admin), R"({"requireDigest": true})"));
@@ -51,6 +52,7 @@ BOOST_AUTO_TEST_CASE(a_cve_watched_or_unwatched_in_the_portal_decides_every_foll
   it::PortalTenant t;
   std::string key = t.tenant.CreateKey("admission");
   it::Image image = t.tenant.AddImage("watch-change", {{"1.0"}});
+  it::InsertLatestScan(image.versions[0].id, {});  // scanned clean: requireScan passes
   std::string scan_id = it::InsertLatestScan(image.versions[0].id, {});
   it::PgQuery("INSERT INTO vulnerabilities (scan_id, vuln_id, package_name, package_version, severity, fix_state) "
               "VALUES ($1, 'CVE-2024-3094', 'xz-utils', '5.6.0', 'low', 'fixed')",
@@ -73,6 +75,7 @@ BOOST_AUTO_TEST_CASE(policy_saved_in_the_portal_decides_and_its_decisions_are_li
   it::PortalTenant t;
   std::string key = t.tenant.CreateKey("admission");
   it::Image image = t.tenant.AddImage("portal", {{"2.0"}});
+  it::InsertLatestScan(image.versions[0].id, {});  // scanned clean: requireScan passes
   std::string reference = image.repository + ":2.0";
 
   it::Response put =

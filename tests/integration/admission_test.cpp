@@ -132,8 +132,14 @@ struct Cluster {
   void Watch(const std::string& cve) {
     it::PgQuery("INSERT INTO cve_watches (tenant_id, cve_id) VALUES ($1, $2)", {tenant.id(), cve});
   }
-  // A licensed image with one version (tag 1.0).
-  it::Image Image(std::string_view label) { return tenant.AddImage(label, {{"1.0"}}); }
+  // A licensed image with one version (tag 1.0), scanned clean.
+  it::Image Image(std::string_view label) {
+    it::Image image = tenant.AddImage(label, {{"1.0"}});
+    it::InsertLatestScan(image.versions[0].id, {});
+    return image;
+  }
+  // The same, never scanned.
+  it::Image UnscannedImage(std::string_view label) { return tenant.AddImage(label, {{"1.0"}}); }
 };
 
 std::string TagRef(const it::Image& image) { return image.repository + ":" + image.versions.at(0).tag; }
@@ -384,13 +390,14 @@ BOOST_AUTO_TEST_CASE(catalogue_images_resolve_by_tag_or_by_digest_from_any_regis
 BOOST_AUTO_TEST_CASE(implicit_latest_resolves_the_latest_tag) {
   Cluster c;
   it::Image image = c.tenant.AddImage("latest", {{"latest"}});
+  it::InsertLatestScan(image.versions[0].id, {});
   BOOST_TEST(c.Pod({image.repository}).allowed);
 }
 
 BOOST_AUTO_TEST_CASE(an_unlicensed_image_is_not_a_catalogue_image) {
   Cluster c;
   it::Image other = it::CreateImage("unlicensed");
-  it::AddVersion(other, {"1.0"});
+  it::InsertLatestScan(it::AddVersion(other, {"1.0"}).id, {});
   it::AdmissionAnswer by_tag = c.Pod({TagRef(other)});
   it::AdmissionAnswer by_digest = c.Pod({DigestRef(other)});
   BOOST_TEST(!by_tag.allowed);
@@ -523,6 +530,37 @@ BOOST_AUTO_TEST_CASE(watched_cves_deny_when_the_rule_is_on) {
   BOOST_TEST(Contains(a.message, "denyWatchedCves: 2 CVEs on your watch list in " + image.name +
                                      ":1.0: CVE-2024-1401, CVE-2024-1402"),
              a.message);
+}
+
+// A version never scanned has unknown vulnerabilities, not none: requireScan (default on) denies it
+// in enforce, only warns in warn, and yields to an exception naming the rule and to exempt patterns.
+BOOST_AUTO_TEST_CASE(require_scan_denies_a_version_never_scanned) {
+  Cluster c;
+  it::Image image = c.UnscannedImage("unscanned");
+  it::AdmissionAnswer denied = c.Pod({TagRef(image)});
+  BOOST_TEST(!denied.allowed);
+  BOOST_TEST(Contains(denied.message, "requireScan: " + image.name + ":1.0 has never been scanned, so its "
+                                      "vulnerabilities are unknown"),
+             denied.message);
+  c.Policy(R"({"mode": "warn"})");
+  it::AdmissionAnswer warned = c.Pod({TagRef(image)});
+  BOOST_TEST(warned.allowed);
+  BOOST_TEST_REQUIRE(warned.warnings.size() == 1u);
+  BOOST_TEST(Contains(warned.warnings[0], "requireScan: " + image.name + ":1.0 has never been scanned"),
+             warned.warnings[0]);
+  c.Policy(R"({"requireScan": false})");
+  BOOST_TEST(c.Pod({TagRef(image)}).allowed);
+  c.Policy(R"({"exceptions": [{"rule": "requireScan", "imageId": ")" + image.id +
+           R"(", "justification": "scanned elsewhere", "expiresAt": "2999-01-01T00:00:00Z"}]})");
+  BOOST_TEST(c.Pod({TagRef(image)}).allowed);
+  c.Policy(R"({"exceptions": [{"rule": "requireScan", "justification": "expired", "expiresAt": "2001-01-01T00:00:00Z"}]})");
+  BOOST_TEST(!c.Pod({TagRef(image)}).allowed);
+  c.Policy(R"({"exemptImages": [")" + image.repository + R"(:*"]})");
+  BOOST_TEST(c.Pod({TagRef(image)}).allowed);
+  // Once scanned, the version is judged by its findings like any other.
+  c.Policy("{}");
+  it::InsertLatestScan(image.versions[0].id, {});
+  BOOST_TEST(c.Pod({TagRef(image)}).allowed);
 }
 
 BOOST_AUTO_TEST_CASE(require_digest_denies_tags_alone) {

@@ -352,10 +352,11 @@ BOOST_AUTO_TEST_CASE(get_without_a_stored_policy_is_the_defaults) {
   rapidjson::Document p = it::ExpectJson200(it::Get("/api/admission-policy", t.As(t.viewer)));
   BOOST_TEST(it::StringMember(p, "mode") == "enforce");
   BOOST_TEST(p["requireCatalogImages"].GetBool());
+  BOOST_TEST(p["requireScan"].GetBool());
   BOOST_TEST(it::StringMember(p, "severityThreshold") == "critical");
   BOOST_TEST(p["exemptNamespaces"].Size() == 1u);
   BOOST_TEST(p["exceptions"].Size() == 0u);
-  BOOST_TEST(p.MemberCount() == 11u);
+  BOOST_TEST(p.MemberCount() == 12u);
 }
 
 BOOST_AUTO_TEST_CASE(put_stores_fields_given_and_defaults_the_rest) {

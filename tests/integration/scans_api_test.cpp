@@ -35,7 +35,7 @@ Scanned ScanImage(it::Tenant& tenant, const it::TempDir& dir, const std::string&
   s.cyclonedx_path = dir.Write(s.image.name + ".cdx.json", it::MinimalCycloneDx(report, time));
   it::IngestOk({s.image.name,
                 tag,
-                it::RandomDigest(),
+                it::ReportDigest(report),
                 report,
                 s.spdx_path,
                 s.cyclonedx_path,
@@ -138,6 +138,28 @@ BOOST_AUTO_TEST_CASE(format_omitted_is_cyclonedx_each_value_serves_its_file_and_
   }
 }
 
+BOOST_AUTO_TEST_CASE(format_omitted_serves_the_spdx_sbom_when_the_scan_has_no_cyclonedx) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string report = it::Fixture(kAlpine310);
+  std::string name = "it-spdxonly-" + it::RandomSuffix(6);
+  std::string spdx = dir.Write("only.spdx.json", it::MinimalSpdx(report, "2021-08-25T12:20:30Z"));
+  it::IngestOk({name, "3.10", it::ReportDigest(report), report, spdx, std::nullopt,
+                "registry.example.test/it/" + name, std::nullopt, {}});
+  it::Image only;
+  only.name = name;
+  only.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {name}).at(0).at(0);
+  tenant.License(only);
+  it::Response omitted = it::Get("/v1/images/" + only.id + "/sbom", it::Bearer(key));
+  BOOST_TEST_REQUIRE(omitted.status == 200, omitted.Summary());
+  BOOST_TEST(omitted.body == it::ReadFileBytes(spdx));
+  BOOST_TEST(omitted.Header("content-type") == "application/spdx+json");
+  it::Response cdx = it::Get("/v1/images/" + only.id + "/sbom?format=cyclonedx", it::Bearer(key));
+  it::ExpectError(cdx, 404, "SBOM_NOT_AVAILABLE");
+  BOOST_TEST(MessageOf(cdx) == "Version 3.10 of " + name + " has no CycloneDX SBOM: its latest scan came with SPDX only.");
+}
+
 BOOST_AUTO_TEST_CASE(if_none_match_naming_the_etag_gives_304_and_anything_else_the_file) {
   it::Tenant tenant;
   it::TempDir dir;
@@ -172,25 +194,29 @@ BOOST_AUTO_TEST_CASE(missing_versions_scans_formats_and_malformed_ids_are_404_sa
   std::string key = tenant.CreateKey(kAllReads);
   it::Image bare = tenant.AddImage("bare");
   it::Response no_version = it::Get("/v1/images/" + bare.id + "/sbom", it::Bearer(key));
-  it::ExpectError(no_version, 404, "NOT_FOUND");
+  // A known image without the SBOM asked for is SBOM_NOT_AVAILABLE, never the unknown image's NOT_FOUND.
+  it::ExpectError(no_version, 404, "SBOM_NOT_AVAILABLE");
   BOOST_TEST(MessageOf(no_version).find("has no versions yet") != std::string::npos);
   it::Image unscanned = tenant.AddImage("unscanned", {{"2.0"}});
   it::Response no_scan = it::Get("/v1/images/" + unscanned.id + "/sbom?format=spdx", it::Bearer(key));
-  it::ExpectError(no_scan, 404, "NOT_FOUND");
-  BOOST_TEST(MessageOf(no_scan).find("has not been scanned yet") != std::string::npos);
-  // An unscanned version's findings: an empty list, not an error.
-  rapidjson::Document empty =
+  it::ExpectError(no_scan, 404, "SBOM_NOT_AVAILABLE");
+  BOOST_TEST(MessageOf(no_scan).find("has never been scanned") != std::string::npos);
+  // An unscanned version's findings: 200 saying so, with no list or counts that could read as clean.
+  rapidjson::Document unknown =
       it::ExpectJson200(it::Get("/v1/images/" + unscanned.id + "/vulnerabilities", it::Bearer(key)));
-  BOOST_TEST(empty["vulnerabilities"].Size() == 0u);
-  BOOST_TEST(empty["scan"].IsNull());
-  BOOST_TEST(it::IntMember(empty["vulnerabilityCounts"], "critical") == 0);
+  BOOST_TEST(it::StringMember(unknown, "scanStatus") == "unscanned");
+  BOOST_TEST(unknown["lastScannedAt"].IsNull());
+  BOOST_TEST(unknown["vulnerabilities"].IsNull());
+  BOOST_TEST(unknown["vulnerabilityCounts"].IsNull());
+  BOOST_TEST(unknown["scan"].IsNull());
+  BOOST_TEST(it::StringMember(unknown["version"], "tag") == "2.0");
 
   // A scan that came with a CycloneDX SBOM only.
   std::string report = it::Fixture(kAlpine310);
   std::string name = "it-cdxonly-" + it::RandomSuffix(6);
   it::IngestOk({name,
                 "3.10",
-                it::RandomDigest(),
+                it::ReportDigest(report),
                 report,
                 std::nullopt,
                 dir.Write("only.cdx.json", it::MinimalCycloneDx(report, "2021-08-25T12:20:30Z")),
@@ -202,8 +228,9 @@ BOOST_AUTO_TEST_CASE(missing_versions_scans_formats_and_malformed_ids_are_404_sa
   only.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {name}).at(0).at(0);
   tenant.License(only);
   it::Response no_spdx = it::Get("/v1/images/" + only.id + "/sbom?format=spdx", it::Bearer(key));
-  it::ExpectError(no_spdx, 404, "NOT_FOUND");
-  BOOST_TEST(MessageOf(no_spdx) == "Version 3.10 of " + name + " has no SPDX SBOM: its latest scan came without one.");
+  it::ExpectError(no_spdx, 404, "SBOM_NOT_AVAILABLE");
+  BOOST_TEST(MessageOf(no_spdx) ==
+             "Version 3.10 of " + name + " has no SPDX SBOM: its latest scan came with CycloneDX only.");
 
   for (const std::string& id : {std::string("not-a-uuid"), kUnknownId, std::string("%27%20OR%201%3D1")}) {
     BOOST_TEST_CONTEXT("id " << id) {
@@ -405,7 +432,7 @@ BOOST_AUTO_TEST_CASE(cve_lookup_normalises_the_id_matches_aliases_and_reports_af
   std::string report = it::Fixture(kNginxGrype);
   it::IngestOk({s.image.name,
                 "2.0",
-                it::RandomDigest(),
+                it::ReportDigest(report),
                 report,
                 std::nullopt,
                 dir.Write("v2.cdx.json", it::MinimalCycloneDx(report, "2022-07-01T17:00:00Z")),

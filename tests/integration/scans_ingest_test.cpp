@@ -243,12 +243,12 @@ BOOST_AUTO_TEST_CASE(a_new_image_takes_its_repository_and_base_os_from_the_repor
   std::string repository = "registry.example.test/it/from-report-" + it::RandomSuffix(8);
   std::string report = dir.Write("report.json", R"({"SchemaVersion": 2, "ArtifactName": ")" + repository +
                                                     R"(:1.0", "ArtifactType": "container_image", "Metadata": {"OS":
-      {"Family": "debian", "Name": "12.5"}, "RepoTags": [")" +
+      {"Family": "debian", "Name": "12.5"}, "ImageID": "sha256:)" + std::string(64, 'c') + R"(", "RepoTags": [")" +
                                                     repository + R"(:1.0"]}, "Results": []})");
   std::string image = "it-repo-" + it::RandomSuffix(8);
   it::IngestOk({image,
                 "1.0",
-                it::RandomDigest(),
+                it::ReportDigest(report),
                 report,
                 std::nullopt,
                 dir.Write("sbom.cdx.json", it::MinimalCycloneDx(report, "2026-01-01T00:00:00Z")),
@@ -263,7 +263,7 @@ BOOST_AUTO_TEST_CASE(a_new_image_takes_its_repository_and_base_os_from_the_repor
   it::ProcessResult clash =
       it::Ingest({taken,
                   "1.0",
-                  it::RandomDigest(),
+                  it::ReportDigest(report),
                   report,
                   std::nullopt,
                   dir.Write("sbom2.cdx.json", it::MinimalCycloneDx(report, "2026-01-02T00:00:00Z")),
@@ -288,15 +288,16 @@ BOOST_AUTO_TEST_CASE(a_4_mb_sbom_is_sent_by_nginx_without_the_handler_reading_it
                   R"(@1.0.0","name":"big-)" + std::to_string(i) + R"(","version":"1.0.0","purl":"pkg:npm/big-)" +
                   std::to_string(i) + R"(@1.0.0","licenses":[{"license":{"id":"MIT"}}]})";
   }
-  size_t at = sbom.rfind(R"("components":[])");
+  const std::string list = R"("components":[)";
+  size_t at = sbom.rfind(list);
   BOOST_TEST_REQUIRE(at != std::string::npos);
-  sbom.replace(at, 15, R"("components":[)" + components + "]");
+  sbom.insert(at + list.size(), components + ",");
   std::string path = dir.Write("big.cdx.json", sbom);
   BOOST_TEST_REQUIRE(sbom.size() > 4u * 1024 * 1024);
   std::string image = "it-big-" + it::RandomSuffix(8);
   it::IngestOk({image,
                 "1.0",
-                it::RandomDigest(),
+                it::ReportDigest(report),
                 report,
                 std::nullopt,
                 path,

@@ -133,6 +133,56 @@ BOOST_AUTO_TEST_CASE(every_other_fixture_and_bad_input_is_refused_leaving_databa
   std::string alpine_cdx = dir.Write("alpine.cdx.json", it::MinimalCycloneDx(alpine_trivy, "2022-07-01T17:00:00Z"));
   refusals.push_back({"SBOMs of two images", Args(image, alpine_trivy, nginx_spdx, alpine_cdx), 1, nginx_spdx,
                       "describe different images"});
+  // Invalid against the official schemas: an SPDX of four fields, and CycloneDX with a component
+  // type that does not exist, a numeric purl and a timestamp that is no time.
+  std::string four_fields = dir.Write("four.spdx.json", R"({"spdxVersion": "SPDX-2.3", "SPDXID": "SPDXRef-DOCUMENT",
+    "documentNamespace": "https://example.test/four", "creationInfo": {"created": "2024-05-01T10:00:00Z"}})");
+  refusals.push_back({"SPDX of four fields", Args(image, centos, four_fields, std::nullopt), 1, four_fields,
+                      "is not valid SPDX 2.3 (official schema): /creationInfo: Missing required property 'creators'; "
+                      "(root): Missing required property 'dataLicense'; (root): Missing required property 'name'"});
+  std::string banana = dir.Write("banana.cdx.json", R"({"bomFormat": "CycloneDX", "specVersion": "1.5", "version": 1,
+    "metadata": {"timestamp": "last tuesday", "component": {"type": "container", "name": "x"}},
+    "components": [{"type": "banana", "name": "b", "purl": 7}]})");
+  refusals.push_back({"CycloneDX banana", Args(image, centos, std::nullopt, banana), 1, banana,
+                      "is not valid CycloneDX 1.5 (official schema): "});
+  for (const char* pointer : {"/components/0/type", "/components/0/purl", "/metadata/timestamp"}) {
+    refusals.push_back({std::string("CycloneDX banana names ") + pointer,
+                        Args(image, centos, std::nullopt, banana), 1, banana, pointer});
+  }
+  // Valid documents that are not an SBOM of a container image.
+  refusals.push_back({"the SPDX 2.3 specification's example", Args(image, centos, spdx23, std::nullopt), 1, spdx23,
+                      "describes no container image"});
+  std::string cdx_vex = it::Fixture("vex/cyclonedx-spec_valid-vulnerability-1.5.json");
+  refusals.push_back({"CycloneDX VEX as SBOM", Args(image, centos, std::nullopt, cdx_vex), 1, cdx_vex,
+                      "is a VEX document"});
+  // Not provably the same scan of the image of --digest.
+  std::string nginx_grype_cdx =
+      dir.Write("nginx-grype.cdx.json", it::MinimalCycloneDx(nginx_grype, "2022-07-01T17:00:00Z"));
+  refusals.push_back({"--digest not the report's", Args(image, nginx_grype, std::nullopt, nginx_grype_cdx), 1,
+                      nginx_grype, "--digest sha256:" + std::string(64, 'b') + " is not the image's digest in"});
+  std::string other_tool = it::MinimalSpdx(nginx_grype, "2010-01-29T18:30:22Z");
+  other_tool.replace(other_tool.find("Tool: syft-"), 11, "Tool: LicenseFind-");
+  std::string other_tool_path = dir.Write("other-tool.spdx.json", other_tool);
+  it::IngestArgs unrelated = Args(image, nginx_grype, other_tool_path, std::nullopt);
+  unrelated.digest = it::ReportDigest(nginx_grype);
+  refusals.push_back({"an SPDX of another tool with a Grype report", unrelated, 1, other_tool_path,
+                      "comes from LicenseFind, " + nginx_grype + " from grype: they are not one scanner's run"});
+  // An SBOM that names nothing of its image, with a report that names no registry digest (centos).
+  auto anonymous = [&](const std::string& name, const std::string& tool, const std::string& timestamp) {
+    return dir.Write(name, R"({"bomFormat": "CycloneDX", "specVersion": "1.5", "version": 1, "metadata": {
+      "timestamp": ")" + timestamp + R"(", "tools": {"components": [{"type": "application", "name": ")" + tool +
+                               R"(", "version": "1.0.0"}]}, "component": {"type": "container", "name": "x"}},
+      "components": [{"type": "library", "name": "zlib", "version": "1.2.13"}]})");
+  };
+  std::string anonymous_trivy = anonymous("anonymous-trivy.cdx.json", "trivy", "2021-08-25T12:20:30Z");
+  refusals.push_back({"anonymous SBOM, report without a registry digest",
+                      Args(image, centos, std::nullopt, anonymous_trivy), 1, anonymous_trivy,
+                      "names nothing of the image " + centos + " names, and " + centos +
+                          " names no registry digest to hold --digest against"});
+  // Strict mode: Trivy's centos-7 SBOM has no checksums, no licence ids and tool version dev.
+  it::IngestArgs strict = Args(image, centos, std::nullopt, centos_cdx);
+  strict.extra = {"--require-complete"};
+  refusals.push_back({"--require-complete", strict, 1, centos_cdx, "is below SPEC.md rule 3 (--require-complete)"});
   // Truncated and malformed files.
   for (const auto& [label, path] :
        {std::pair{"report", centos}, std::pair{"cyclonedx", centos_cdx}, std::pair{"spdx", spdx23}}) {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "icat/crypto.hpp"
@@ -68,23 +69,36 @@ std::string TrivyFix(const std::optional<std::string>& status, const std::option
   return "unknown";
 }
 
+// What an SBOM of the same run says of the image: the scanner that wrote it, the image's
+// identity as the report names it, and the packages the report found vulnerable.
 struct ReportImage {
   std::string name;
+  std::string tool;          // "trivy", or "syft" (Grype catalogues with Syft)
+  std::string tool_version;  // the report's, else "0.0.0"
   std::optional<std::string> image_id;
   std::vector<std::string> diff_ids;
+  std::set<std::pair<std::string, std::string>> packages;  // name, version
 };
 
 ReportImage ImageOfReport(const std::string& report_path) {
   rapidjson::Document d = ParseFile(report_path);
   ReportImage image;
+  for (const ExpectedFinding& f : DeriveFindings(report_path)) image.packages.emplace(f.package, f.version.value_or("0"));
+  if (image.packages.empty()) image.packages.emplace("base-files", "1");  // an SBOM of an image lists something
   if (const Value* matches = Get(d, "matches"); matches && matches->IsArray()) {
     const Value* target = Get(*Get(d, "source"), "target");
     image.name = Str(*target, "userInput").value_or("image");
+    image.tool = "syft";
+    const Value* descriptor = Get(d, "descriptor");
+    image.tool_version = (descriptor ? Str(*descriptor, "version") : std::nullopt).value_or("0.0.0");
     image.image_id = Str(*target, "imageID");
     for (const Value& layer : (*Get(*target, "layers")).GetArray()) image.diff_ids.push_back(*Str(layer, "digest"));
     return image;
   }
   image.name = Str(d, "ArtifactName").value_or("image");
+  image.tool = "trivy";
+  const Value* trivy = Get(d, "Trivy");
+  image.tool_version = (trivy ? Str(*trivy, "Version") : std::nullopt).value_or("0.0.0");
   const Value* metadata = Get(d, "Metadata");
   if (!metadata) return image;
   image.image_id = Str(*metadata, "ImageID");
@@ -160,6 +174,19 @@ ProcessResult Ingest(const IngestArgs& a, const std::vector<std::string>& extra_
   optional_flag("--published", a.published);
   argv.insert(argv.end(), a.extra.begin(), a.extra.end());
   return RunProcess(argv);
+}
+
+std::string ReportDigest(const std::string& report_path) {
+  rapidjson::Document d = ParseFile(report_path);
+  const Value* source = Get(d, "source");
+  const Value* target = source ? Get(*source, "target") : nullptr;
+  const Value* metadata = Get(d, "Metadata");
+  const Value* references = target ? Get(*target, "repoDigests") : metadata ? Get(*metadata, "RepoDigests") : nullptr;
+  if (references && references->IsArray() && !references->Empty()) {
+    std::string reference = (*references)[0].GetString();
+    return reference.substr(reference.rfind('@') + 1);
+  }
+  return RandomDigest();
 }
 
 std::string IngestOk(const IngestArgs& args) {
@@ -354,8 +381,8 @@ std::string MinimalCycloneDx(const std::string& report_path, const std::string& 
   w.StartArray();
   w.StartObject();
   Pair(w, "type", "application");
-  Pair(w, "name", "icat-integration-test");
-  Pair(w, "version", "1");
+  Pair(w, "name", image.tool);
+  Pair(w, "version", image.tool_version);
   w.EndObject();
   w.EndArray();
   w.EndObject();
@@ -379,6 +406,15 @@ std::string MinimalCycloneDx(const std::string& report_path, const std::string& 
   w.EndObject();
   w.Key("components");
   w.StartArray();
+  int n = 0;
+  for (const auto& [name, version] : image.packages) {
+    w.StartObject();
+    Pair(w, "bom-ref", "package-" + std::to_string(++n));
+    Pair(w, "type", "library");
+    Pair(w, "name", name);
+    Pair(w, "version", version);
+    w.EndObject();
+  }
   w.EndArray();
   w.EndObject();
   return std::string(buffer.GetString()) + "\n";
@@ -399,7 +435,7 @@ std::string MinimalSpdx(const std::string& report_path, const std::string& creat
   Pair(w, "created", created);
   w.Key("creators");
   w.StartArray();
-  w.String("Tool: icat-integration-test-1");
+  w.String(("Tool: " + image.tool + "-" + image.tool_version).c_str());
   w.EndArray();
   w.EndObject();
   w.Key("packages");
@@ -417,6 +453,15 @@ std::string MinimalSpdx(const std::string& report_path, const std::string& creat
   for (const std::string& diff_id : image.diff_ids) w.String(("DiffID: " + diff_id).c_str());
   w.EndArray();
   w.EndObject();
+  int n = 0;
+  for (const auto& [name, version] : image.packages) {
+    w.StartObject();
+    Pair(w, "SPDXID", "SPDXRef-Package-" + std::to_string(++n));
+    Pair(w, "name", name);
+    Pair(w, "versionInfo", version);
+    Pair(w, "downloadLocation", "NONE");
+    w.EndObject();
+  }
   w.EndArray();
   w.Key("relationships");
   w.StartArray();

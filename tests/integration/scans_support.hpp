@@ -42,6 +42,9 @@ struct IngestArgs {
   std::vector<std::string> extra;  // more flags, as given
 };
 ProcessResult Ingest(const IngestArgs& args, const std::vector<std::string>& extra_env = {});
+// --digest for an ingest of a report: the registry digest the report names (the first), else a
+// random one (ingest requires the former when the report names any).
+std::string ReportDigest(const std::string& report_path);
 // Runs it and requires success; returns the new (or existing) scan id from the printed line.
 std::string IngestOk(const IngestArgs& args);
 

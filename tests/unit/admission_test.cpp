@@ -75,8 +75,9 @@ JudgedImage Pending(const std::string& reference, std::optional<adm::Resolution>
   return image;
 }
 
+// A scanned catalogue version with these findings.
 adm::Resolution Resolved(std::vector<adm::Finding> findings = {}) {
-  return {"7a1c0000-0000-4000-8000-000000000001", kImageId, "nginx", "1.27", std::move(findings)};
+  return {"7a1c0000-0000-4000-8000-000000000001", kImageId, "nginx", "1.27", std::move(findings), true};
 }
 
 adm::Finding MakeFinding(const std::string& id, const std::string& severity, const std::string& fix_state,
@@ -495,6 +496,46 @@ BOOST_AUTO_TEST_CASE(exception_by_alias_lifts_a_ghsa_finding) {
   policy.exceptions = {{"CVE-2024-0009", std::nullopt, "x", "2030-01-01T00:00:00Z"}};
   adm::Finding ghsa = MakeFinding("GHSA-aaaa-bbbb-cccc", "critical", "fixed", std::nullopt, {"CVE-2024-0009"});
   BOOST_TEST((Judge(Pending("nginx", Resolved({ghsa})), policy).outcome == Outcome::kPassed));
+}
+
+BOOST_AUTO_TEST_CASE(require_scan_denies_a_version_never_scanned_unless_off_or_excepted) {
+  adm::Resolution unscanned = Resolved();
+  unscanned.scanned = false;
+  icat::AdmissionPolicy policy;  // requireScan is on by default
+  JudgedImage image = Judge(Pending("nginx:1.27", unscanned), policy);
+  BOOST_TEST((Rules(image) == std::vector<std::string>{"requireScan"}));
+  BOOST_TEST(image.reasons.at(0).message == "nginx:1.27 has never been scanned, so its vulnerabilities are unknown");
+  BOOST_TEST((Judge(Pending("nginx:1.27", Resolved()), policy).outcome == Outcome::kPassed));
+  // An image outside the catalogue is requireCatalogImages' business, never requireScan's.
+  BOOST_TEST((Rules(Judge(Pending("nginx:1.27"), policy)) == std::vector<std::string>{"requireCatalogImages"}));
+  // An exception naming the rule lifts it, for its image or every image, until it expires.
+  icat::PolicyException lift{"", kImageId, "scan due Monday", "2027-01-16T00:00:00Z", "requireScan"};
+  policy.exceptions = {lift};
+  JudgedImage excepted = Judge(Pending("nginx:1.27", unscanned), policy);
+  BOOST_TEST((excepted.outcome == Outcome::kPassed));
+  BOOST_TEST((excepted.excepted_rules == std::vector<std::string>{"requireScan"}));
+  policy.exceptions[0].image_id = "6b0e5d1c-1111-4aaa-8bbb-000000000002";
+  BOOST_TEST((Judge(Pending("nginx:1.27", unscanned), policy).outcome == Outcome::kFailed));
+  policy.exceptions[0].image_id.reset();
+  BOOST_TEST((Judge(Pending("nginx:1.27", unscanned), policy).outcome == Outcome::kPassed));
+  policy.exceptions[0].expires_at = "2027-01-15T08:00:00Z";  // now: expired
+  BOOST_TEST((Judge(Pending("nginx:1.27", unscanned), policy).outcome == Outcome::kFailed));
+  // A CVE exception lifts no rule.
+  policy.exceptions = {{"CVE-2024-3094", std::nullopt, "x", "2030-01-01T00:00:00Z"}};
+  BOOST_TEST((Judge(Pending("nginx:1.27", unscanned), policy).outcome == Outcome::kFailed));
+  policy.require_scan = false;
+  BOOST_TEST((Judge(Pending("nginx:1.27", unscanned), policy).outcome == Outcome::kPassed));
+}
+
+BOOST_AUTO_TEST_CASE(require_scan_warns_in_warn_mode) {
+  adm::Resolution unscanned = Resolved();
+  unscanned.scanned = false;
+  adm::Verdict v = adm::Decide("warn", {Judge(Pending("nginx:1.27", unscanned), icat::AdmissionPolicy{})});
+  BOOST_TEST(v.allowed);
+  BOOST_TEST_REQUIRE(v.warnings.size() == 1u);
+  BOOST_TEST(v.warnings[0] ==
+             "icat admission (warn): nginx:1.27 (container c): requireScan: nginx:1.27 has never been scanned, so its "
+             "vulnerabilities are unknown");
 }
 
 BOOST_AUTO_TEST_CASE(every_failing_rule_is_reported) {

@@ -68,6 +68,27 @@ BOOST_AUTO_TEST_CASE(detail_without_versions_has_zero_counts_and_null_size) {
   BOOST_TEST(d["latestVersion"].IsNull());
 }
 
+BOOST_AUTO_TEST_CASE(every_version_says_whether_it_was_scanned_and_when) {
+  VersionView scanned = SampleVersion("2.0", 3);
+  scanned.last_scanned_at = "2026-01-03T00:00:00Z";
+  VersionView unscanned = SampleVersion("1.0", 0);
+  ImageView image{"id-1", "nginx", "", "r/nginx", std::nullopt, unscanned};
+  auto list = icat::ParseJson(icat::catalog::ImageListJson({image}, std::nullopt));
+  BOOST_TEST(list["images"][0]["latestVersion"]["scanStatus"].GetString() == std::string("unscanned"));
+  BOOST_TEST(list["images"][0]["latestVersion"]["lastScannedAt"].IsNull());
+  auto d = icat::ParseJson(icat::catalog::ImageDetailJson(image, {unscanned, scanned}));
+  BOOST_TEST(d["scanStatus"].GetString() == std::string("unscanned"));
+  BOOST_TEST(d["lastScannedAt"].IsNull());
+  BOOST_TEST(d["vulnerabilityCounts"]["critical"].GetInt64() == 0);  // a count, as SPEC.md types it
+  BOOST_TEST(d["latestVersion"]["scanStatus"].GetString() == std::string("unscanned"));
+  BOOST_TEST(d["versions"][0]["scanStatus"].GetString() == std::string("unscanned"));
+  BOOST_TEST(d["versions"][1]["scanStatus"].GetString() == std::string("scanned"));
+  BOOST_TEST(d["versions"][1]["lastScannedAt"].GetString() == std::string("2026-01-03T00:00:00Z"));
+  ImageView no_versions{"id-2", "zlib", "", "r/zlib", std::nullopt, std::nullopt};
+  auto bare = icat::ParseJson(icat::catalog::ImageDetailJson(no_versions, {}));
+  BOOST_TEST(bare["scanStatus"].GetString() == std::string("unscanned"));
+}
+
 BOOST_AUTO_TEST_CASE(status_is_degraded_without_redis_and_unavailable_without_postgres) {
   auto ok = icat::ParseJson(icat::status::StatusJson(true, true));
   BOOST_TEST(ok["status"].GetString() == std::string("ok"));

@@ -81,6 +81,96 @@ BOOST_AUTO_TEST_CASE(documents_agree_unless_an_identity_they_both_carry_differs)
   BOOST_TEST(ctl::IdentityConflict(layers_1, "x", layers_3, "y").has_value());
 }
 
+// The same-scan rules (docs/scans.md, "Same scan"): one line naming the two values that disagree.
+namespace {
+const std::string kDigest = "sha256:" + std::string(64, '1'), kOtherDigest = "sha256:" + std::string(64, '2');
+const std::string kImage = "sha256:" + std::string(64, '3');
+
+ctl::ScanReport GrypeReport() {
+  ctl::ScanReport r;
+  r.scanner_name = "grype";
+  r.scanned_at = "2024-05-01T10:00:00Z";
+  r.identity.repo_digests = {kDigest};
+  return r;
+}
+
+ctl::SbomDocument SbomOf(std::string tool, std::optional<std::string> created, ctl::ImageIdentity identity = {}) {
+  ctl::SbomDocument d;
+  d.format = "cyclonedx";
+  d.tool_name = std::move(tool);
+  d.created = std::move(created);
+  d.identity = std::move(identity);
+  return d;
+}
+}  // namespace
+
+BOOST_AUTO_TEST_CASE(same_scan_needs_the_report_s_digest_its_scanner_s_tool_and_its_time) {
+  ctl::ScanReport report = GrypeReport();
+  ctl::SbomDocument shared = SbomOf("syft", "2024-05-01T10:00:30Z", {std::nullopt, {kDigest}, {}});
+  ctl::SameScan ok = ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &shared}});
+  BOOST_TEST(!ok.refusal.has_value());
+  BOOST_TEST(*ok.scanned_at == "2024-05-01T10:00:00Z");
+  BOOST_TEST(ok.notes.empty());
+
+  ctl::SameScan wrong_digest = ctl::CheckSameScan(report, "r.json", kOtherDigest, {{"s.json", &shared}});
+  BOOST_TEST(*wrong_digest.refusal == "--digest " + kOtherDigest + " is not the image's digest in r.json (" + kDigest + ")");
+
+  ctl::SbomDocument other_tool = SbomOf("LicenseFind", "2010-01-29T18:30:22Z");
+  BOOST_TEST(*ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &other_tool}}).refusal ==
+             "s.json comes from LicenseFind, r.json from grype: they are not one scanner's run");
+
+  // No identity in the SBOM: taken as --digest's image (the report names it), within the time of one run.
+  ctl::SbomDocument anonymous = SbomOf("grype", "2024-05-01T10:20:00Z");
+  ctl::SameScan noted = ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &anonymous}});
+  BOOST_TEST(!noted.refusal.has_value());
+  BOOST_TEST_REQUIRE(noted.notes.size() == 1u);
+  BOOST_TEST(noted.notes[0] == "s.json names no image identity that r.json names: it is taken as the image of --digest " +
+                                   kDigest + ", which r.json names");
+  ctl::SbomDocument anonymous_old = SbomOf("grype", "2010-01-29T18:30:22Z");
+  BOOST_TEST(*ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &anonymous_old}}).refusal ==
+             "s.json was created at 2010-01-29T18:30:22Z, r.json scanned at 2024-05-01T10:00:00Z: 5205 days apart, over "
+             "the 60 minutes one run may take");
+  // The same image, proved, rescanned later: a note, and the report's time.
+  ctl::SbomDocument rescanned = SbomOf("syft", "2024-04-01T10:00:00Z", {std::nullopt, {kDigest}, {}});
+  ctl::SameScan later = ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &rescanned}});
+  BOOST_TEST(!later.refusal.has_value());
+  BOOST_TEST(*later.scanned_at == "2024-05-01T10:00:00Z");
+  BOOST_TEST_REQUIRE(later.notes.size() == 1u);
+  BOOST_TEST(later.notes[0].find("another run on the same image (registry digest " + kDigest + ")") != std::string::npos,
+             later.notes[0]);
+}
+
+BOOST_AUTO_TEST_CASE(same_scan_without_a_registry_digest_needs_a_shared_identity) {
+  ctl::ScanReport report;
+  report.scanner_name = "trivy";
+  report.identity.image_id = kImage;
+  ctl::SbomDocument anonymous = SbomOf("trivy", "2024-05-01T10:00:00Z");
+  BOOST_TEST(*ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &anonymous}}).refusal ==
+             "s.json names nothing of the image r.json names, and r.json names no registry digest to hold --digest "
+             "against: nothing shows they describe one image");
+  ctl::ScanReport nothing;
+  nothing.scanner_name = "trivy";
+  BOOST_TEST(ctl::CheckSameScan(nothing, "r.json", kDigest, {{"s.json", &anonymous}}).refusal->find("r.json names no image") == 0u);
+  // The report names no time: the SBOM's, when it names the report's image.
+  ctl::SbomDocument named = SbomOf("trivy", "2024-05-01T10:00:00Z", {kImage, {}, {}});
+  BOOST_TEST(*ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &named}}).scanned_at == "2024-05-01T10:00:00Z");
+}
+
+BOOST_AUTO_TEST_CASE(a_scan_of_an_sbom_lets_the_sbom_speak_for_the_image) {
+  ctl::ScanReport report;
+  report.scanner_name = "trivy";
+  report.scanned_sbom = true;
+  report.scanned_at = "2021-08-25T12:20:30Z";  // before the SBOM: the goldens of Trivy's own tests
+  ctl::SbomDocument named = SbomOf("trivy", "2022-06-14T15:10:14Z", {kImage, {}, {}});
+  ctl::SameScan ok = ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &named}});
+  BOOST_TEST(!ok.refusal.has_value());
+  BOOST_TEST_REQUIRE(ok.notes.size() == 1u);
+  BOOST_TEST(ok.notes[0].find("on the operator's word") != std::string::npos, ok.notes[0]);
+  ctl::SbomDocument other = SbomOf("trivy", "2022-06-14T15:10:14Z", {kImage, {kOtherDigest}, {}});
+  BOOST_TEST(*ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &other}}).refusal ==
+             "--digest " + kDigest + " is not the image's digest in s.json (" + kOtherDigest + ")");
+}
+
 BOOST_AUTO_TEST_CASE(the_input_digest_depends_on_each_file_and_its_role) {
   std::string base = ctl::InputDigest("report", std::string("spdx"), std::nullopt);
   BOOST_TEST(base.size() == 64u);

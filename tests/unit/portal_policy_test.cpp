@@ -22,6 +22,7 @@ BOOST_AUTO_TEST_CASE(defaults_are_those_of_design_section_8) {
   auto d = icat::ParseJson(icat::AdmissionPolicyJson(icat::AdmissionPolicy{}));
   BOOST_TEST(d["mode"].GetString() == std::string("enforce"));
   BOOST_TEST(d["requireCatalogImages"].GetBool());
+  BOOST_TEST(d["requireScan"].GetBool());
   BOOST_TEST(d["allowedRegistries"].Size() == 0u);
   BOOST_TEST_REQUIRE(d["exemptNamespaces"].Size() == 1u);
   BOOST_TEST(d["exemptNamespaces"][0].GetString() == std::string("kube-system"));
@@ -32,7 +33,7 @@ BOOST_AUTO_TEST_CASE(defaults_are_those_of_design_section_8) {
   BOOST_TEST(!d["denyWatchedCves"].GetBool());
   BOOST_TEST(!d["requireDigest"].GetBool());
   BOOST_TEST(d["exceptions"].Size() == 0u);
-  BOOST_TEST(d.MemberCount() == 11u);
+  BOOST_TEST(d.MemberCount() == 12u);
 }
 
 BOOST_AUTO_TEST_CASE(empty_body_is_the_defaults) {
@@ -108,6 +109,30 @@ BOOST_AUTO_TEST_CASE(exceptions_need_cve_justification_and_expiry) {
   (void)icat::ReadAdmissionPolicy(icat::ParseJson(R"({"exceptions": [{}], "exemptImages": "x"})"), issues);
   std::vector<std::string> expected = {"exemptImages", "exceptions[0].cveId", "exceptions[0].justification",
                                        "exceptions[0].expiresAt"};
+  BOOST_TEST(Fields(issues) == expected, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(require_scan_reads_like_the_other_switches_and_an_exception_may_name_it) {
+  std::vector<icat::FieldIssue> issues;
+  icat::AdmissionPolicy p = icat::ReadAdmissionPolicy(icat::ParseJson(R"({"requireScan": false,
+    "exceptions": [{"rule": "requireScan", "imageId": null, "justification": "scan pending",
+                    "expiresAt": "2027-01-01T00:00:00Z"}]})"),
+                                                      issues);
+  BOOST_TEST(issues.empty());
+  BOOST_TEST(!p.require_scan);
+  BOOST_TEST_REQUIRE(p.exceptions.size() == 1u);
+  BOOST_TEST(*p.exceptions[0].rule == "requireScan");
+  auto round_trip = icat::ParseJson(icat::AdmissionPolicyJson(p));
+  BOOST_TEST(!round_trip["requireScan"].GetBool());
+  BOOST_TEST(round_trip["exceptions"][0]["rule"].GetString() == std::string("requireScan"));
+  BOOST_TEST(!round_trip["exceptions"][0].HasMember("cveId"));
+  BOOST_TEST(icat::StoredAdmissionPolicy(R"({"mode": "warn"})").require_scan);  // absent: on
+
+  (void)icat::ReadAdmissionPolicy(icat::ParseJson(R"({"requireScan": "no", "exceptions": [
+    {"rule": "requireDigest", "justification": "x", "expiresAt": "2027-01-01T00:00:00Z"},
+    {"rule": "requireScan", "cveId": "CVE-2024-3094", "justification": "x", "expiresAt": "2027-01-01T00:00:00Z"}]})"),
+                                  issues);
+  std::vector<std::string> expected = {"requireScan", "exceptions[0].rule", "exceptions[1].rule"};
   BOOST_TEST(Fields(issues) == expected, boost::test_tools::per_element());
 }
 

@@ -48,10 +48,10 @@ icat::sbom::SbomFile SampleFile(std::string format) {
 
 BOOST_AUTO_TEST_SUITE(sbom_shapes)
 
-BOOST_AUTO_TEST_CASE(format_defaults_to_cyclonedx_and_only_two_values_pass) {
-  BOOST_TEST(icat::sbom::ParseFormat(WithQuery("")) == "cyclonedx");
-  BOOST_TEST(icat::sbom::ParseFormat(WithQuery("format=spdx")) == "spdx");
-  BOOST_TEST(icat::sbom::ParseFormat(WithQuery("format=cyclonedx")) == "cyclonedx");
+BOOST_AUTO_TEST_CASE(format_omitted_is_no_format_and_only_two_values_pass) {
+  BOOST_TEST(!icat::sbom::ParseFormat(WithQuery("")).has_value());  // the CycloneDX SBOM, else the SPDX one
+  BOOST_TEST(*icat::sbom::ParseFormat(WithQuery("format=spdx")) == "spdx");
+  BOOST_TEST(*icat::sbom::ParseFormat(WithQuery("format=cyclonedx")) == "cyclonedx");
   for (const char* bad : {"format=", "format=SPDX", "format=xml", "format=spdx%20"}) {
     BOOST_TEST(InvalidField([&] { icat::sbom::ParseFormat(WithQuery(bad)); }) == "format", bad);
   }
@@ -158,9 +158,14 @@ BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cur
   rapidjson::Document empty = icat::ParseJson(icat::vulns::VulnerabilityListJson(bare, {}, std::nullopt));
   BOOST_TEST(empty["version"].IsNull());
   BOOST_TEST(empty["scan"].IsNull());
-  BOOST_TEST(empty["vulnerabilities"].Size() == 0u);
-  BOOST_TEST(empty["nextCursor"].IsNull());
-  BOOST_TEST(empty["vulnerabilityCounts"]["critical"].GetInt() == 0);
+  BOOST_TEST(d["scanStatus"].GetString() == std::string("scanned"));
+  BOOST_TEST(d["lastScannedAt"].GetString() == std::string("2022-07-01T00:00:00Z"));
+  // Never scanned: said so, and nothing that could read as "no vulnerabilities".
+  BOOST_TEST(empty["scanStatus"].GetString() == std::string("unscanned"));
+  BOOST_TEST(empty["lastScannedAt"].IsNull());
+  for (const char* key : {"vulnerabilityCounts", "findingCounts", "fixableCount", "vulnerabilities", "nextCursor"}) {
+    BOOST_TEST(empty[key].IsNull(), key);
+  }
 }
 
 BOOST_AUTO_TEST_CASE(cve_ids_are_normalised_to_upper_case_and_anything_else_is_refused) {
@@ -196,7 +201,9 @@ BOOST_AUTO_TEST_CASE(cve_rows_group_by_image_then_version) {
     return m;
   };
   rapidjson::Document d = icat::ParseJson(icat::vulns::CveLookupJson(
-      "CVE-2024-1", true, {row("a", "v2", "p1"), row("a", "v2", "p2"), row("a", "v1", "p1"), row("b", "v9", "p3")}));
+      "CVE-2024-1", true, {row("a", "v2", "p1"), row("a", "v2", "p2"), row("a", "v1", "p1"), row("b", "v9", "p3")},
+      {{"c", "name-c", "r/c", "v5", "t-v5", "d", true}, {"c", "name-c", "r/c", "v4", "t-v4", "d", false},
+       {"e", "name-e", "r/e", "v7", "t-v7", "d", false}}));
   BOOST_TEST(d["cveId"].GetString() == std::string("CVE-2024-1"));
   BOOST_TEST(d["versions"].GetString() == std::string("all"));
   BOOST_TEST_REQUIRE(d["images"].Size() == 2u);
@@ -208,8 +215,16 @@ BOOST_AUTO_TEST_CASE(cve_rows_group_by_image_then_version) {
   BOOST_TEST(a["versions"][1]["packages"].Size() == 1u);
   BOOST_TEST(a["versions"][0]["packages"][1]["name"].GetString() == std::string("p2"));
   BOOST_TEST(d["images"][1]["versions"][0]["tag"].GetString() == std::string("t-v9"));
-  rapidjson::Document none = icat::ParseJson(icat::vulns::CveLookupJson("CVE-2024-2", false, {}));
+  // The versions it cannot answer for, grouped the same way.
+  BOOST_TEST_REQUIRE(d["unscannedImages"].Size() == 2u);
+  BOOST_TEST(d["unscannedImages"][0]["name"].GetString() == std::string("name-c"));
+  BOOST_TEST_REQUIRE(d["unscannedImages"][0]["versions"].Size() == 2u);
+  BOOST_TEST(d["unscannedImages"][0]["versions"][0]["latest"].GetBool());
+  BOOST_TEST(d["unscannedImages"][0]["versions"][1]["tag"].GetString() == std::string("t-v4"));
+  BOOST_TEST(d["unscannedImages"][1]["versions"].Size() == 1u);
+  rapidjson::Document none = icat::ParseJson(icat::vulns::CveLookupJson("CVE-2024-2", false, {}, {}));
   BOOST_TEST(none["images"].Size() == 0u);
+  BOOST_TEST(none["unscannedImages"].Size() == 0u);
   BOOST_TEST(none["versions"].GetString() == std::string("latest"));
 }
 

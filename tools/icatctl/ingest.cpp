@@ -20,6 +20,7 @@
 #include "ingest_blobs.hpp"
 #include "ingest_model.hpp"
 #include "reports.hpp"
+#include "sbom_completeness.hpp"
 #include "sbom_docs.hpp"
 #include "session.hpp"
 
@@ -43,9 +44,10 @@ constexpr std::string_view kLockVersion =
 constexpr std::string_view kCreateVersion =
     "INSERT INTO image_versions (image_id, tag, digest, size_bytes, base_os, hardening_tags, published_at) "
     "VALUES ($1, $2, $3, $4, $5, $6::text[], COALESCE($7::timestamptz, now())) RETURNING id";
-// Metadata given on the command line for an existing version replaces what it had; omitted stays.
+// Metadata given on the command line for an existing version replaces what it had; omitted stays
+// (a size the version lacks comes from the report, $6).
 constexpr std::string_view kUpdateVersion =
-    "UPDATE image_versions SET size_bytes = COALESCE($2, size_bytes), base_os = COALESCE($3, base_os), "
+    "UPDATE image_versions SET size_bytes = COALESCE($2, size_bytes, $6), base_os = COALESCE($3, base_os), "
     "hardening_tags = COALESCE($4::text[], hardening_tags), published_at = COALESCE($5::timestamptz, published_at) "
     "WHERE id = $1";
 constexpr std::string_view kSameFiles = "SELECT id FROM scans WHERE version_id = $1 AND input_sha256 = $2";
@@ -63,7 +65,7 @@ constexpr std::string_view kInsertScan =
     "$14, $15, $16, $17) RETURNING id, rfc3339(scanned_at)";
 constexpr std::string_view kInsertSbom =
     "INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, tool_name, tool_version, signature, "
-    "signing_key_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+    "signing_key_id, completeness) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)";
 // One round trip for every finding, stored in the order given (ids ascend with it).
 constexpr std::string_view kInsertFindings =
     "INSERT INTO vulnerabilities (scan_id, vuln_id, aliases, package_name, package_version, package_type, purl, "
@@ -101,6 +103,7 @@ struct Request {
   std::optional<std::string> repository, base_os, published;
   std::optional<long long> size;
   std::optional<std::vector<std::string>> hardening_tags;  // set when any --hardening-tag was given
+  bool require_complete = false;                           // --require-complete: SBOMs below rule 3 are refused
 };
 
 struct InputFile {
@@ -119,6 +122,7 @@ struct Inputs {
   std::vector<Sbom> sboms;
   std::string input_sha256;
   std::optional<std::string> scanned_at;  // nullopt: the time of ingest
+  std::vector<std::string> notes;         // what the reply adds about the same-scan proof
 };
 
 struct SigningKey {
@@ -155,6 +159,7 @@ Request ParseRequest(const Args& args) {
     r.size = bytes;
   }
   if (args.Has("hardening-tag")) r.hardening_tags = args.All("hardening-tag");
+  r.require_complete = args.Has("require-complete");
   return r;
 }
 
@@ -198,23 +203,30 @@ SigningKey LoadSigningKey(const Config& config) {
   return key;
 }
 
-// The documents must be able to describe one image, pairwise.
-void CheckAgreement(const Inputs& inputs) {
-  std::vector<std::pair<const ImageIdentity*, std::string>> documents = {
-      {&inputs.report.identity, inputs.report_file.path}};
-  for (const Sbom& sbom : inputs.sboms) documents.emplace_back(&sbom.doc.identity, sbom.file.path);
-  for (size_t i = 0; i < documents.size(); ++i) {
-    for (size_t j = i + 1; j < documents.size(); ++j) {
-      if (auto conflict =
-              IdentityConflict(*documents[i].first, documents[i].second, *documents[j].first, documents[j].second)) {
-        throw Failure(*conflict);
-      }
-    }
-  }
-}
-
 void CheckTime(const std::string& path, const char* what, const std::optional<std::string>& time) {
   if (time && !IsRfc3339(*time)) throw Failure(path + ": " + what + " '" + *time + "' is not an RFC 3339 time");
+}
+
+// The report and the SBOMs are one scan of the image of --digest (docs/scans.md, "Same scan and
+// image identity"); sets the scan time and what the reply says of the proof.
+void CheckAgreement(const Request& request, Inputs& inputs) {
+  std::vector<NamedSbom> sboms;
+  for (const Sbom& sbom : inputs.sboms) sboms.push_back({sbom.file.path, &sbom.doc});
+  SameScan same = CheckSameScan(inputs.report, inputs.report_file.path, request.digest, sboms);
+  if (same.refusal) throw Failure(*same.refusal);
+  inputs.scanned_at = same.scanned_at;
+  inputs.notes = same.notes;
+}
+
+// An SBOM of a container image, not a VEX or a document about something else; with
+// --require-complete, one that meets rule 3.
+SbomDocument CheckImageSbom(const Request& request, const InputFile& file, SbomDocument doc) {
+  if (auto why = NotAnImageSbom(doc)) throw Failure(file.path + ": " + *why);
+  CheckTime(file.path, "the creation time", doc.created);
+  if (request.require_complete && !doc.completeness.shortfalls.empty()) {
+    throw Failure(file.path + ": is below SPEC.md rule 3 (--require-complete): " + CompletenessLine(doc));
+  }
+  return doc;
 }
 
 // Reads, parses and checks every file; signs the SBOMs. Nothing is written.
@@ -227,22 +239,19 @@ Inputs LoadInputs(const Request& request, const Config& config, const SigningKey
   std::optional<std::string> spdx_bytes, cyclonedx_bytes;
   if (request.cyclonedx_path) {
     InputFile file = ReadInput(*request.cyclonedx_path, config.ingest_max_bytes);
-    SbomDocument doc = ParseCycloneDx(file.path, file.bytes);
+    SbomDocument doc = CheckImageSbom(request, file, ParseCycloneDx(file.path, file.bytes));
     cyclonedx_bytes = file.bytes;
     inputs.sboms.push_back({std::move(file), std::move(doc), ""});
   }
   if (request.spdx_path) {
     InputFile file = ReadInput(*request.spdx_path, config.ingest_max_bytes);
-    SbomDocument doc = ParseSpdx(file.path, file.bytes);
+    SbomDocument doc = CheckImageSbom(request, file, ParseSpdx(file.path, file.bytes));
     spdx_bytes = file.bytes;
     inputs.sboms.push_back({std::move(file), std::move(doc), ""});
   }
-  CheckAgreement(inputs);
+  CheckAgreement(request, inputs);
   inputs.input_sha256 = InputDigest(inputs.report_file.bytes, spdx_bytes, cyclonedx_bytes);
-  // The scan time: the report's, else the SBOMs' creation time (same run), else now.
-  inputs.scanned_at = inputs.report.scanned_at;
   for (const Sbom& sbom : inputs.sboms) {
-    if (!inputs.scanned_at && sbom.doc.created && IsRfc3339(*sbom.doc.created)) inputs.scanned_at = sbom.doc.created;
     // Older Trivy reports carry no version; the same run's SBOM names it.
     if (!inputs.report.scanner_version && sbom.doc.tool_name && sbom.doc.tool_version &&
         UpperAscii(*sbom.doc.tool_name) == UpperAscii(inputs.report.scanner_name)) {
@@ -311,7 +320,8 @@ Target LockOrCreateVersion(Db& db, const Request& request, const Inputs& inputs,
   }
   target.version_id = version.Text(0, 0);
   target.previous_scan_id = version.OptionalText(0, 2);
-  Exec(db, kUpdateVersion, {target.version_id, request.size, request.base_os, tags, request.published});
+  Exec(db, kUpdateVersion,
+       {target.version_id, request.size, request.base_os, tags, request.published, inputs.report.image_size});
   return target;
 }
 
@@ -370,7 +380,7 @@ StoredScan InsertScan(Db& db, const Target& target, const Inputs& inputs, const 
     Exec(db, kInsertSbom,
          {stored.id, sbom.doc.format, sbom.doc.spec_version, sbom.file.sha256_hex,
           static_cast<long long>(sbom.file.bytes.size()), sbom.doc.tool_name, sbom.doc.tool_version, sbom.signature,
-          key_id});
+          key_id, CompletenessJson(sbom.doc.completeness)});
   }
   Exec(db, kInsertFindings, {stored.id, FindingsJson(r.findings)});
   return stored;
@@ -485,6 +495,8 @@ void Ingest(const Args& args) {
   std::cout << "scan " << scan.id << " ingested: " << request.image << " " << request.tag << ", "
             << inputs.report.scanner_name << " " << inputs.report.scanner_version.value_or("(version unknown)") << ", "
             << CountsText(CountFindings(inputs.report.findings)) << "; SBOMs: " << sboms << "\n";
+  for (const Sbom& sbom : inputs.sboms) std::cout << "completeness: " << CompletenessLine(sbom.doc) << "\n";
+  for (const std::string& note : inputs.notes) std::cout << "note: " << note << "\n";
 }
 
 }  // namespace icat::ctl

@@ -1,13 +1,15 @@
-// The pure rules of ingest: counting, ordering, agreement between documents, the input digest,
-// repositories of image references, RFC 3339 checks and the outbox events' data.
+// The pure rules of ingest: counting, ordering, agreement between documents, the same-scan rules,
+// the input digest, repositories of image references, RFC 3339 times and the outbox events' data.
 #include "ingest_model.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <regex>
+#include <tuple>
 
 #include "icat/crypto.hpp"
 
@@ -79,10 +81,161 @@ std::optional<std::string> IdentityConflict(const ImageIdentity& a, std::string_
            Joined(b.repo_digests) + ")";
   }
   if (!a.diff_ids.empty() && !b.diff_ids.empty() && a.diff_ids != b.diff_ids) {
-    return names + " describe different images (their layers differ: " + std::to_string(a.diff_ids.size()) + " vs " +
-           std::to_string(b.diff_ids.size()) + " layer digests, not the same set)";
+    for (const auto& [from, from_name, other, other_name] :
+         {std::tuple(&a.diff_ids, a_name, &b.diff_ids, b_name), std::tuple(&b.diff_ids, b_name, &a.diff_ids, a_name)}) {
+      for (const std::string& layer : *from) {
+        if (other->count(layer)) continue;
+        return names + " describe different images (layer " + layer + " of " + std::string(from_name) +
+               " is not among the " + std::to_string(other->size()) + " layers of " + std::string(other_name) + ")";
+      }
+    }
   }
   return std::nullopt;
+}
+
+// ------------------------------------------------------------------ same scan
+
+std::optional<std::string> NotAnImageSbom(const SbomDocument& doc) {
+  if (doc.vex && !doc.describes_image) {
+    return "is a VEX document (vulnerabilities with analysis statements, about no container image), not an SBOM of "
+           "an image";
+  }
+  if (doc.entries == 0) return "lists no packages: an SBOM of an image lists what the image contains";
+  if (doc.describes_image) return std::nullopt;
+  if (doc.format == "cyclonedx") {
+    return "describes no container image: metadata.component is absent or not of type \"container\"";
+  }
+  return "describes no container image: no package the document DESCRIBES (documentDescribes or a DESCRIBES "
+         "relationship) is a container image (primaryPackagePurpose CONTAINER)";
+}
+
+bool ToolOfScanner(std::string_view tool, std::string_view scanner) {
+  std::string t = UpperAscii(tool), s = UpperAscii(scanner);
+  return !t.empty() && (t == s || (s == "GRYPE" && t == "SYFT"));
+}
+
+std::optional<std::string> SharedIdentity(const ImageIdentity& a, const ImageIdentity& b) {
+  if (a.image_id && b.image_id && *a.image_id == *b.image_id) return "image id " + *a.image_id;
+  for (const std::string& digest : a.repo_digests) {
+    if (b.repo_digests.count(digest)) return "registry digest " + digest;
+  }
+  if (!a.diff_ids.empty() && a.diff_ids == b.diff_ids) return "the same " + std::to_string(a.diff_ids.size()) + " layers";
+  return std::nullopt;
+}
+
+bool NamesNothing(const ImageIdentity& identity) {
+  return !identity.image_id && identity.repo_digests.empty() && identity.diff_ids.empty();
+}
+
+namespace {
+
+// Why one SBOM is not of the report's run, or nullopt; what the reply should say goes to notes.
+std::optional<std::string> NotOfTheRun(const ScanReport& report, const std::string& report_path,
+                                       std::string_view digest, const NamedSbom& sbom,
+                                       std::vector<std::string>& notes) {
+  const SbomDocument& doc = *sbom.doc;
+  std::string tool = doc.tool_name.value_or("");
+  if (!ToolOfScanner(tool, report.scanner_name)) {
+    return sbom.path + " comes from " + (tool.empty() ? "an unnamed tool" : tool) + ", " + report_path + " from " +
+           report.scanner_name + ": they are not one scanner's run";
+  }
+  std::optional<std::string> shared = SharedIdentity(report.identity, doc.identity);
+  if (report.scanned_sbom && NamesNothing(report.identity)) {
+    // The report scanned this SBOM (possibly long after it was written), so the SBOM speaks for the
+    // image; when it names a registry digest, that must be --digest.
+    if (!doc.identity.repo_digests.empty() && !doc.identity.repo_digests.count(std::string(digest))) {
+      return "--digest " + std::string(digest) + " is not the image's digest in " + sbom.path + " (" +
+             Joined(doc.identity.repo_digests) + ")";
+    }
+    notes.push_back(report_path + " is a scan of an SBOM, not of the image, and names no image: " + sbom.path +
+                    " speaks for the image" +
+                    (doc.identity.repo_digests.empty() ? ", and names no registry digest, so the image is --digest " +
+                                                             std::string(digest) + " on the operator's word"
+                                                       : ""));
+    return std::nullopt;
+  }
+  if (!shared && NamesNothing(report.identity)) {
+    return report_path + " names no image (no image id, registry digest or layers), so nothing shows that " +
+           sbom.path + " describes the image it scanned";
+  }
+  if (!shared && report.identity.repo_digests.empty()) {
+    return sbom.path + " names nothing of the image " + report_path + " names, and " + report_path +
+           " names no registry digest to hold --digest against: nothing shows they describe one image";
+  }
+  if (!shared) {
+    notes.push_back(sbom.path + " names no image identity that " + report_path +
+                    " names: it is taken as the image of --digest " + std::string(digest) + ", which " + report_path +
+                    " names");
+  }
+  std::optional<long long> scanned = report.scanned_at ? EpochSeconds(*report.scanned_at) : std::nullopt;
+  std::optional<long long> created = doc.created ? EpochSeconds(*doc.created) : std::nullopt;
+  if (!scanned || !created) return std::nullopt;
+  long long apart = std::llabs(created.value_or(0) - scanned.value_or(0));  // value_or: GCC 12 sees no check
+  if (apart <= kSameRunToleranceSeconds) return std::nullopt;
+  std::string times = sbom.path + " was created at " + *doc.created + ", " + report_path + " scanned at " +
+                      *report.scanned_at + ": " + SpanText(apart) + " apart";
+  if (!shared) return times + ", over the " + SpanText(kSameRunToleranceSeconds) + " one run may take";
+  notes.push_back(times + "; another run on the same image (" + *shared + "), so the scan time is the report's");
+  return std::nullopt;
+}
+
+// The scan time when the report names none: the SBOMs' creation time (the earliest), when each
+// names the report's image and they were created within the tolerance of each other.
+std::optional<std::string> SbomScanTime(const ScanReport& report, const std::string& report_path,
+                                        const std::vector<NamedSbom>& sboms, std::vector<std::string>& notes) {
+  std::optional<std::string> earliest;
+  std::optional<long long> first, last;
+  for (const NamedSbom& sbom : sboms) {
+    std::optional<long long> created = sbom.doc->created ? EpochSeconds(*sbom.doc->created) : std::nullopt;
+    std::string why;
+    if (!created) why = " has no creation time";
+    else if (!SharedIdentity(report.identity, sbom.doc->identity)) why = " does not name the report's image";
+    if (!why.empty()) {
+      notes.push_back(report_path + " names no scan time and " + sbom.path + why +
+                      ": the scan time is the time of ingest");
+      return std::nullopt;
+    }
+    if (!first || *created < *first) {
+      first = created;
+      earliest = sbom.doc->created;
+    }
+    if (!last || *created > *last) last = created;
+  }
+  if (first && *last - *first > kSameRunToleranceSeconds) {
+    notes.push_back(report_path + " names no scan time and its SBOMs were created " + SpanText(*last - *first) +
+                    " apart: the scan time is the time of ingest");
+    return std::nullopt;
+  }
+  return earliest;
+}
+
+}  // namespace
+
+SameScan CheckSameScan(const ScanReport& report, std::string_view report_path, std::string_view digest,
+                       const std::vector<NamedSbom>& sboms) {
+  SameScan out;
+  std::string report_name(report_path);
+  std::vector<std::pair<const ImageIdentity*, std::string>> documents = {{&report.identity, report_name}};
+  for (const NamedSbom& sbom : sboms) documents.emplace_back(&sbom.doc->identity, sbom.path);
+  for (size_t i = 0; i < documents.size(); ++i) {
+    for (size_t j = i + 1; j < documents.size(); ++j) {
+      out.refusal =
+          IdentityConflict(*documents[i].first, documents[i].second, *documents[j].first, documents[j].second);
+      if (out.refusal) return out;
+    }
+  }
+  const std::set<std::string>& digests = report.identity.repo_digests;
+  if (!digests.empty() && !digests.count(std::string(digest))) {
+    out.refusal = "--digest " + std::string(digest) + " is not the image's digest in " + report_name + " (" +
+                  Joined(digests) + ")";
+    return out;
+  }
+  for (const NamedSbom& sbom : sboms) {
+    out.refusal = NotOfTheRun(report, report_name, digest, sbom, out.notes);
+    if (out.refusal) return out;
+  }
+  out.scanned_at = report.scanned_at ? report.scanned_at : SbomScanTime(report, report_name, sboms, out.notes);
+  return out;
 }
 
 std::string InputDigest(std::string_view report, const std::optional<std::string>& spdx,
@@ -112,20 +265,37 @@ std::optional<std::string> RepositoryOf(std::string_view reference) {
   return host + "/" + path;
 }
 
-bool IsRfc3339(std::string_view text) {
+std::optional<long long> EpochSeconds(std::string_view text) {
   static const std::regex kShape(
-      R"((\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2})))");
+      R"((\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2})))");
   std::match_results<std::string_view::const_iterator> m;
-  if (!std::regex_match(text.begin(), text.end(), m, kShape)) return false;
+  if (!std::regex_match(text.begin(), text.end(), m, kShape)) return std::nullopt;
   auto number = [&](int group) { return std::stoi(m[group].str()); };
   int year = number(1), month = number(2), day = number(3);
   static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  if (year < 1 || month < 1 || month > 12) return false;
+  if (year < 1 || month < 1 || month > 12) return std::nullopt;
   int days = kDays[month - 1] + (month == 2 && leap ? 1 : 0);
-  if (day < 1 || day > days || number(4) > 23 || number(5) > 59 || number(6) > 59) return false;
-  if (m[9].matched && (number(9) > 23 || number(10) > 59)) return false;
-  return true;
+  if (day < 1 || day > days || number(4) > 23 || number(5) > 59 || number(6) > 59) return std::nullopt;
+  if (m[9].matched && (number(10) > 23 || number(11) > 59)) return std::nullopt;
+  // Days since 1970-01-01 of a proleptic Gregorian date, counting years from March.
+  long long y = year - (month <= 2 ? 1 : 0);
+  long long era = y / 400, year_of_era = y - era * 400;
+  long long day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  long long day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  long long epoch_days = era * 146097 + day_of_era - 719468;
+  long long seconds = epoch_days * 86400 + number(4) * 3600 + number(5) * 60 + number(6);
+  if (m[9].matched) seconds -= (m[9].str() == "-" ? -1 : 1) * (number(10) * 3600LL + number(11) * 60);
+  return seconds;
+}
+
+bool IsRfc3339(std::string_view text) { return EpochSeconds(text).has_value(); }
+
+std::string SpanText(long long seconds) {
+  if (seconds >= 2 * 86400) return std::to_string(seconds / 86400) + " days";
+  if (seconds >= 2 * 3600) return std::to_string(seconds / 3600) + " hours";
+  if (seconds >= 2 * 60) return std::to_string(seconds / 60) + " minutes";
+  return std::to_string(seconds) + (seconds == 1 ? " second" : " seconds");
 }
 
 std::string UpperAscii(std::string_view text) {

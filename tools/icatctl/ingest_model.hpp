@@ -6,6 +6,7 @@
 #include <rapidjson/document.h>
 
 #include <array>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -38,7 +39,7 @@ struct Finding {
 // What one document says about the image it describes. Empty members say nothing.
 struct ImageIdentity {
   std::optional<std::string> image_id;  // the image config digest, sha256:<hex>
-  std::set<std::string> repo_digests;   // registry (repo) digests, sha256:<hex>
+  std::set<std::string> repo_digests;   // registry digests (repo digests, Grype's manifestDigest), sha256:<hex>
   std::set<std::string> diff_ids;       // layer diff ids, sha256:<hex>
 };
 
@@ -52,7 +53,24 @@ struct ScanReport {
   std::optional<long long> image_size;
   std::vector<std::string> repositories;  // from repo tags and digests, e.g. docker.io/library/alpine
   ImageIdentity identity;
+  bool scanned_sbom = false;  // a scan of an SBOM (trivy sbom, grype sbom:), not of the image itself
   std::vector<Finding> findings;
+};
+
+// What one SBOM holds of what SPEC.md section 1 rule 3 asks (docs/scans.md, "Completeness (rule 3)").
+// A package is every component (CycloneDX) or package (SPDX) but the image itself and its OS entry.
+struct SbomCompleteness {
+  long long packages = 0;
+  std::map<std::string, long long> kinds;  // os, java, npm, go, python, ruby, ..., binary, unknown
+  long long exact_versions = 0;            // packages with one exact version (no range, no wildcard)
+  long long checksums = 0;                 // packages with at least one checksum
+  long long in_graph = 0;                  // packages the dependency graph places
+  long long relationships = 0;             // edges of the dependency graph
+  long long spdx_licenses = 0;             // packages whose licences are all SPDX ids (or expressions of them)
+  std::optional<std::string> tool_name, tool_version;
+  bool tool_release = false;               // tool_version is a release number such as 0.50.0, not "dev"
+  std::optional<std::string> image_digest;  // the image's registry digest, when the document names one
+  std::vector<std::string> shortfalls;      // what falls short of rule 3, in words; empty: it meets it
 };
 
 // An SBOM, checked for its format; its bytes are stored verbatim elsewhere.
@@ -63,6 +81,11 @@ struct SbomDocument {
   std::optional<std::string> tool_version;
   std::optional<std::string> created;  // RFC 3339
   ImageIdentity identity;
+  SbomCompleteness completeness;
+  // What the document is about: ingest takes only an SBOM of a container image (NotAnImageSbom).
+  bool describes_image = false;  // CycloneDX metadata.component of type container; SPDX: a container it DESCRIBES
+  long long entries = 0;         // components (CycloneDX) or packages (SPDX) besides the image itself
+  bool vex = false;              // CycloneDX vulnerabilities carrying `analysis`: VEX statements
 };
 
 // The counts stored on a scan row, indexed like kSeverities.
@@ -83,6 +106,54 @@ void SortFindings(std::vector<Finding>& findings);
 // layer sets differ), or nullopt. a_name and b_name name them in the message.
 std::optional<std::string> IdentityConflict(const ImageIdentity& a, std::string_view a_name, const ImageIdentity& b,
                                             std::string_view b_name);
+
+// ------------------------------------------------------------------ same scan (docs/scans.md)
+
+// Why a parsed SBOM is not an SBOM of a container image (a VEX, no packages, no image it
+// describes), or nullopt.
+std::optional<std::string> NotAnImageSbom(const SbomDocument& doc);
+
+// How far apart (seconds) an SBOM's creation and the report's scan time may be in one run.
+inline constexpr long long kSameRunToleranceSeconds = 3600;
+
+// True when an SBOM written by `tool` can come from a run of `scanner`: trivy's from trivy;
+// grype's from grype or syft (Grype catalogues packages with Syft). Case-insensitive.
+bool ToolOfScanner(std::string_view tool, std::string_view scanner);
+
+// What both documents name of the image ("image id sha256:...", "registry digest sha256:...",
+// "the same 6 layers"), or nullopt when they share nothing of it.
+std::optional<std::string> SharedIdentity(const ImageIdentity& a, const ImageIdentity& b);
+// True when the document names nothing of the image.
+bool NamesNothing(const ImageIdentity& identity);
+
+// One SBOM as the same-scan rules see it.
+struct NamedSbom {
+  std::string path;
+  const SbomDocument* doc;
+};
+
+// What the same-scan rules decide about one ingest.
+struct SameScan {
+  std::optional<std::string> refusal;     // one line naming the two values and the two files; nothing is stored
+  std::vector<std::string> notes;         // what the reply adds (a document without identity, another run)
+  std::optional<std::string> scanned_at;  // RFC 3339; nullopt: the time of ingest
+};
+
+// The report and every SBOM are one scan of one image (docs/scans.md, "Same scan and image
+// identity"). The checks, in order: no two documents contradict each other; --digest is one of
+// the report's registry digests when it names any; each SBOM's tool is the report's scanner; each
+// SBOM names the report's image, or names none comparable and --digest is the report's digest; each
+// SBOM's time is within the tolerance of the report's, unless a shared identity proves the same
+// image (another run of it). The scan time is the report's, else that of SBOMs that name the
+// report's image and are within the tolerance of each other, else nullopt.
+SameScan CheckSameScan(const ScanReport& report, std::string_view report_path, std::string_view digest,
+                       const std::vector<NamedSbom>& sboms);
+
+// Seconds since 1970-01-01T00:00:00Z of an RFC 3339 time; nullopt when it is not one.
+std::optional<long long> EpochSeconds(std::string_view rfc3339);
+
+// A span of seconds in words: "42 seconds", "17 minutes", "5 hours", "293 days".
+std::string SpanText(long long seconds);
 
 // SHA-256 hex naming the set of ingested files: re-ingesting the same files is then recognised.
 std::string InputDigest(std::string_view report, const std::optional<std::string>& spdx,

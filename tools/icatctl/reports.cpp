@@ -71,6 +71,13 @@ void AddAlias(Finding& f, const std::string& alias) {
   if (std::find(f.aliases.begin(), f.aliases.end(), upper) == f.aliases.end()) f.aliases.push_back(upper);
 }
 
+// The image's size in bytes (Trivy Metadata.Size, Grype imageSize); 0 is "not known", like absent.
+std::optional<long long> ImageSize(const Value& object, const char* name) {
+  const Value* size = Member(object, name);
+  if (!size || !size->IsInt64() || size->GetInt64() <= 0) return std::nullopt;
+  return size->GetInt64();
+}
+
 std::string Where(const char* array, size_t index) { return std::string(array) + "[" + std::to_string(index) + "]"; }
 
 // ------------------------------------------------------------------ Trivy
@@ -131,6 +138,8 @@ ScanReport ParseTrivy(std::string_view path, const Value& d) {
   report.scanner_name = "trivy";
   if (const Value* trivy = Member(d, "Trivy")) report.scanner_version = NonEmpty(StringAt(*trivy, "Version"));
   report.scanned_at = NonEmpty(StringAt(d, "CreatedAt"));
+  std::string artifact_type = StringAt(d, "ArtifactType").value_or("");
+  report.scanned_sbom = artifact_type == "cyclonedx" || artifact_type == "spdx";
   const Value empty(rapidjson::kObjectType);
   const Value* metadata = Member(d, "Metadata");
   if (!metadata || !metadata->IsObject()) metadata = &empty;
@@ -147,6 +156,7 @@ ScanReport ParseTrivy(std::string_view path, const Value& d) {
   for (const std::string& diff_id : Strings(*metadata, "DiffIDs")) {
     if (IsDigest(diff_id)) report.identity.diff_ids.insert(diff_id);
   }
+  report.image_size = ImageSize(*metadata, "Size");
   AddRepositories(report, Strings(*metadata, "RepoTags"));
   AddRepositories(report, repo_digests);
 
@@ -244,16 +254,19 @@ ScanReport ParseGrype(std::string_view path, const Value& d) {
   }
   const Value* source = Member(d, "source");
   const Value* target = source ? Member(*source, "target") : nullptr;
+  report.scanned_sbom = source && StringAt(*source, "type").value_or("") == "sbom";
   if (target && target->IsObject()) {
     if (std::optional<std::string> id = StringAt(*target, "imageID"); id && IsDigest(*id))
       report.identity.image_id = id;
-    // repoDigests, like Trivy's RepoDigests, are what the registry knows the image by. The
-    // platform manifestDigest may differ from them (an index), so it is not compared.
+    // repoDigests (like Trivy's RepoDigests, the index of a multi-platform image) and the platform
+    // manifestDigest (what Syft's SBOMs name) are both what the registry knows the image by.
     std::vector<std::string> repo_digests = Strings(*target, "repoDigests");
     for (const std::string& reference : repo_digests) {
       if (std::optional<std::string> digest = DigestOfReference(reference))
         report.identity.repo_digests.insert(*digest);
     }
+    if (std::optional<std::string> manifest = StringAt(*target, "manifestDigest"); manifest && IsDigest(*manifest))
+      report.identity.repo_digests.insert(*manifest);
     if (const Value* layers = Member(*target, "layers"); layers && layers->IsArray()) {
       for (const Value& layer : layers->GetArray()) {
         if (std::optional<std::string> digest = StringAt(layer, "digest"); digest && IsDigest(*digest)) {
@@ -261,9 +274,7 @@ ScanReport ParseGrype(std::string_view path, const Value& d) {
         }
       }
     }
-    if (const Value* size = Member(*target, "imageSize"); size && size->IsInt64() && size->GetInt64() >= 0) {
-      report.image_size = size->GetInt64();
-    }
+    report.image_size = ImageSize(*target, "imageSize");
     AddRepositories(report, Strings(*target, "tags"));
     AddRepositories(report, repo_digests);
   }

@@ -1,7 +1,11 @@
 // SPDX 2.3 and CycloneDX 1.5 checks, and what ingest reads from them (tool, time, image identity).
 #include "sbom_docs.hpp"
 
+#include <set>
+
 #include "reports.hpp"
+#include "sbom_completeness.hpp"
+#include "sbom_schema.hpp"
 #include "session.hpp"
 
 namespace icat::ctl {
@@ -52,13 +56,38 @@ const Value* ObjectAt(const Value& object, const char* name) {
   return v && v->IsObject() ? v : nullptr;
 }
 
-// The container image package an SPDX document describes, if it has one.
-const Value* SpdxContainerPackage(const Value& d) {
+// The SPDX ids the document DESCRIBES: documentDescribes, "SPDXRef-DOCUMENT DESCRIBES x" and
+// "x DESCRIBED_BY SPDXRef-DOCUMENT".
+std::set<std::string> SpdxDescribed(const Value& d) {
+  std::set<std::string> ids;
+  if (const Value* describes = Member(d, "documentDescribes"); describes && describes->IsArray()) {
+    for (const Value& id : describes->GetArray()) {
+      if (id.IsString()) ids.emplace(id.GetString(), id.GetStringLength());
+    }
+  }
+  if (const Value* relationships = Member(d, "relationships"); relationships && relationships->IsArray()) {
+    for (const Value& r : relationships->GetArray()) {
+      std::string from = StringAt(r, "spdxElementId").value_or(""), to = StringAt(r, "relatedSpdxElement").value_or("");
+      std::string type = StringAt(r, "relationshipType").value_or("");
+      if (type == "DESCRIBES" && from == "SPDXRef-DOCUMENT") ids.insert(to);
+      if (type == "DESCRIBED_BY" && to == "SPDXRef-DOCUMENT") ids.insert(from);
+    }
+  }
+  return ids;
+}
+
+// The container image package the document DESCRIBES: primaryPackagePurpose CONTAINER, or the ids
+// scanners gave it before that field existed (Trivy SPDXRef-ContainerImage-*, Syft
+// SPDXRef-DocumentRoot-Image-*). nullptr when it describes none.
+const Value* SpdxImagePackage(const Value& d) {
   const Value* packages = Member(d, "packages");
   if (!packages || !packages->IsArray()) return nullptr;
+  std::set<std::string> described = SpdxDescribed(d);
   for (const Value& package : packages->GetArray()) {
+    std::string id = StringAt(package, "SPDXID").value_or("");
+    if (!described.count(id)) continue;
     if (StringAt(package, "primaryPackagePurpose").value_or("") == "CONTAINER" ||
-        StringAt(package, "SPDXID").value_or("").rfind("SPDXRef-ContainerImage", 0) == 0) {
+        id.rfind("SPDXRef-ContainerImage-", 0) == 0 || id.rfind("SPDXRef-DocumentRoot-Image-", 0) == 0) {
       return &package;
     }
   }
@@ -67,8 +96,15 @@ const Value* SpdxContainerPackage(const Value& d) {
 
 ImageIdentity SpdxIdentity(const Value& d) {
   ImageIdentity identity;
-  const Value* image = SpdxContainerPackage(d);
+  const Value* image = SpdxImagePackage(d);
   if (!image) return identity;
+  // Syft gives the image's manifest digest as the package's SHA256 checksum.
+  if (const Value* checksums = Member(*image, "checksums"); checksums && checksums->IsArray()) {
+    for (const Value& checksum : checksums->GetArray()) {
+      std::string digest = "sha256:" + StringAt(checksum, "checksumValue").value_or("");
+      if (StringAt(checksum, "algorithm").value_or("") == "SHA256" && IsDigest(digest)) identity.repo_digests.insert(digest);
+    }
+  }
   if (const Value* texts = Member(*image, "attributionTexts"); texts && texts->IsArray()) {
     for (const Value& text : texts->GetArray()) {
       if (text.IsString()) AddIdentityLine(identity, std::string_view(text.GetString(), text.GetStringLength()));
@@ -106,6 +142,36 @@ ImageIdentity CycloneDxIdentity(const Value& d) {
   return identity;
 }
 
+// What an SPDX document is about: the image it describes and how many other packages it lists.
+void SpdxSubject(const Value& d, SbomDocument& doc) {
+  const Value* packages = Member(d, "packages");
+  long long count = packages && packages->IsArray() ? static_cast<long long>(packages->Size()) : 0;
+  doc.describes_image = SpdxImagePackage(d) != nullptr;
+  doc.entries = count - (doc.describes_image ? 1 : 0);
+}
+
+// What a CycloneDX document is about: its metadata.component, its components and whether its
+// vulnerabilities carry VEX analysis.
+void CycloneDxSubject(const Value& d, SbomDocument& doc) {
+  const Value* metadata = ObjectAt(d, "metadata");
+  const Value* component = metadata ? ObjectAt(*metadata, "component") : nullptr;
+  doc.describes_image = component && StringAt(*component, "type").value_or("") == "container";
+  const Value* components = Member(d, "components");
+  doc.entries = components && components->IsArray() ? static_cast<long long>(components->Size()) : 0;
+  if (const Value* vulnerabilities = Member(d, "vulnerabilities"); vulnerabilities && vulnerabilities->IsArray()) {
+    for (const Value& v : vulnerabilities->GetArray()) doc.vex = doc.vex || ObjectAt(v, "analysis") != nullptr;
+  }
+}
+
+// "an OpenVEX document" or "a CSAF document" when a VEX of those formats is given as an SBOM.
+std::optional<std::string> VexFormat(const Value& d) {
+  const Value* statements = Member(d, "statements");
+  if (statements && statements->IsArray() && (Member(d, "@context") || Member(d, "author"))) return "an OpenVEX document";
+  const Value* document = ObjectAt(d, "document");
+  if (document && Member(*document, "csaf_version")) return "a CSAF document";
+  return std::nullopt;
+}
+
 // The first tool of metadata.tools: the 1.4 array form or the 1.5 {"components": [...]} form.
 void CycloneDxTool(const Value& d, SbomDocument& doc) {
   const Value* metadata = ObjectAt(d, "metadata");
@@ -131,9 +197,12 @@ SbomDocument ParseSpdx(std::string_view path, std::string_view bytes) {
   std::optional<std::string> version = StringAt(d, "spdxVersion");
   if (!version) {
     if (Member(d, "bomFormat")) Refuse(path, "is a CycloneDX document, not SPDX (pass it as --cyclonedx)");
+    if (auto vex = VexFormat(d)) Refuse(path, "is not an SPDX JSON document: it is " + *vex + " (VEX), not an SBOM");
     Refuse(path, "is not an SPDX JSON document (no spdxVersion)");
   }
   if (*version != "SPDX-2.3") Refuse(path, "is " + *version + "; --spdx takes SPDX-2.3 JSON only");
+  ValidateSbomSchema(SbomSchema::kSpdx23, path, d);
+  // Beyond the v2.3 schema: the 2.3.1 errata require documentNamespace, and the document's own id is fixed.
   const Value* creation = ObjectAt(d, "creationInfo");
   if (StringAt(d, "SPDXID").value_or("") != "SPDXRef-DOCUMENT")
     Refuse(path, "is not a valid SPDX 2.3 document: SPDXID is not SPDXRef-DOCUMENT");
@@ -158,6 +227,8 @@ SbomDocument ParseSpdx(std::string_view path, std::string_view bytes) {
     }
   }
   doc.identity = SpdxIdentity(d);
+  SpdxSubject(d, doc);
+  doc.completeness = MeasureCompleteness(d, doc);
   return doc;
 }
 
@@ -169,11 +240,13 @@ SbomDocument ParseCycloneDx(std::string_view path, std::string_view bytes) {
     if (Member(d, "payloadType") || Member(d, "payload")) {
       Refuse(path, "is an in-toto/DSSE envelope, not a CycloneDX JSON document (extract the SBOM first)");
     }
+    if (auto vex = VexFormat(d)) Refuse(path, "is not a CycloneDX JSON document: it is " + *vex + " (VEX), not an SBOM");
     Refuse(path, "is not a CycloneDX JSON document (no \"bomFormat\": \"CycloneDX\")");
   }
   std::optional<std::string> version = StringAt(d, "specVersion");
   if (!version) Refuse(path, "is a CycloneDX document without specVersion; --cyclonedx takes CycloneDX 1.5 JSON only");
   if (*version != "1.5") Refuse(path, "is CycloneDX " + *version + "; --cyclonedx takes CycloneDX 1.5 JSON only");
+  ValidateSbomSchema(SbomSchema::kCycloneDx15, path, d);
 
   SbomDocument doc;
   doc.format = "cyclonedx";
@@ -181,6 +254,8 @@ SbomDocument ParseCycloneDx(std::string_view path, std::string_view bytes) {
   if (const Value* metadata = ObjectAt(d, "metadata")) doc.created = StringAt(*metadata, "timestamp");
   CycloneDxTool(d, doc);
   doc.identity = CycloneDxIdentity(d);
+  CycloneDxSubject(d, doc);
+  doc.completeness = MeasureCompleteness(d, doc);
   return doc;
 }
 

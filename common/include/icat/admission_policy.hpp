@@ -13,17 +13,23 @@
 
 namespace icat {
 
+// Lifts one CVE id, or one rule that has no CVE behind it (requireScan), until it expires.
 struct PolicyException {
-  std::string cve_id;                   // upper case
+  std::string cve_id;                   // upper case; empty when the exception names a rule
   std::optional<std::string> image_id;  // a catalogue image id; none: every image
   std::string justification;
-  std::string expires_at;  // RFC 3339, as given
+  std::string expires_at;          // RFC 3339, as given
+  std::optional<std::string> rule;  // one of kExceptionRules, instead of a CVE id
 };
+
+// The rules an exception can name instead of a CVE id.
+inline const std::vector<std::string_view> kExceptionRules = {"requireScan"};
 
 // Every field with its default: what a tenant that never saved a policy gets.
 struct AdmissionPolicy {
   std::string mode = "enforce";  // enforce | warn | audit
   bool require_catalog_images = true;
+  bool require_scan = true;  // a catalogue version that was never scanned is denied (its risk is unknown)
   std::vector<std::string> allowed_registries;  // prefixes; empty: any
   std::vector<std::string> exempt_namespaces = {"kube-system"};
   std::vector<std::string> exempt_images;                      // glob patterns on the full reference

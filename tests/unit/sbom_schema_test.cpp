@@ -1,0 +1,121 @@
+// Ingest's schema check: the official SPDX 2.3 and CycloneDX 1.5 schemas (schemas/, valijson) accept
+// every real document and every demo SBOM, and refuse each crafted violation with its JSON pointer.
+#include "../../tools/icatctl/sbom_schema.hpp"
+
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+
+#include "../../tools/icatctl/sbom_docs.hpp"
+#include "fixtures.hpp"
+#include "icat/json.hpp"
+
+namespace ctl = icat::ctl;
+using icat::test::FixturePath;
+using icat::test::ReadAll;
+using icat::test::Refusal;
+
+namespace {
+
+// The schema's verdict on a file: "" when valid, else the refusal.
+std::string Verdict(ctl::SbomSchema schema, const std::string& path) {
+  icat::JsonRead read = icat::ReadJson(ReadAll(path), icat::kMaxDocumentDepth);
+  BOOST_TEST_REQUIRE(read.error.empty(), path << ": " << read.error);
+  return Refusal([&] { ctl::ValidateSbomSchema(schema, path, read.document); });
+}
+
+const std::string kSpdxHead =
+    R"("spdxVersion": "SPDX-2.3", "SPDXID": "SPDXRef-DOCUMENT", "documentNamespace": "https://example.test/x")";
+
+// A CycloneDX 1.5 document with one component given as JSON text.
+std::string CycloneDxWith(const std::string& component, const std::string& timestamp = "2024-05-01T10:00:00Z") {
+  return R"({"bomFormat": "CycloneDX", "specVersion": "1.5", "version": 1, "metadata": {"timestamp": ")" + timestamp +
+         R"(", "component": {"type": "container", "name": "app"}}, "components": [)" + component + "]}";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(sbom_schema)
+
+BOOST_AUTO_TEST_CASE(every_real_cyclonedx_1_5_and_spdx_2_3_fixture_is_valid) {
+  for (const char* file : {"sboms/trivy-integration-v0.50.0/fluentd-multiple-lockfiles.image.trivy-dev.cdx-1.5.json",
+                           "sboms/trivy-integration-v0.50.0/fluentd-multiple-lockfiles.sbom-input.trivy-dev.cdx-1.5.json",
+                           "sboms/trivy-integration-v0.50.0/centos-7.sbom-input.trivy-dev.cdx-1.5.json",
+                           "vex/cyclonedx-spec_valid-vulnerability-1.5.json"}) {
+    BOOST_TEST(Verdict(ctl::SbomSchema::kCycloneDx15, FixturePath(file)) == "", file);
+  }
+  BOOST_TEST(Verdict(ctl::SbomSchema::kSpdx23, FixturePath("sboms/spec-examples/SPDXJSONExample-v2.3.spdx.json")) == "");
+}
+
+BOOST_AUTO_TEST_CASE(every_demo_sbom_is_valid) {
+  int checked = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(icat::test::RepoDir() + "/tools/demo")) {
+    std::string name = entry.path().filename();
+    if (name != "sbom.spdx.json" && name != "sbom.cdx.json") continue;
+    ctl::SbomSchema schema = name == "sbom.spdx.json" ? ctl::SbomSchema::kSpdx23 : ctl::SbomSchema::kCycloneDx15;
+    BOOST_TEST(Verdict(schema, entry.path()) == "", entry.path());
+    checked++;
+  }
+  BOOST_TEST(checked >= 16);  // 8 versions (one with two scans), each with both formats
+}
+
+BOOST_AUTO_TEST_CASE(an_spdx_document_of_four_fields_is_refused_naming_what_is_missing) {
+  std::string four_fields = "{" + kSpdxHead + R"(, "creationInfo": {"created": "2024-05-01T10:00:00Z"}})";
+  BOOST_TEST(Refusal([&] { ctl::ParseSpdx("s.json", four_fields); }) ==
+             "s.json: is not valid SPDX 2.3 (official schema): /creationInfo: Missing required property 'creators'; "
+             "(root): Missing required property 'dataLicense'; (root): Missing required property 'name'");
+}
+
+BOOST_AUTO_TEST_CASE(an_spdx_package_purpose_outside_the_enum_is_refused) {
+  std::string spdx = "{" + kSpdxHead + R"(, "name": "x", "dataLicense": "CC0-1.0",
+    "creationInfo": {"created": "2024-05-01T10:00:00Z", "creators": ["Tool: t-1"]},
+    "packages": [{"SPDXID": "SPDXRef-os", "name": "debian", "downloadLocation": "NONE",
+                  "primaryPackagePurpose": "OPERATING-SYSTEM"}]})";
+  std::string refusal = Refusal([&] { ctl::ParseSpdx("s.json", spdx); });
+  BOOST_TEST(refusal.rfind("s.json: is not valid SPDX 2.3 (official schema): /packages/0/primaryPackagePurpose: ", 0) ==
+                 0u,
+             refusal);
+}
+
+BOOST_AUTO_TEST_CASE(a_cyclonedx_banana_type_numeric_purl_and_bad_timestamp_are_each_refused) {
+  struct Case {
+    std::string document, pointer;
+  };
+  for (const Case& c : {
+           Case{CycloneDxWith(R"({"type": "banana", "name": "x"})"), "/components/0/type: "},
+           Case{CycloneDxWith(R"({"type": "library", "name": "x", "purl": 42})"), "/components/0/purl: "},
+           Case{CycloneDxWith(R"({"type": "library", "name": "x"})", "yesterday"), "/metadata/timestamp: "},
+       }) {
+    std::string refusal = Refusal([&] { ctl::ParseCycloneDx("c.json", c.document); });
+    BOOST_TEST(refusal.rfind("c.json: is not valid CycloneDX 1.5 (official schema): " + c.pointer, 0) == 0u, refusal);
+  }
+  BOOST_TEST(Refusal([] { ctl::ParseCycloneDx("c.json", CycloneDxWith(R"({"type": "library", "name": "x"})")); }) == "");
+}
+
+BOOST_AUTO_TEST_CASE(a_refusal_names_five_violations_and_counts_the_rest) {
+  std::string components;
+  for (int i = 0; i < 8; i++) components += std::string(i ? "," : "") + R"({"type": "banana", "name": "x"})";
+  std::string document = R"({"bomFormat": "CycloneDX", "specVersion": "1.5", "version": 1, "components": [)" +
+                         components + "]}";
+  std::string refusal = Refusal([&] { ctl::ParseCycloneDx("c.json", document); });
+  BOOST_TEST(refusal.find("/components/4/type") != std::string::npos, refusal);
+  BOOST_TEST(refusal.find("/components/5/type") == std::string::npos, refusal);
+  BOOST_TEST(refusal.find("; and ") != std::string::npos, refusal);
+}
+
+// valijson checks date-time with std::regex, which recurses once per character: a huge timestamp
+// must be a refusal, not a stack overflow.
+BOOST_AUTO_TEST_CASE(a_megabyte_timestamp_is_refused_without_a_crash) {
+  std::string refusal = Refusal([] {
+    ctl::ParseCycloneDx("c.json", CycloneDxWith(R"({"type": "library", "name": "x"})", std::string(1 << 20, '1')));
+  });
+  BOOST_TEST(refusal.find("/metadata/timestamp") != std::string::npos, refusal);
+}
+
+BOOST_AUTO_TEST_CASE(a_string_over_a_mebibyte_is_refused_before_the_schema_check) {
+  std::string name(1 << 20, 'x');
+  name += 'y';
+  std::string refusal = Refusal([&] { ctl::ParseCycloneDx("c.json", CycloneDxWith(R"({"type": "library", "name": ")" + name + R"("})")); });
+  BOOST_TEST(refusal == "c.json: /components/0/name: a string of 1048577 bytes, over the 1 MiB an SBOM field may hold");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

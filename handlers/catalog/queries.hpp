@@ -41,7 +41,7 @@ inline const std::vector<Statement> kStatements = {
     {"list_versions",
      "SELECT v.id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at), v.hardening_tags, "
      "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, rfc3339(s.scanned_at), "
-     "(SELECT jsonb_object_agg(b.format, b.completeness) FROM sboms b "
+     "(SELECT json_object_agg(b.format, b.completeness ORDER BY b.format) FROM sboms b "
      " WHERE b.scan_id = s.id AND b.completeness IS NOT NULL) "
      "FROM image_versions v JOIN licenses l ON l.image_id = v.image_id AND l.tenant_id = $1 "
      "LEFT JOIN scans s ON s.id = v.latest_scan_id "

@@ -67,7 +67,7 @@ BOOST_AUTO_TEST_CASE(a_tenant_without_a_licence_gets_404_on_every_scan_endpoint)
         "/v1/images/" + s.image.id + "/vulnerabilities"}) {
     BOOST_TEST_CONTEXT(path) { it::ExpectError(it::Get(path, it::Bearer(key)), 404, "NOT_FOUND"); }
   }
-  for (const std::string& suffix : {"/sbom/spdx", "/sbom/cyclonedx", "/vulnerabilities", "/scan-history"}) {
+  for (const char* suffix : {"/sbom/spdx", "/sbom/cyclonedx", "/vulnerabilities", "/scan-history"}) {
     BOOST_TEST_CONTEXT(suffix) { it::ExpectError(it::Get(VersionPath(s) + suffix, portal), 404, "NOT_FOUND"); }
   }
   // Unlicensed looks exactly like unknown.

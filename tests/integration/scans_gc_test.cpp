@@ -140,21 +140,6 @@ std::set<std::string> Names(const std::string& dir) {
   return names;
 }
 
-// A CycloneDX SBOM of about `bytes` bytes: enough components that writing it takes a while.
-std::string BigCycloneDx(const std::string& report, size_t bytes) {
-  std::string sbom = it::MinimalCycloneDx(report, "2021-08-25T12:20:30Z");
-  std::string components;
-  for (int i = 0; components.size() < bytes; i++) {
-    std::string n = std::to_string(i);
-    components += std::string(i ? "," : "") + R"({"type":"library","bom-ref":"pkg:npm/big-)" + n +
-                  R"(@1.0.0","name":"big-)" + n + R"(","version":"1.0.0","purl":"pkg:npm/big-)" + n + R"(@1.0.0"})";
-  }
-  size_t at = sbom.rfind(R"("components":[])");
-  BOOST_TEST_REQUIRE(at != std::string::npos);
-  sbom.replace(at, 15, R"("components":[)" + components + "]");
-  return sbom;
-}
-
 // No session holds the blob lock.
 bool BlobLockFree() {
   const std::string sql =  // a bigint key is classid (high half) and objid (low half)
@@ -178,7 +163,7 @@ BOOST_AUTO_TEST_SUITE(scans_gc)
 BOOST_AUTO_TEST_CASE(ingest_killed_while_writing_leaves_nothing_after_the_next_ingest_and_gc) {
   std::string report = it::Fixture(kAlpine310);
   it::TempDir dir;
-  std::string sbom = BigCycloneDx(report, 24u * 1024 * 1024);
+  std::string sbom = it::BigCycloneDx(report, 24u * 1024 * 1024);
   std::string sbom_path = dir.Write("big.cdx.json", sbom);
   std::string blob_dir = BlobDir();
   std::string hex = it::Sha256HexOf(sbom);

@@ -420,6 +420,22 @@ std::string MinimalCycloneDx(const std::string& report_path, const std::string& 
   return std::string(buffer.GetString()) + "\n";
 }
 
+std::string BigCycloneDx(const std::string& report_path, size_t bytes) {
+  std::string sbom = MinimalCycloneDx(report_path, "2021-08-25T12:20:30Z");
+  std::string components;
+  for (int i = 0; components.size() < bytes; i++) {
+    std::string n = std::to_string(i);
+    components += R"({"type":"library","bom-ref":"pkg:npm/big-)" + n + R"(@1.0.0","name":"big-)" + n +
+                  R"(","version":"1.0.0","purl":"pkg:npm/big-)" + n +
+                  R"(@1.0.0","licenses":[{"license":{"id":"MIT"}}]},)";
+  }
+  const std::string list = R"("components":[)";
+  size_t at = sbom.rfind(list);
+  BOOST_TEST_REQUIRE(at != std::string::npos);
+  sbom.insert(at + list.size(), components);  // before the minimal document's own components
+  return sbom;
+}
+
 std::string MinimalSpdx(const std::string& report_path, const std::string& created) {
   ReportImage image = ImageOfReport(report_path);
   rapidjson::StringBuffer buffer;

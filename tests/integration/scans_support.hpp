@@ -95,6 +95,9 @@ Headers PortalHeaders(const Tenant& tenant, const std::string& role = "viewer");
 // A minimal CycloneDX 1.5 SBOM describing the image a report names (its image id and layers as
 // Trivy records them), for fixture reports that come without an SBOM of an accepted version.
 std::string MinimalCycloneDx(const std::string& report_path, const std::string& timestamp);
+// MinimalCycloneDx with library components added until it holds at least `bytes` bytes (each with
+// an exact version, a purl and an SPDX licence id): big enough that storing it takes a while.
+std::string BigCycloneDx(const std::string& report_path, size_t bytes);
 // The same as an SPDX 2.3 document.
 std::string MinimalSpdx(const std::string& report_path, const std::string& created);
 

@@ -111,6 +111,23 @@ BOOST_AUTO_TEST_CASE(a_megabyte_timestamp_is_refused_without_a_crash) {
   BOOST_TEST(refusal.find("/metadata/timestamp") != std::string::npos, refusal);
 }
 
+// uniqueItems is checked in linear time for the big arrays (sbom_schema.cpp): equal items are
+// found whatever the order of their members, and distinct ones pass.
+BOOST_AUTO_TEST_CASE(equal_components_are_refused_whatever_the_order_of_their_members) {
+  std::string a = R"({"type": "library", "name": "a", "version": "1"})";
+  std::string a_reordered = R"({"version": "1", "name": "a", "type": "library"})";
+  std::string b = R"({"type": "library", "name": "a", "version": "2"})";
+  BOOST_TEST(Refusal([&] { ctl::ParseCycloneDx("c.json", CycloneDxWith(a + "," + b)); }) == "");
+  BOOST_TEST(Refusal([&] { ctl::ParseCycloneDx("c.json", CycloneDxWith(a + "," + b + "," + a_reordered)); }) ==
+             "c.json: is not valid CycloneDX 1.5 (official schema): /components: elements at indexes #0 and #2 are "
+             "equal (uniqueItems)");
+  std::string dependencies = R"({"bomFormat": "CycloneDX", "specVersion": "1.5", "version": 1,
+    "dependencies": [{"ref": "x", "dependsOn": ["y", "y"]}]})";
+  BOOST_TEST(Refusal([&] { ctl::ParseCycloneDx("c.json", dependencies); }) ==
+             "c.json: is not valid CycloneDX 1.5 (official schema): /dependencies/0/dependsOn: elements at indexes #0 "
+             "and #1 are equal (uniqueItems)");
+}
+
 BOOST_AUTO_TEST_CASE(a_string_over_a_mebibyte_is_refused_before_the_schema_check) {
   std::string name(1 << 20, 'x');
   name += 'y';

@@ -65,7 +65,7 @@ constexpr std::string_view kInsertScan =
     "$14, $15, $16, $17) RETURNING id, rfc3339(scanned_at)";
 constexpr std::string_view kInsertSbom =
     "INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, tool_name, tool_version, signature, "
-    "signing_key_id, completeness) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)";
+    "signing_key_id, completeness) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json)";
 // One round trip for every finding, stored in the order given (ids ascend with it).
 constexpr std::string_view kInsertFindings =
     "INSERT INTO vulnerabilities (scan_id, vuln_id, aliases, package_name, package_version, package_type, purl, "

@@ -4,6 +4,7 @@
 #include <boost/test/unit_test.hpp>
 #include <set>
 
+#include "scans_support.hpp"
 #include "support.hpp"
 
 namespace it = icat::test;
@@ -362,6 +363,33 @@ BOOST_AUTO_TEST_CASE(detail_without_scan_or_size_has_zero_counts_and_null_size) 
   BOOST_TEST_REQUIRE((d.HasMember("versions") && d["versions"].IsArray() && d["versions"].Size() == 1u));
   ExpectVersion(d["versions"][0], image.versions[0]);
   ExpectCounts(d["versions"][0], {});
+}
+
+// Zero counts of a version never scanned are no news that it is clean: scanStatus says which,
+// in the list, the detail and the portal's detail.
+BOOST_AUTO_TEST_CASE(a_version_never_scanned_says_so_in_the_list_the_detail_and_the_portal) {
+  it::Tenant tenant;
+  std::string key = tenant.CreateKey();
+  it::Image image = tenant.AddImage("unscanned", {{"1.0", std::nullopt, std::nullopt, "2026-01-01T00:00:00Z"},
+                                                  {"2.0", std::nullopt, std::nullopt, "2026-02-01T00:00:00Z"}});
+  it::InsertLatestScan(image.versions[0].id, {});  // 1.0 scanned clean; 2.0, the latest, never
+  rapidjson::Document list = it::ExpectJson200(it::Get("/v1/images?q=" + image.name, it::Bearer(key)));
+  BOOST_TEST_REQUIRE(list["images"].Size() == 1u);
+  BOOST_TEST(it::StringMember(list["images"][0]["latestVersion"], "scanStatus") == "unscanned");
+  BOOST_TEST(it::IsNullMember(list["images"][0]["latestVersion"], "lastScannedAt"));
+  rapidjson::Document portal =
+      it::ExpectJson200(it::Get("/api/docker-images/" + image.id, it::PortalHeaders(tenant)));
+  rapidjson::Document v1 = it::ExpectJson200(it::Get("/v1/images/" + image.id, it::Bearer(key)));
+  for (const rapidjson::Document* d : {&v1, &portal}) {
+    BOOST_TEST(it::StringMember(*d, "scanStatus") == "unscanned");
+    BOOST_TEST(it::IsNullMember(*d, "lastScannedAt"));
+    BOOST_TEST(it::IsNullMember(*d, "sbomCompleteness"));
+    BOOST_TEST_REQUIRE((*d)["versions"].Size() == 2u);
+    BOOST_TEST(it::StringMember((*d)["versions"][0], "tag") == "2.0");
+    BOOST_TEST(it::StringMember((*d)["versions"][0], "scanStatus") == "unscanned");
+    BOOST_TEST(it::StringMember((*d)["versions"][1], "scanStatus") == "scanned");
+    BOOST_TEST(!it::IsNullMember((*d)["versions"][1], "lastScannedAt"));
+  }
 }
 
 BOOST_AUTO_TEST_CASE(detail_of_image_without_versions_has_null_latest_and_no_versions) {

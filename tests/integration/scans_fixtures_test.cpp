@@ -53,6 +53,18 @@ std::optional<std::string> SbomPath(const SbomSource& source, const std::string&
   return std::nullopt;
 }
 
+std::optional<long long> ReportSize(const std::string& report_path) {
+  rapidjson::Document d;
+  d.Parse(it::ReadFileBytes(report_path).c_str());
+  const rapidjson::Value* holder = nullptr;
+  if (d.HasMember("Metadata")) holder = &d["Metadata"];
+  if (d.HasMember("source") && d["source"].HasMember("target")) holder = &d["source"]["target"];
+  for (const char* name : {"Size", "imageSize"}) {
+    if (holder && holder->IsObject() && holder->HasMember(name) && (*holder)[name].IsInt64()) return (*holder)[name].GetInt64();
+  }
+  return std::nullopt;
+}
+
 std::string Filename(const std::string& image, const std::string& tag, const std::string& format) {
   return image + "_" + tag + (format == "spdx" ? ".spdx.json" : ".cdx.json");
 }
@@ -109,6 +121,8 @@ void VerifyStep(const it::Tenant& tenant, const std::string& key, const it::Imag
   rapidjson::Document detail = it::ExpectJson200(it::Get("/v1/images/" + image.id, it::Bearer(key)));
   ExpectCounts(detail["vulnerabilityCounts"], counts.vulnerabilities, "image detail vulnerabilityCounts");
   BOOST_TEST(it::StringMember(detail, "scanStatus") == "scanned");
+  // The report's image size (Trivy Metadata.Size, Grype source.target.imageSize) when it gives one.
+  if (std::optional<long long> size = ReportSize(report)) BOOST_TEST(it::IntMember(detail, "sizeBytes") == *size);
   // The completeness figures of exactly the SBOMs this scan came with.
   const rapidjson::Value& completeness = detail["sbomCompleteness"];
   BOOST_TEST_REQUIRE(completeness.IsObject());

@@ -10,25 +10,19 @@
 #include "../../tools/icatctl/reports.hpp"
 #include "../../tools/icatctl/sbom_docs.hpp"
 #include "../../tools/icatctl/session.hpp"
+#include "fixtures.hpp"
 
 namespace ctl = icat::ctl;
+
+using icat::test::FixturePath;
+using icat::test::ReadAll;
+using icat::test::Refusal;
 
 namespace {
 
 const std::string kImageId = "sha256:" + std::string(64, 'a');
 const std::string kDiffId = "sha256:" + std::string(64, 'd');
 const std::string kRepoDigest = "sha256:" + std::string(64, 'e');
-
-// The message of the Failure fn throws (empty when it throws none).
-template <typename Fn>
-std::string Refusal(Fn fn) {
-  try {
-    fn();
-  } catch (const ctl::Failure& e) {
-    return e.what();
-  }
-  return "";
-}
 
 const std::string kTrivy = R"({
   "SchemaVersion": 2, "CreatedAt": "2024-05-01T10:00:00.123456789Z", "ArtifactName": "alpine:3.19",
@@ -76,18 +70,6 @@ const std::string kGrype = R"({
   "distro": {"name": "debian", "version": "11"},
   "descriptor": {"name": "grype", "version": "0.38.0", "db": {"built": "2022-07-01T08:16:25Z"}}
 })";
-
-std::string FixturesDir() {
-  const char* repo = std::getenv("ICAT_REPO");
-  return (repo && *repo ? std::string(repo) : std::string(".")) + "/../shared/fixtures/";
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 }  // namespace
 
@@ -307,8 +289,6 @@ BOOST_AUTO_TEST_CASE(cyclonedx_documents_of_other_versions_and_other_formats_are
 }
 
 BOOST_AUTO_TEST_CASE(every_fixture_report_parses_into_the_findings_it_holds) {
-  std::string dir = FixturesDir();
-  BOOST_TEST_REQUIRE(std::filesystem::exists(dir), "../shared/fixtures is not beside the clone: " << dir);
   struct Expected {
     const char* file;
     const char* scanner;
@@ -334,7 +314,7 @@ BOOST_AUTO_TEST_CASE(every_fixture_report_parses_into_the_findings_it_holds) {
            {"scans/trivy-integration-v0.50.0/spring4shell-jre11.trivy-image-scan.json", "trivy", 1, 1},
            {"scans/trivy-integration-v0.50.0/ubuntu-1804.trivy-image-scan.json", "trivy", 5, 2}}) {
     BOOST_TEST_CONTEXT(e.file) {
-      ctl::ScanReport r = ctl::ParseReport(e.file, ReadAll(dir + e.file));
+      ctl::ScanReport r = ctl::ParseReport(e.file, ReadAll(FixturePath(e.file)));
       BOOST_TEST(r.scanner_name == e.scanner);
       BOOST_TEST(r.findings.size() == e.findings);
       ctl::ScanCounts c = ctl::CountFindings(r.findings);

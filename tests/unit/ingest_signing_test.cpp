@@ -9,9 +9,11 @@
 
 #include "../../tools/icatctl/ingest_blobs.hpp"
 #include "../../tools/icatctl/session.hpp"
+#include "fixtures.hpp"
 #include "icat/crypto.hpp"
 
 namespace ctl = icat::ctl;
+using icat::test::ReadAll;
 
 namespace {
 
@@ -20,13 +22,6 @@ const std::string kRfc8032Private =
     "-----BEGIN PRIVATE KEY-----\n"
     "MC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n"
     "-----END PRIVATE KEY-----\n";
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 struct TempDir {
   TempDir() {

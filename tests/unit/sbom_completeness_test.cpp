@@ -10,25 +10,14 @@
 #include <sstream>
 
 #include "../../tools/icatctl/sbom_docs.hpp"
+#include "fixtures.hpp"
 #include "icat/json.hpp"
 
 namespace ctl = icat::ctl;
+using icat::test::FixturePath;
+using icat::test::ReadAll;
 
 namespace {
-
-std::string FixturePath(const std::string& relative) {
-  const char* repo = std::getenv("ICAT_REPO");
-  std::string path = (repo && *repo ? std::string(repo) : std::string(".")) + "/../shared/fixtures/" + relative;
-  BOOST_TEST_REQUIRE(std::filesystem::exists(path), "../shared/fixtures is not beside the clone: " << path);
-  return path;
-}
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 // The figures of a document measured directly (for documents of versions ingest refuses, and for
 // crafted ones that need not be schema-valid), with the tool and digest the caller says it names.

@@ -1,6 +1,7 @@
 // icatctl's argument parser: strict, so a typo in a flag is an error rather than a silent default.
 #include "args.hpp"
 
+#include <charconv>
 #include <sstream>
 
 namespace icat::ctl {
@@ -92,6 +93,17 @@ std::optional<std::string> Args::Optional(std::string_view flag) const {
   auto found = values_.find(flag);
   if (found == values_.end()) return std::nullopt;
   return found->second.front();
+}
+
+std::optional<long long> Args::Count(std::string_view flag, std::string_view unit) const {
+  std::optional<std::string> text = Optional(flag);
+  if (!text) return std::nullopt;
+  long long count = -1;
+  auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), count);
+  if (error != std::errc() || end != text->data() + text->size() || count < 0) {
+    throw UsageError("--" + std::string(flag) + ": '" + *text + "' is not a number of " + std::string(unit));
+  }
+  return count;
 }
 
 std::vector<std::string> Args::All(std::string_view flag) const {

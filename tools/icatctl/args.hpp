@@ -44,6 +44,8 @@ class Args {
 
   const std::string& Value(std::string_view flag) const;  // a kRequired flag
   std::optional<std::string> Optional(std::string_view flag) const;
+  // An optional flag holding a whole number >= 0; UsageError "--flag: 'x' is not a number of <unit>".
+  std::optional<long long> Count(std::string_view flag, std::string_view unit) const;
   std::vector<std::string> All(std::string_view flag) const;  // a kRepeated flag, in order
   bool Has(std::string_view flag) const;                      // a kSwitch (or any flag) given
   const std::string& Positional(size_t index) const { return positionals_.at(index); }

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -39,17 +38,6 @@ struct Tally {
 struct Outcome {
   Tally removed, referenced, young, in_use;  // in_use: temp files a running writer holds
 };
-
-long long GraceSeconds(const Args& args) {
-  std::optional<std::string> text = args.Optional("grace");
-  if (!text) return kDefaultGraceSeconds;
-  long long seconds = -1;
-  auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), seconds);
-  if (error != std::errc() || end != text->data() + text->size() || seconds < 0) {
-    throw UsageError("--grace: '" + *text + "' is not a number of seconds");
-  }
-  return seconds;
-}
 
 // A blob's name: 64 lower-case hex digits, in the directory of its first two.
 bool IsBlobName(const std::string& dir, const std::string& name) {
@@ -116,7 +104,7 @@ void SweepTempFiles(const std::string& blob_dir, bool dry_run, Outcome& outcome)
 }  // namespace
 
 void Gc(const Args& args) {
-  long long grace = GraceSeconds(args);
+  long long grace = args.Count("grace", "seconds").value_or(kDefaultGraceSeconds);
   bool dry_run = args.Has("dry-run");
   Session session;
   const std::string& blob_dir = session.config.blob_dir;

@@ -1,5 +1,4 @@
 // icatctl image create and version add: the vendor's catalogue, which only the operator writes.
-#include <charconv>
 #include <iostream>
 #include <optional>
 
@@ -32,16 +31,6 @@ std::string ImageConflict(Db& db, const std::string& name, const std::string& re
   return "image " + name + " conflicts with an existing image";
 }
 
-std::optional<long long> ParseSize(const std::optional<std::string>& text) {
-  if (!text) return std::nullopt;
-  long long bytes = -1;
-  auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), bytes);
-  if (error != std::errc() || end != text->data() + text->size() || bytes < 0) {
-    throw UsageError("--size: '" + *text + "' is not a number of bytes");
-  }
-  return bytes;
-}
-
 }  // namespace
 
 void ImageCreate(const Args& args) {
@@ -65,7 +54,7 @@ void VersionAdd(const Args& args) {
   const std::string& digest = args.Value("digest");
   RequireMatch("--tag", tag, kTag, "is not an image tag");
   RequireMatch("--digest", digest, kDigest, "is not sha256: followed by 64 lower-case hex digits");
-  std::optional<long long> size = ParseSize(args.Optional("size"));
+  std::optional<long long> size = args.Count("size", "bytes");
   std::optional<std::string> published = args.Optional("published");
 
   Session session;

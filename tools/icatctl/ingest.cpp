@@ -8,7 +8,6 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -150,14 +149,7 @@ Request ParseRequest(const Args& args) {
   if (r.published && !IsRfc3339(*r.published)) {
     throw UsageError("--published: '" + *r.published + "' is not an RFC 3339 time such as 2027-01-31T12:00:00Z");
   }
-  if (std::optional<std::string> size = args.Optional("size")) {
-    long long bytes = -1;
-    auto [end, error] = std::from_chars(size->data(), size->data() + size->size(), bytes);
-    if (error != std::errc() || end != size->data() + size->size() || bytes < 0) {
-      throw UsageError("--size: '" + *size + "' is not a number of bytes");
-    }
-    r.size = bytes;
-  }
+  r.size = args.Count("size", "bytes");
   if (args.Has("hardening-tag")) r.hardening_tags = args.All("hardening-tag");
   r.require_complete = args.Has("require-complete");
   return r;

@@ -111,18 +111,13 @@ void ExpectNginxError(const it::Response& response, int status, std::string_view
   BOOST_TEST(response.Header("x-request-id").find(',') == std::string::npos, response.Summary());
 }
 
+// A file of the repository (nginx and deploy configurations).
+std::string RepoFile(const std::string& path) { return it::ReadFileBytes(it::GetEnv().repo + "/" + path); }
+
 // The base URL of each listener, for tests that run on both.
 std::vector<std::string> BothListeners() {
   BOOST_TEST_REQUIRE(!it::GetEnv().https_url.empty(), "ICAT_HTTPS_URL is not set");
   return {it::GetEnv().base_url, it::GetEnv().https_url};
-}
-
-std::string ReadRepoFile(const std::string& path) {
-  std::ifstream in(it::GetEnv().repo + "/" + path);
-  BOOST_TEST_REQUIRE(in.good(), "cannot read " << path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace
@@ -221,14 +216,7 @@ BOOST_AUTO_TEST_CASE(body_over_the_limit_is_413_payload_too_large_json_on_both_l
 }
 
 BOOST_AUTO_TEST_CASE(pool_without_its_socket_is_502_service_unavailable_json_on_both_listeners) {
-  // Moving the socket's name away makes nginx's connect fail while the pool itself keeps running.
-  const std::string socket = it::GetEnv().stack_dir + "/run/catalog.sock";
-  const std::string moved = socket + ".moved";
-  BOOST_TEST_REQUIRE(std::rename(socket.c_str(), moved.c_str()) == 0, "cannot move " << socket);
-  struct PutBack {
-    std::string from, to;
-    ~PutBack() { std::rename(from.c_str(), to.c_str()); }
-  } put_back{moved, socket};
+  it::HiddenPoolSocket hidden("catalog");
   for (const std::string& base : BothListeners()) {
     ExpectNginxError(Curl("GET", base + "/v1/images"), 502, "SERVICE_UNAVAILABLE");
   }
@@ -243,7 +231,7 @@ BOOST_AUTO_TEST_CASE(error_pages_are_internal) {
 BOOST_AUTO_TEST_CASE(every_error_page_answers_its_status_with_an_error_of_the_table) {
   std::set<std::string> names;
   for (const icat::ErrorInfo& info : icat::AllErrors()) names.insert(std::string(info.name));
-  const std::string pages = ReadRepoFile("nginx/error_pages.conf");
+  const std::string pages = RepoFile("nginx/error_pages.conf");
 
   // Every status nginx answers by itself has an error_page (494 and 497 are nginx's own codes).
   const std::set<std::string> expected = {"400", "403", "404", "405", "412", "413", "414", "416",
@@ -278,11 +266,11 @@ BOOST_AUTO_TEST_CASE(every_error_page_answers_its_status_with_an_error_of_the_ta
 }
 
 BOOST_AUTO_TEST_CASE(the_three_nginx_configurations_include_the_error_pages_in_every_server) {
-  const std::string pages = ReadRepoFile("nginx/error_pages.conf");
+  const std::string pages = RepoFile("nginx/error_pages.conf");
   // kustomize reads only files below deploy/kubernetes, so that holds a copy.
-  BOOST_TEST(ReadRepoFile("deploy/kubernetes/nginx/error_pages.conf") == pages,
+  BOOST_TEST(RepoFile("deploy/kubernetes/nginx/error_pages.conf") == pages,
              "deploy/kubernetes/nginx/error_pages.conf differs from nginx/error_pages.conf");
-  BOOST_TEST(ReadRepoFile("deploy/kubernetes/kustomization.yaml").find("- nginx/error_pages.conf") != std::string::npos,
+  BOOST_TEST(RepoFile("deploy/kubernetes/kustomization.yaml").find("- nginx/error_pages.conf") != std::string::npos,
              "kustomization.yaml does not put error_pages.conf into the icat-nginx ConfigMap");
 
   const std::map<std::string, std::string> include_of = {
@@ -292,7 +280,7 @@ BOOST_AUTO_TEST_CASE(the_three_nginx_configurations_include_the_error_pages_in_e
   };
   for (const auto& [path, include] : include_of) {
     BOOST_TEST_CONTEXT(path) {
-      const std::string config = ReadRepoFile(path);
+      const std::string config = RepoFile(path);
       // Each server block, from its "server {" to the next one (or the end), includes the pages.
       std::vector<size_t> starts;
       const std::regex server(R"(\n *server \{)");

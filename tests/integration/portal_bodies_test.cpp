@@ -149,10 +149,7 @@ BOOST_AUTO_TEST_CASE(every_api_route_of_every_handler_group_is_in_the_portal_ope
   const std::regex route(R"re(\{"(GET|POST|PUT|DELETE|PATCH)",\s*"(/api/[^"]+)")re");
   size_t routes = 0;
   for (const auto& group : std::filesystem::directory_iterator(it::GetEnv().repo + "/handlers")) {
-    std::ifstream file(group.path() / "main.cpp");
-    std::stringstream text;
-    text << file.rdbuf();
-    std::string source = text.str();
+    std::string source = it::ReadFileBytes(group.path() / "main.cpp");
     for (std::sregex_iterator m(source.begin(), source.end(), route), end; m != end; ++m) {
       std::string method = (*m)[1].str(), path = (*m)[2].str();
       for (char& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

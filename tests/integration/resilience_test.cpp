@@ -83,17 +83,9 @@ BOOST_AUTO_TEST_CASE(killed_catalog_worker_is_respawned_and_requests_keep_succee
 BOOST_AUTO_TEST_CASE(unreachable_handler_pool_is_502_service_unavailable_json) {
   it::Tenant tenant;
   std::string key = tenant.CreateKey();
-  // Moving the socket's name away makes nginx's connect fail while the pool itself keeps running.
-  const std::string socket = it::GetEnv().stack_dir + "/run/catalog.sock";
-  const std::string moved = socket + ".moved";
-  BOOST_TEST_REQUIRE(std::rename(socket.c_str(), moved.c_str()) == 0, "cannot move " << socket);
-  struct PutBack {
-    std::string from, to;
-    ~PutBack() { std::rename(from.c_str(), to.c_str()); }
-  } put_back{moved, socket};
+  it::HiddenPoolSocket hidden("catalog");
   it::ExpectError(it::Get("/v1/images", it::Bearer(key)), 502, "SERVICE_UNAVAILABLE");
-  BOOST_TEST(std::rename(moved.c_str(), socket.c_str()) == 0);
-  put_back.from.clear();
+  hidden.PutBack();
   it::ExpectJson200(it::Get("/v1/images", it::Bearer(key)));
 }
 
@@ -142,6 +134,7 @@ BOOST_AUTO_TEST_CASE(connections_redis_closed_are_reopened_on_the_very_next_requ
   it::Tenant tenant;
   tenant.AddImage("redisclosed", {{"1.0"}});
   std::string key = tenant.CreateKey();
+  it::WaitUntilWorkersUseRedis(key);  // the test before stopped Redis
   // Requests from several threads at once, so that every catalog worker holds a Redis connection,
   // and, after Redis dropped them all, so that every worker meets its dead connection.
   auto all_counted = [&] {

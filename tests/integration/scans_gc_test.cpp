@@ -1,8 +1,6 @@
 // The blob store after killed ingests: the next ingest removes a dead writer's temp files (never a
 // live one's), and icatctl gc removes blobs no row refers to, keeping referenced and young ones.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -15,8 +13,6 @@
 #include <thread>
 
 #include "scans_support.hpp"
-
-extern char** environ;
 
 namespace it = icat::test;
 namespace fs = std::filesystem;
@@ -174,16 +170,7 @@ BOOST_AUTO_TEST_CASE(ingest_killed_while_writing_leaves_nothing_after_the_next_i
     std::map<std::string, std::set<std::string>> before;
     for (const std::string& d : temp_dirs) before[d] = Names(d);
     std::vector<std::string> argv = IngestArgv("it-gc-kill-" + it::RandomSuffix(8), report, sbom_path);
-    std::vector<char*> args;
-    for (std::string& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid = 0;
-    BOOST_TEST_REQUIRE(posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&actions);
+    pid_t pid = it::SpawnQuiet(argv);
     // Killed the moment a temp file of its own appears, while it writes the 24 MB.
     int status = 0;
     while (!seen && waitpid(pid, &status, WNOHANG) == 0) {

@@ -1,9 +1,7 @@
 // What ingest does besides storing a scan: re-ingesting is a no-op that says so, the outbox events
 // of licensed tenants, first-seen times, which version is the latest, the default repository, a
 // 4 MB SBOM served without the handler reading it, and a killed ingest leaving all or nothing.
-#include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,8 +11,6 @@
 #include <thread>
 
 #include "scans_support.hpp"
-
-extern char** environ;
 
 namespace it = icat::test;
 
@@ -330,16 +326,7 @@ BOOST_AUTO_TEST_CASE(killing_ingest_at_any_moment_leaves_the_whole_scan_or_nothi
                                      sbom,
                                      "--repository",
                                      "registry.example.test/it/" + image};
-    std::vector<char*> args;
-    for (std::string& a : argv) args.push_back(a.data());
-    args.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-    pid_t pid = 0;
-    BOOST_TEST_REQUIRE(posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&actions);
+    pid_t pid = it::SpawnQuiet(argv);
     std::this_thread::sleep_for(std::chrono::milliseconds(attempt * 8));
     kill(pid, SIGKILL);
     int status = 0;

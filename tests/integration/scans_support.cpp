@@ -124,20 +124,6 @@ std::string Fixture(const std::string& relative) {
   return path;
 }
 
-std::string ReadFileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
-
-void WriteFileBytes(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
-  if (!out) throw std::runtime_error("cannot write " + path);
-}
-
 std::string Sha256HexOf(const std::string& bytes) { return icat::Sha256Hex(bytes); }
 
 TempDir::TempDir() {

@@ -16,8 +16,6 @@ namespace icat::test {
 
 // $ICAT_REPO/../shared/fixtures/<relative>; fails the test when the fixtures are absent.
 std::string Fixture(const std::string& relative);
-std::string ReadFileBytes(const std::string& path);
-void WriteFileBytes(const std::string& path, const std::string& bytes);
 std::string Sha256HexOf(const std::string& bytes);
 
 // A directory under /tmp for one test, removed with its contents at the end of the scope.

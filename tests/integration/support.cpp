@@ -14,6 +14,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -333,6 +334,35 @@ bool WaitFor(const std::function<bool()>& probe, std::chrono::milliseconds timeo
 
 // ------------------------------------------------------------------ processes
 
+std::string ReadFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+void WriteFileBytes(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+pid_t SpawnQuiet(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  int failed = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  BOOST_TEST_REQUIRE(failed == 0, "cannot start " << argv[0] << ": " << std::strerror(failed));
+  return pid;
+}
+
 ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string& stdin_text,
                          const std::vector<std::string>& extra_env) {
   int in[2], out[2], err[2];
@@ -541,6 +571,25 @@ std::optional<icat::RedisReply> RedisCommand(const std::vector<std::string>& arg
 }
 
 // ------------------------------------------------------------------ handler processes
+
+void WaitUntilWorkersUseRedis(const std::string& key) {
+  BOOST_TEST_REQUIRE(WaitFor([&] {
+    for (int i = 0; i < 20; i++) {
+      if (!Get("/v1/images", Bearer(key)).Has("ratelimit")) return false;
+    }
+    return true;
+  }, std::chrono::seconds(10), std::chrono::milliseconds(200)), "the workers do not answer through Redis");
+}
+
+HiddenPoolSocket::HiddenPoolSocket(std::string_view group)
+    : socket_(GetEnv().stack_dir + "/run/" + std::string(group) + ".sock"), moved_(socket_ + ".moved") {
+  BOOST_TEST_REQUIRE(std::rename(socket_.c_str(), moved_.c_str()) == 0, "cannot move " << socket_);
+  hidden_ = true;
+}
+
+void HiddenPoolSocket::PutBack() {
+  if (hidden_ && std::rename(moved_.c_str(), socket_.c_str()) == 0) hidden_ = false;
+}
 
 pid_t PoolParentPid(std::string_view group) {
   std::string path = GetEnv().stack_dir + "/run/" + std::string(group) + ".pid";

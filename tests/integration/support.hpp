@@ -118,6 +118,12 @@ std::optional<long long> ParseRfc3339(std::string_view text);
 bool WaitFor(const std::function<bool()>& probe, std::chrono::milliseconds timeout,
              std::chrono::milliseconds interval = std::chrono::milliseconds(100));
 
+// ------------------------------------------------------------------ files
+
+// A file's bytes; std::runtime_error naming it when it cannot be read.
+std::string ReadFileBytes(const std::string& path);
+void WriteFileBytes(const std::string& path, const std::string& bytes);
+
 // ------------------------------------------------------------------ processes
 
 struct ProcessResult {
@@ -130,6 +136,10 @@ struct ProcessResult {
 ProcessResult RunProcess(const std::vector<std::string>& argv, const std::string& stdin_text = {},
                          const std::vector<std::string>& extra_env = {});
 
+// Starts argv[0] (a path) with stdout and stderr to /dev/null and returns at once: for tests that
+// kill a process mid-way. The caller waits for it (waitpid).
+pid_t SpawnQuiet(const std::vector<std::string>& argv);
+
 // icatctl of the build under test (Env::bin_dir).
 ProcessResult Icatctl(const std::vector<std::string>& args, const std::string& stdin_text = {});
 // Same, but a failure throws std::runtime_error with stderr; returns stdout without the final newline.
@@ -140,6 +150,26 @@ void Stack(std::string_view command);
 
 // Polls GET /api/status until 200 with status "ok"; false when timeout passes first.
 bool WaitForStatusOk(std::chrono::seconds timeout = std::chrono::seconds(30));
+
+// Waits (up to 10 s) until the catalog workers answer through Redis again, seen as 20 replies in a
+// row to GET /v1/images with `key` carrying a rate-limit header: a worker that met a Redis failure
+// (a test stopped or paused Redis) leaves Redis alone for a second. Fails the test otherwise.
+void WaitUntilWorkersUseRedis(const std::string& key);
+
+// Moves a handler group's socket name away ("catalog"), so nginx's connect fails while the pool
+// keeps running; the destructor (or PutBack) moves it back.
+class HiddenPoolSocket {
+ public:
+  explicit HiddenPoolSocket(std::string_view group);
+  ~HiddenPoolSocket() { PutBack(); }
+  HiddenPoolSocket(const HiddenPoolSocket&) = delete;
+  HiddenPoolSocket& operator=(const HiddenPoolSocket&) = delete;
+  void PutBack();  // idempotent
+
+ private:
+  std::string socket_, moved_;
+  bool hidden_ = false;
+};
 
 // Stops Postgres ("pg") or Redis ("redis") now; the destructor starts it again (if Restart did not)
 // and waits until /api/status is "ok" again, so one failing test cannot break the others.

@@ -119,10 +119,10 @@ BOOST_AUTO_TEST_CASE(sbom_statements_show_only_the_tenants_licensed_sboms) {
   WithoutRowSecurity db(a, b);
   const auto& q = icat::sbom::kStatements;
   const std::string t = a.tenant.id();
-  ExpectANotB(db.Run(q, "sbom_of_latest_version", {t, a.image.id, "spdx"}), a.scan_id,
-                 db.Run(q, "sbom_of_latest_version", {t, b.image.id, "spdx"}), b.scan_id);
-  ExpectANotB(db.Run(q, "sbom_of_version", {t, a.image.id, a.version_id, "spdx"}), a.scan_id,
-                 db.Run(q, "sbom_of_version", {t, b.image.id, b.version_id, "spdx"}), b.scan_id);
+  ExpectANotB(db.Run(q, "sbom_of_latest_version", {t, a.image.id}), a.scan_id,
+                 db.Run(q, "sbom_of_latest_version", {t, b.image.id}), b.scan_id);
+  ExpectANotB(db.Run(q, "sbom_of_version", {t, a.image.id, a.version_id}), a.scan_id,
+                 db.Run(q, "sbom_of_version", {t, b.image.id, b.version_id}), b.scan_id);
 }
 
 BOOST_AUTO_TEST_CASE(portal_lists_show_only_the_tenants_rows) {

@@ -83,16 +83,23 @@ void FindArrayProperties(const rapidjson::Value& node, std::set<std::string>& un
 
 // Removes uniqueItems from the declarations of these array properties.
 void DropUniqueItems(rapidjson::Value& node, const std::set<std::string>& names) {
+  // Indexes, not range-for: clang in C++20 finds RapidJSON's non-const iterator comparison ambiguous.
   if (node.IsArray()) {
-    for (rapidjson::Value& item : node.GetArray()) DropUniqueItems(item, names);
+    for (rapidjson::SizeType i = 0; i < node.Size(); ++i) DropUniqueItems(node[i], names);
   }
   if (!node.IsObject()) return;
-  if (auto properties = node.FindMember("properties"); properties != node.MemberEnd() && properties->value.IsObject()) {
-    for (auto& property : properties->value.GetObject()) {
-      if (names.count(property.name.GetString()) && property.value.IsObject()) property.value.RemoveMember("uniqueItems");
+  for (rapidjson::SizeType i = 0; i < node.MemberCount(); ++i) {
+    auto member = node.MemberBegin() + i;
+    if (std::string_view(member->name.GetString()) == "properties" && member->value.IsObject()) {
+      for (rapidjson::SizeType j = 0; j < member->value.MemberCount(); ++j) {
+        auto property = member->value.MemberBegin() + j;
+        if (names.count(property->name.GetString()) && property->value.IsObject()) {
+          property->value.RemoveMember("uniqueItems");
+        }
+      }
     }
+    DropUniqueItems(member->value, names);
   }
-  for (auto& member : node.GetObject()) DropUniqueItems(member.value, names);
 }
 
 std::unique_ptr<LoadedSbomSchema> LoadSchema(std::string_view file_name) {

@@ -16,6 +16,36 @@ const std::vector<ErrorInfo>& AllErrors() {
 
 const ErrorInfo& Describe(Error error) { return AllErrors().at(static_cast<size_t>(error)); }
 
+namespace {
+
+struct SqlStateRow {
+  std::string_view code;  // five characters, or a two-character class
+  Error error;
+  std::string_view message;
+};
+
+constexpr SqlStateRow kSqlStates[] = {
+#define ICAT_SQLSTATE(code, error, message) {code, Error::k##error, message},
+#include "icat/sqlstates.def"
+#undef ICAT_SQLSTATE
+};
+
+}  // namespace
+
+ApiError ErrorOfSqlState(std::string_view sqlstate, bool connection_lost) {
+  if (connection_lost) sqlstate = "08006";  // connection_failure, whatever libpq reported
+  const SqlStateRow* best = nullptr;
+  for (const SqlStateRow& row : kSqlStates) {
+    if (sqlstate.substr(0, row.code.size()) == row.code && (!best || row.code.size() > best->code.size())) best = &row;
+  }
+  if (!best || sqlstate.size() != 5) return ApiError(Error::kINTERNAL_ERROR);
+  ApiError error(best->error, std::string(best->message));
+  if (best->error == Error::kSERVICE_UNAVAILABLE) error.headers.emplace_back("Retry-After", "1");
+  return error;
+}
+
+bool IsRetryableSqlState(std::string_view sqlstate) { return sqlstate == "40001" || sqlstate == "40P01"; }
+
 void ThrowInvalid(std::string field, std::string issue) {
   std::string message = "Invalid " + field + ": " + issue + ".";
   throw ApiError(Error::kVALIDATION_ERROR, std::move(message), {{std::move(field), std::move(issue)}});

@@ -22,20 +22,6 @@ namespace icat {
 
 namespace {
 
-// Postgres failures, mapped in one place.
-ApiError FromDbError(const DbError& e) {
-  if (e.connection_lost) return ApiError(Error::kSERVICE_UNAVAILABLE, "The database is unavailable; retry shortly.");
-  if (e.sqlstate == "23505") return ApiError(Error::kCONFLICT, "This already exists.");
-  if (e.sqlstate == "23503") return ApiError(Error::kCONFLICT, "This refers to something that does not exist (any more).");
-  // Class 22 is a value Postgres cannot take (bad encoding, out of range): the request's, not ours.
-  // The edge checks should have refused it already; this keeps a missed case from being a 500.
-  if (e.sqlstate.rfind("22", 0) == 0) return ApiError(Error::kVALIDATION_ERROR, "A value of the request cannot be stored.");
-  if (e.sqlstate == "57014" || e.sqlstate.rfind("08", 0) == 0 || e.sqlstate == "57P01" || e.sqlstate == "57P03") {
-    return ApiError(Error::kSERVICE_UNAVAILABLE, "The database is unavailable; retry shortly.");
-  }
-  return ApiError(Error::kINTERNAL_ERROR);
-}
-
 std::string Join(const std::vector<std::string_view>& items, std::string_view separator) {
   std::string out;
   for (std::string_view item : items) out += (out.empty() ? "" : std::string(separator)) + std::string(item);
@@ -119,6 +105,35 @@ Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
   return reply;
 }
 
+// The handler, in the tenant's transaction when there is a tenant. A serialization failure or a
+// deadlock rolled all of it back, so it runs once more before the failure is answered (sqlstates.def).
+Reply RunHandler(const Route& route, Context& ctx, ReplyCache& cache, bool& in_transaction) {
+  for (int attempt = 1;; ++attempt) {
+    try {
+      if (!ctx.principal.tenant_id.empty()) {
+        // GET routes write nothing but the idempotent last-used time: they need no BEGIN and COMMIT.
+        if (route.method == "GET")
+          ctx.db.ReadAsTenant(ctx.principal.tenant_id);
+        else
+          ctx.db.BeginForTenant(ctx.principal.tenant_id);
+        in_transaction = true;
+        if (!ctx.principal.key_id.empty()) TouchApiKey(ctx);
+      }
+      Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : route.handle(ctx);
+      if (in_transaction) {
+        ctx.db.Commit();
+        in_transaction = false;
+      }
+      return reply;
+    } catch (const DbError& e) {
+      if (attempt > 1 || !IsRetryableSqlState(e.sqlstate)) throw;
+      LogWarn("rid=" + ctx.request.request_id + " postgres: " + e.sqlstate + " " + e.what() + "; running it again");
+      ctx.db.Rollback();
+      in_transaction = false;
+    }
+  }
+}
+
 // Runs the matched route from its checks to its handler; throws ApiError for every refusal.
 Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& cache, bool& in_transaction) {
   if (!match.route) {
@@ -133,20 +148,7 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
   if (route.has_body) CheckBody(ctx);
   if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, route.scope);
   if (route.access == Access::kPortal) AuthenticatePortal(ctx);
-  if (!ctx.principal.tenant_id.empty()) {
-    // GET routes write nothing but the idempotent last-used time: they need no BEGIN and COMMIT.
-    if (route.method == "GET")
-      ctx.db.ReadAsTenant(ctx.principal.tenant_id);
-    else
-      ctx.db.BeginForTenant(ctx.principal.tenant_id);
-    in_transaction = true;
-    if (!ctx.principal.key_id.empty()) TouchApiKey(ctx);
-  }
-  Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : route.handle(ctx);
-  if (in_transaction) {
-    ctx.db.Commit();
-    in_transaction = false;
-  }
+  Reply reply = RunHandler(route, ctx, cache, in_transaction);
   // After the commit: a worker that reads the new generation must find the new data.
   if (ctx.cached_data_changed && !BumpCacheGeneration(ctx.redis)) {
     LogWarn("rid=" + request.request_id + " redis: cannot bump the cache generation; cached values age out");
@@ -188,7 +190,7 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
     reply = ErrorReply(e, request);
   } catch (const DbError& e) {
     LogError("rid=" + request.request_id + " postgres: " + (e.sqlstate.empty() ? "" : e.sqlstate + " ") + e.what());
-    ApiError mapped = FromDbError(e);
+    ApiError mapped = ErrorOfSqlState(e.sqlstate, e.connection_lost);
     error = mapped.error();
     reply = ErrorReply(mapped, request);
   } catch (const std::exception& e) {

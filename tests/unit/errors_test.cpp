@@ -132,4 +132,30 @@ BOOST_AUTO_TEST_CASE(throw_invalid_is_validation_error_naming_the_field) {
   }
 }
 
+// sqlstates.def: the longest matching code decides; the database's own trouble is a 503 to retry.
+BOOST_AUTO_TEST_CASE(postgres_failures_map_by_their_sqlstate) {
+  struct Case {
+    const char* sqlstate;
+    icat::Error error;
+  };
+  for (const Case& c : {Case{"23505", icat::Error::kCONFLICT}, Case{"23503", icat::Error::kCONFLICT},
+                        Case{"23514", icat::Error::kVALIDATION_ERROR}, Case{"23502", icat::Error::kVALIDATION_ERROR},
+                        Case{"22021", icat::Error::kVALIDATION_ERROR}, Case{"22003", icat::Error::kVALIDATION_ERROR},
+                        Case{"40001", icat::Error::kSERVICE_UNAVAILABLE}, Case{"40P01", icat::Error::kSERVICE_UNAVAILABLE},
+                        Case{"08006", icat::Error::kSERVICE_UNAVAILABLE}, Case{"57014", icat::Error::kSERVICE_UNAVAILABLE},
+                        Case{"57P01", icat::Error::kSERVICE_UNAVAILABLE}, Case{"53300", icat::Error::kSERVICE_UNAVAILABLE},
+                        Case{"42P01", icat::Error::kINTERNAL_ERROR}, Case{"XX000", icat::Error::kINTERNAL_ERROR},
+                        Case{"", icat::Error::kINTERNAL_ERROR}, Case{"2", icat::Error::kINTERNAL_ERROR}}) {
+    icat::ApiError e = icat::ErrorOfSqlState(c.sqlstate, false);
+    BOOST_TEST((e.error() == c.error), c.sqlstate);
+    bool retry_after = !e.headers.empty() && e.headers[0].first == "Retry-After";
+    BOOST_TEST(retry_after == (c.error == icat::Error::kSERVICE_UNAVAILABLE), c.sqlstate);
+  }
+  BOOST_TEST((icat::ErrorOfSqlState("", true).error() == icat::Error::kSERVICE_UNAVAILABLE));
+  BOOST_TEST((icat::ErrorOfSqlState("23505", true).error() == icat::Error::kSERVICE_UNAVAILABLE));
+  BOOST_TEST(icat::IsRetryableSqlState("40001"));
+  BOOST_TEST(icat::IsRetryableSqlState("40P01"));
+  BOOST_TEST(!icat::IsRetryableSqlState("23505"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "icat/errors.hpp"
+#include "icat/validate.hpp"
 
 namespace icat {
 
@@ -21,16 +22,6 @@ constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseVa
 
 // What the reader refused on its own, beyond RapidJSON's checks.
 enum class Refusal { kNone, kTooDeep, kLoneSurrogate, kInfinite };
-
-// RapidJSON 1.1 decodes an escaped lone low surrogate (\uDC00) into the bytes ED B0 80, which are
-// not UTF-8 and which Postgres refuses. Raw bytes like that are refused while reading, so ED
-// followed by A0..BF in a decoded string can only come from such an escape.
-bool HasSurrogate(const char* text, rapidjson::SizeType length) {
-  for (rapidjson::SizeType i = 0; i + 1 < length; i++) {
-    if (static_cast<unsigned char>(text[i]) == 0xED && static_cast<unsigned char>(text[i + 1]) >= 0xA0) return true;
-  }
-  return false;
-}
 
 // Passes the reader's events on to the document, stopping the read at the depth limit, a lone
 // surrogate or an infinite number.
@@ -73,8 +64,10 @@ class CheckedHandler {
     refusal_ = Refusal::kInfinite;
     return false;
   }
+  // RapidJSON 1.1 decodes an escaped lone low surrogate (\uDC00) into the bytes ED B0 80, which
+  // are not UTF-8 and which Postgres refuses; raw bytes are checked while reading, decoded ones here.
   bool Text(const char* s, rapidjson::SizeType n) {
-    if (!HasSurrogate(s, n)) return true;
+    if (IsValidUtf8(std::string_view(s, n))) return true;
     refusal_ = Refusal::kLoneSurrogate;
     return false;
   }

@@ -216,6 +216,15 @@ void ThrowIfIssues(std::vector<FieldIssue>& issues) {
   if (!issues.empty()) ThrowIssues(std::move(issues));
 }
 
+bool IsValidUtf8(std::string_view text) {
+  for (size_t at = 0; at < text.size();) {
+    auto code = NextCodePoint(text, at);
+    if (!code) return false;
+    at += code->second;
+  }
+  return true;
+}
+
 bool IsCleanText(std::string_view text, bool multiline) {
   for (size_t at = 0; at < text.size();) {
     auto code = NextCodePoint(text, at);

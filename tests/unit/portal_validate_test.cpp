@@ -148,6 +148,14 @@ BOOST_AUTO_TEST_CASE(utf8_characters_are_counted_not_bytes) {
   BOOST_TEST(icat::Utf8Chars("😀") == 1u);
 }
 
+BOOST_AUTO_TEST_CASE(valid_utf8_is_shortest_form_without_surrogates_up_to_u10ffff) {
+  for (const char* good : {"", "abc", "né", "😀", "\xF4\x8F\xBF\xBF", "\x7F"}) BOOST_TEST(icat::IsValidUtf8(good), good);
+  // A lone surrogate as RapidJSON decodes \uDC00, an overlong '/', beyond U+10FFFF, a cut sequence, a stray continuation.
+  for (const char* bad : {"\xED\xB0\x80", "\xC0\xAF", "\xF4\x90\x80\x80", "\xE2\x82", "\x80", "a\xFF" "b"}) {
+    BOOST_TEST(!icat::IsValidUtf8(bad), bad);
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(login_limits)

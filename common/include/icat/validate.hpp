@@ -65,7 +65,10 @@ class FieldReader {
 [[noreturn]] void ThrowIssues(std::vector<FieldIssue> issues);
 void ThrowIfIssues(std::vector<FieldIssue>& issues);
 
-// True for valid UTF-8 (shortest forms, no surrogates, at most U+10FFFF) without characters no
+// True for valid UTF-8: shortest forms, no surrogates, at most U+10FFFF.
+bool IsValidUtf8(std::string_view text);
+
+// True for valid UTF-8 (IsValidUtf8) without characters no
 // client text can mean: C0 controls (newline, carriage return and tab allowed when multiline),
 // DEL, C1 controls and the bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069)
 // that make a name read differently from what it is. Every text of a request passes here once:

@@ -142,6 +142,12 @@ void VerifyStep(const it::Tenant& tenant, const std::string& key, const it::Imag
     if (file) {
       ExpectDownload(v1, *file, format, image.name, tag);
       ExpectDownload(portal, *file, format, image.name, tag);
+      // What is served is valid against the official schema and an SBOM of an image.
+      it::TempDir downloads;
+      std::string served = downloads.Write("served.json", v1.body);
+      it::ProcessResult check = it::Icatctl({"sbom", "check", served});
+      BOOST_TEST(check.exit_code == 0, check.err);
+      BOOST_TEST(check.out.find(served + ": valid ") == 0u, check.out);
     } else {
       it::ExpectError(v1, 404, "SBOM_NOT_AVAILABLE");
       it::ExpectError(portal, 404, "SBOM_NOT_AVAILABLE");

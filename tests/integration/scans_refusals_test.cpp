@@ -237,6 +237,27 @@ BOOST_AUTO_TEST_CASE(every_other_fixture_and_bad_input_is_refused_leaving_databa
   BOOST_TEST(it::PgQuery("SELECT 1 FROM images WHERE name = $1", {image}).empty());
 }
 
+// icatctl sbom check says what ingest would of one SBOM, needing nothing but the file.
+BOOST_AUTO_TEST_CASE(sbom_check_says_what_ingest_would_of_one_file) {
+  std::string centos_cdx = it::Fixture(kCentosCdx);
+  it::ProcessResult valid = it::Icatctl({"sbom", "check", centos_cdx});
+  BOOST_TEST(valid.exit_code == 0, valid.err);
+  BOOST_TEST(valid.out.find(centos_cdx + ": valid CycloneDX 1.5 (official schema), an SBOM of a container image\n"
+                            "completeness: cyclonedx 1.5: ") == 0u,
+             valid.out);
+  BOOST_TEST(valid.out.find("; below rule 3: ") != std::string::npos, valid.out);
+  it::ProcessResult strict = it::Icatctl({"sbom", "check", "--require-complete", centos_cdx});
+  BOOST_TEST(strict.exit_code == 1);
+  BOOST_TEST(strict.err.find("is below SPEC.md rule 3 (--require-complete)") != std::string::npos, strict.err);
+  std::string vex = it::Fixture("vex/cyclonedx-spec_valid-vulnerability-1.5.json");
+  it::ProcessResult refused = it::Icatctl({"sbom", "check", vex});
+  BOOST_TEST(refused.exit_code == 1);
+  BOOST_TEST(refused.err == "icatctl: " + vex + ": is a VEX document (vulnerabilities with analysis statements, about "
+                                                 "no container image), not an SBOM of an image\n");
+  std::string spdx = it::Fixture(kSpdx23);
+  BOOST_TEST(it::Icatctl({"sbom", "check", spdx}).err.find("describes no container image") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(a_digest_contradicting_the_existing_version_is_refused_and_stores_nothing) {
   std::string image = "it-digest-" + it::RandomSuffix(8);
   it::IngestArgs first = Args(image, it::Fixture(kCentosReport), std::nullopt, it::Fixture(kCentosCdx));

@@ -22,5 +22,6 @@ void RequestList(const Args& args);    // requests.cpp
 void RequestStatus(const Args& args);  // requests.cpp
 void Ingest(const Args& args);         // ingest.cpp
 void Gc(const Args& args);             // gc.cpp
+void SbomCheck(const Args& args);      // sbom_check.cpp
 
 }  // namespace icat::ctl

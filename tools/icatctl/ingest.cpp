@@ -210,17 +210,6 @@ void CheckAgreement(const Request& request, Inputs& inputs) {
   inputs.notes = same.notes;
 }
 
-// An SBOM of a container image, not a VEX or a document about something else; with
-// --require-complete, one that meets rule 3.
-SbomDocument CheckImageSbom(const Request& request, const InputFile& file, SbomDocument doc) {
-  if (auto why = NotAnImageSbom(doc)) throw Failure(file.path + ": " + *why);
-  CheckTime(file.path, "the creation time", doc.created);
-  if (request.require_complete && !doc.completeness.shortfalls.empty()) {
-    throw Failure(file.path + ": is below SPEC.md rule 3 (--require-complete): " + CompletenessLine(doc));
-  }
-  return doc;
-}
-
 // Reads, parses and checks every file; signs the SBOMs. Nothing is written.
 Inputs LoadInputs(const Request& request, const Config& config, const SigningKey& key) {
   Inputs inputs;
@@ -231,13 +220,15 @@ Inputs LoadInputs(const Request& request, const Config& config, const SigningKey
   std::optional<std::string> spdx_bytes, cyclonedx_bytes;
   if (request.cyclonedx_path) {
     InputFile file = ReadInput(*request.cyclonedx_path, config.ingest_max_bytes);
-    SbomDocument doc = CheckImageSbom(request, file, ParseCycloneDx(file.path, file.bytes));
+    SbomDocument doc = ParseCycloneDx(file.path, file.bytes);
+    RequireImageSbom(file.path, doc, request.require_complete);
     cyclonedx_bytes = file.bytes;
     inputs.sboms.push_back({std::move(file), std::move(doc), ""});
   }
   if (request.spdx_path) {
     InputFile file = ReadInput(*request.spdx_path, config.ingest_max_bytes);
-    SbomDocument doc = CheckImageSbom(request, file, ParseSpdx(file.path, file.bytes));
+    SbomDocument doc = ParseSpdx(file.path, file.bytes);
+    RequireImageSbom(file.path, doc, request.require_complete);
     spdx_bytes = file.bytes;
     inputs.sboms.push_back({std::move(file), std::move(doc), ""});
   }

@@ -185,6 +185,16 @@ void CycloneDxTool(const Value& d, SbomDocument& doc) {
 
 }  // namespace
 
+void RequireImageSbom(std::string_view path, const SbomDocument& doc, bool require_complete) {
+  if (auto why = NotAnImageSbom(doc)) Refuse(path, *why);
+  if (doc.created && !IsRfc3339(*doc.created)) {
+    Refuse(path, "the creation time '" + *doc.created + "' is not an RFC 3339 time");
+  }
+  if (require_complete && !doc.completeness.shortfalls.empty()) {
+    Refuse(path, "is below SPEC.md rule 3 (--require-complete): " + CompletenessLine(doc));
+  }
+}
+
 std::pair<std::string, std::optional<std::string>> SplitToolName(std::string_view tool) {
   size_t dash = tool.rfind('-');
   if (dash == std::string_view::npos || dash == 0 || dash + 1 == tool.size()) return {std::string(tool), std::nullopt};

@@ -31,7 +31,7 @@ DEPS_STAMP   := $(BUILD)/deps.stamp
 OPENAPI      := $(BUILD)/www/v1/openapi.json
 PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
 
-.PHONY: all deps build test test-unit test-integration run stop bench fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
+.PHONY: all deps build gen test test-unit test-integration run stop bench fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
 .DEFAULT_GOAL := all
 
 all: deps
@@ -110,7 +110,12 @@ $(PORTAL_OPENAPI): nginx/openapi-portal.json $(BIN)/icatctl
 	@mkdir -p $(@D)
 	$(BIN)/icatctl openapi nginx/openapi-portal.json > $@.tmp && mv $@.tmp $@
 
+# Files generated from the sources that are committed: make gen writes them, make test checks them.
+gen:
+	@tools/gen-routes
+
 test: all
+	@tools/gen-routes --check
 	@tools/run-tests unit
 	@$(MAKE) --no-print-directory fuzz-replay
 	@tools/run-tests integration

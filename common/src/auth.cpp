@@ -15,6 +15,7 @@
 #include "icat/errors.hpp"
 #include "icat/jwt.hpp"
 #include "icat/log.hpp"
+#include "icat/text.hpp"
 #include "icat/worker_cache.hpp"
 
 namespace icat {
@@ -262,7 +263,7 @@ Principal AuthenticatePortal(Context& ctx) {
   }
   if (tenant.empty()) ThrowInvalid("X-Tenant", "header is required: the tenant's subdomain");
   std::optional<AccessClaims> claims = VerifyAccessToken(authorization.substr(7), ctx.config.jwt_secret, std::time(nullptr));
-  std::transform(tenant.begin(), tenant.end(), tenant.begin(), [](unsigned char c) { return std::tolower(c); });
+  tenant = Lower(tenant);
   if (!claims) Unauthenticated("The access token is invalid or expired; sign in again.");
   if (claims->tenant != tenant) Unauthenticated("The access token belongs to another tenant.");
   ctx.principal.tenant_id = claims->tenant_id;

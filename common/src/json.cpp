@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "icat/errors.hpp"
+#include "icat/text.hpp"
 #include "icat/validate.hpp"
 
 namespace icat {
@@ -88,13 +89,6 @@ std::string Phrase(rapidjson::ParseErrorCode code) {
 
 bool EqualsNoCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
-
-// Without the optional whitespace (spaces and tabs) HTTP allows around a header's parts.
-std::string_view TrimSpace(std::string_view text) {
-  size_t first = text.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
 }
 
 }  // namespace
@@ -183,18 +177,18 @@ rapidjson::Document ParseJson(std::string_view text) {
 
 bool IsJsonMediaType(std::string_view content_type) {
   size_t semicolon = content_type.find(';');
-  if (!EqualsNoCase(TrimSpace(content_type.substr(0, semicolon)), "application/json")) return false;
+  if (!EqualsNoCase(Trim(content_type.substr(0, semicolon), " \t"), "application/json")) return false;
   while (semicolon != std::string_view::npos) {
     content_type.remove_prefix(semicolon + 1);
     semicolon = content_type.find(';');
-    std::string_view parameter = TrimSpace(content_type.substr(0, semicolon));
+    std::string_view parameter = Trim(content_type.substr(0, semicolon), " \t");
     if (parameter.empty()) continue;  // "application/json;" is allowed
     size_t equals = parameter.find('=');
     if (equals == std::string_view::npos) return false;
-    std::string_view value = TrimSpace(parameter.substr(equals + 1));
+    std::string_view value = Trim(parameter.substr(equals + 1), " \t");
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
     // JSON is UTF-8 (RFC 8259): a body announced in another charset would be misread.
-    if (EqualsNoCase(TrimSpace(parameter.substr(0, equals)), "charset") && !EqualsNoCase(value, "utf-8")) return false;
+    if (EqualsNoCase(Trim(parameter.substr(0, equals), " \t"), "charset") && !EqualsNoCase(value, "utf-8")) return false;
   }
   return true;
 }

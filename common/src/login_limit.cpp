@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 #include "icat/crypto.hpp"
+#include "icat/text.hpp"
 
 namespace icat {
 
@@ -27,8 +28,7 @@ long long IntegerOf(const RedisReply& reply) {
 std::string LoginIpKey(std::string_view client_ip) { return "icat:login:ip:" + std::string(client_ip); }
 
 std::string LoginAccountKey(std::string_view tenant_subdomain, std::string_view email) {
-  std::string account = std::string(tenant_subdomain) + "\n" + std::string(email);
-  for (char& c : account) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string account = Lower(std::string(tenant_subdomain) + "\n" + std::string(email));
   return "icat:login:account:" + Sha256Hex(account);
 }
 

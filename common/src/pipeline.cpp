@@ -16,17 +16,12 @@
 #include "icat/json.hpp"
 #include "icat/log.hpp"
 #include "icat/server.hpp"
+#include "icat/text.hpp"
 #include "icat/validate.hpp"
 
 namespace icat {
 
 namespace {
-
-std::string Join(const std::vector<std::string_view>& items, std::string_view separator) {
-  std::string out;
-  for (std::string_view item : items) out += (out.empty() ? "" : std::string(separator)) + std::string(item);
-  return out;
-}
 
 void CheckBody(Context& ctx) {
   const Request& request = ctx.request;

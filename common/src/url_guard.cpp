@@ -1,4 +1,5 @@
 // Webhook URL checks: parse, resolve, and refuse every non-public address not allow-listed.
+#include "icat/text.hpp"
 #include "icat/url_guard.hpp"
 
 #include <arpa/inet.h>
@@ -113,12 +114,6 @@ bool IsHostName(std::string_view host) {
     start = dot + 1;
   }
   return true;
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 UrlVerdict Refuse(UrlVerdict verdict, std::string reason) {

@@ -1,4 +1,5 @@
 // Request-body field checks, RFC 3339 times and vulnerability ids.
+#include "icat/text.hpp"
 #include "icat/validate.hpp"
 
 #include <algorithm>
@@ -10,13 +11,6 @@
 namespace icat {
 
 namespace {
-
-std::string_view Trim(std::string_view text) {
-  size_t start = text.find_first_not_of(" \t\r\n");
-  if (start == std::string_view::npos) return {};
-  size_t end = text.find_last_not_of(" \t\r\n");
-  return text.substr(start, end - start + 1);
-}
 
 // The code point starting at text[at] and its length in bytes; nullopt for anything but the
 // shortest UTF-8 form of a scalar value.
@@ -283,8 +277,7 @@ std::optional<long long> ParseRfc3339(std::string_view text) {
 }
 
 std::optional<std::string> NormaliseVulnId(std::string_view text) {
-  std::string id;
-  for (char c : text) id += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  std::string id = Upper(text);
   auto all = [&](size_t at, size_t count, auto predicate) {
     for (size_t i = at; i < at + count; i++) {
       if (i >= id.size() || !predicate(static_cast<unsigned char>(id[i]))) return false;

@@ -4,6 +4,8 @@
 
 #include "admission.hpp"
 
+#include "icat/text.hpp"
+
 namespace icat::admission {
 
 namespace {
@@ -14,12 +16,6 @@ constexpr size_t kMaxTagChars = 128;
 bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 bool IsAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
 bool IsHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // domain-component: [a-zA-Z0-9] | [a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]
 bool IsDomainComponent(std::string_view c) {

@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "admission.hpp"
+#include "icat/text.hpp"
 #include "icat/validate.hpp"
 
 namespace icat::admission {
@@ -21,17 +22,6 @@ constexpr long long kSecondsPerDay = 86400;
 
 bool Contains(const std::vector<std::string>& list, std::string_view item) {
   return std::find(list.begin(), list.end(), item) != list.end();
-}
-
-std::string Lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-std::string Join(const std::vector<std::string>& items, std::string_view separator) {
-  std::string out;
-  for (const std::string& item : items) out += (out.empty() ? "" : std::string(separator)) + item;
-  return out;
 }
 
 void SortUnique(std::vector<std::string>& items) {

@@ -15,6 +15,7 @@
 #include "icat/log.hpp"
 #include "icat/login_limit.hpp"
 #include "icat/paging.hpp"
+#include "icat/text.hpp"
 #include "icat/validate.hpp"
 #include "queries.hpp"
 
@@ -60,8 +61,7 @@ class TenantTransaction {
 }
 
 std::string TenantHeader(const Request& request, std::vector<FieldIssue>& issues) {
-  std::string tenant = request.Header("x-tenant");
-  std::transform(tenant.begin(), tenant.end(), tenant.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::string tenant = Lower(request.Header("x-tenant"));
   if (tenant.empty()) issues.push_back({"X-Tenant", "header is required: the tenant's subdomain"});
   return tenant;
 }

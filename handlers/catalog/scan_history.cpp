@@ -2,11 +2,11 @@
 // first, with the counts stored at ingest.
 #include "scan_history.hpp"
 
-#include <regex>
 
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
+#include "icat/validate.hpp"
 
 namespace icat::catalog {
 
@@ -14,21 +14,11 @@ namespace {
 
 constexpr std::array<std::string_view, 5> kSeverities = {"critical", "high", "medium", "low", "unknown"};
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-long long DaysFromCivil(long long y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  long long era = (y >= 0 ? y : y - 399) / 400;
-  unsigned yoe = static_cast<unsigned>(y - era * 400);
-  unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<long long>(doe) - 719468;
-}
-
 // ?from= / ?to=: an RFC 3339 time, passed on as given; 400 naming the parameter otherwise.
 std::optional<std::string> TimeParameter(const Request& request, const char* name, std::optional<long long>& seconds) {
   std::optional<std::string> text = request.Query(name);
   if (!text) return std::nullopt;
-  seconds = Rfc3339Seconds(*text);
+  seconds = ParseRfc3339(*text);
   if (!seconds) ThrowInvalid(name, "must be an RFC 3339 time such as 2026-01-31T12:00:00Z");
   return text;
 }
@@ -46,26 +36,6 @@ ScanPoint PointAt(const Rows& rows, int row) {
 }
 
 }  // namespace
-
-std::optional<long long> Rfc3339Seconds(std::string_view text) {
-  static const std::regex kShape(
-      R"((\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(([Zz])|([+-])(\d{2}):(\d{2})))");
-  std::match_results<std::string_view::const_iterator> m;
-  if (!std::regex_match(text.begin(), text.end(), m, kShape)) return std::nullopt;
-  auto number = [&](int group) { return std::stoi(m[group].str()); };
-  int year = number(1), month = number(2), day = number(3), hour = number(4), minute = number(5), second = number(6);
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  if (year < 1 || month < 1 || month > 12 || day < 1 || day > kDays[month - 1] + (month == 2 && leap))
-    return std::nullopt;
-  if (hour > 23 || minute > 59 || second > 59) return std::nullopt;
-  long long offset = 0;
-  if (m[10].matched) {
-    if (number(11) > 23 || number(12) > 59) return std::nullopt;
-    offset = (number(11) * 3600LL + number(12) * 60LL) * (m[10].str() == "-" ? -1 : 1);
-  }
-  return DaysFromCivil(year, month, day) * 86400 + hour * 3600LL + minute * 60LL + second - offset;
-}
 
 std::string ScanHistoryJson(const HistorySubject& subject, const std::vector<ScanPoint>& points,
                             const std::optional<std::string>& next_cursor) {

@@ -32,6 +32,6 @@ std::string ScanHistoryJson(const HistorySubject& subject, const std::vector<Sca
 
 // Seconds since the epoch of an RFC 3339 date-time (any offset, optional fraction); nullopt when
 // the text is not one or names no real date.
-std::optional<long long> Rfc3339Seconds(std::string_view text);
+
 
 }  // namespace icat::catalog

@@ -4,6 +4,7 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
+#include "icat/text.hpp"
 #include "sbom.hpp"
 
 namespace icat::sbom {
@@ -23,12 +24,6 @@ std::string_view FormatLabel(std::string_view format) { return format == "spdx" 
 
 std::string_view ContentType(std::string_view format) {
   return format == "spdx" ? "application/spdx+json" : "application/vnd.cyclonedx+json; version=1.5";
-}
-
-std::string Trim(std::string_view text) {
-  size_t start = text.find_first_not_of(" \t");
-  size_t end = text.find_last_not_of(" \t");
-  return start == std::string_view::npos ? std::string() : std::string(text.substr(start, end - start + 1));
 }
 
 // "CycloneDX and SPDX": the formats of the rows (column 4), as a message names them.
@@ -100,7 +95,7 @@ std::string Etag(std::string_view sha256_hex) { return "\"sha256:" + std::string
 bool EtagMatches(std::string_view if_none_match, std::string_view etag) {
   while (!if_none_match.empty()) {
     size_t comma = if_none_match.find(',');
-    std::string candidate = Trim(if_none_match.substr(0, comma));
+    std::string candidate(Trim(if_none_match.substr(0, comma), " \t"));
     if_none_match = comma == std::string_view::npos ? std::string_view() : if_none_match.substr(comma + 1);
     if (candidate == "*") return true;
     if (candidate.rfind("W/", 0) == 0) candidate.erase(0, 2);  // If-None-Match compares weakly

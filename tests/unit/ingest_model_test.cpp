@@ -204,7 +204,7 @@ BOOST_AUTO_TEST_CASE(rfc3339_times_need_a_real_date_and_an_offset) {
         "2022-07-01T17:01:46", "yesterday", "2022-07-01T17:01:46+25:00", "2022-07-01T17:01:46.Z"}) {
     BOOST_TEST(!ctl::IsRfc3339(bad), bad);
   }
-  BOOST_TEST(ctl::UpperAscii("ghsa-wxc4-f4m6-wwqv") == "GHSA-WXC4-F4M6-WWQV");
+  BOOST_TEST(icat::Upper("ghsa-wxc4-f4m6-wwqv") == "GHSA-WXC4-F4M6-WWQV");
 }
 
 BOOST_AUTO_TEST_CASE(event_data_names_image_version_and_scan_and_optionally_findings_and_the_cve) {

@@ -232,16 +232,6 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(scan_history_shapes)
 
-BOOST_AUTO_TEST_CASE(rfc3339_times_become_epoch_seconds_with_their_offset) {
-  BOOST_TEST(*icat::catalog::Rfc3339Seconds("1970-01-01T00:00:00Z") == 0);
-  BOOST_TEST(*icat::catalog::Rfc3339Seconds("2022-07-01T17:00:00Z") == 1656694800);
-  BOOST_TEST(*icat::catalog::Rfc3339Seconds("2022-07-01T19:00:00.5+02:00") == 1656694800);
-  BOOST_TEST(*icat::catalog::Rfc3339Seconds("2024-02-29T00:00:00Z") == 1709164800);
-  for (const char* bad : {"2023-02-29T00:00:00Z", "2022-07-01", "2022-07-01T17:00:00", "2022-07-01T17:60:00Z", "now"}) {
-    BOOST_TEST(!icat::catalog::Rfc3339Seconds(bad).has_value(), bad);
-  }
-}
-
 BOOST_AUTO_TEST_CASE(history_points_carry_time_scanner_counts_and_fixable) {
   icat::catalog::ScanPoint p;
   p.scan_id = "s1";

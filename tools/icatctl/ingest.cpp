@@ -237,7 +237,7 @@ Inputs LoadInputs(const Request& request, const Config& config, const SigningKey
   for (const Sbom& sbom : inputs.sboms) {
     // Older Trivy reports carry no version; the same run's SBOM names it.
     if (!inputs.report.scanner_version && sbom.doc.tool_name && sbom.doc.tool_version &&
-        UpperAscii(*sbom.doc.tool_name) == UpperAscii(inputs.report.scanner_name)) {
+        Upper(*sbom.doc.tool_name) == Upper(inputs.report.scanner_name)) {
       inputs.report.scanner_version = sbom.doc.tool_version;
     }
   }

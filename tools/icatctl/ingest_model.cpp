@@ -12,6 +12,8 @@
 #include <tuple>
 
 #include "icat/crypto.hpp"
+#include "icat/text.hpp"
+#include "icat/validate.hpp"
 
 namespace icat::ctl {
 
@@ -110,7 +112,7 @@ std::optional<std::string> NotAnImageSbom(const SbomDocument& doc) {
 }
 
 bool ToolOfScanner(std::string_view tool, std::string_view scanner) {
-  std::string t = UpperAscii(tool), s = UpperAscii(scanner);
+  std::string t = Upper(tool), s = Upper(scanner);
   return !t.empty() && (t == s || (s == "GRYPE" && t == "SYFT"));
 }
 
@@ -167,8 +169,8 @@ std::optional<std::string> NotOfTheRun(const ScanReport& report, const std::stri
                     " names: it is taken as the image of --digest " + std::string(digest) + ", which " + report_path +
                     " names");
   }
-  std::optional<long long> scanned = report.scanned_at ? EpochSeconds(*report.scanned_at) : std::nullopt;
-  std::optional<long long> created = doc.created ? EpochSeconds(*doc.created) : std::nullopt;
+  std::optional<long long> scanned = report.scanned_at ? ParseRfc3339(*report.scanned_at) : std::nullopt;
+  std::optional<long long> created = doc.created ? ParseRfc3339(*doc.created) : std::nullopt;
   if (!scanned || !created) return std::nullopt;
   long long apart = std::llabs(created.value_or(0) - scanned.value_or(0));  // value_or: GCC 12 sees no check
   if (apart <= kSameRunToleranceSeconds) return std::nullopt;
@@ -186,7 +188,7 @@ std::optional<std::string> SbomScanTime(const ScanReport& report, const std::str
   std::optional<std::string> earliest;
   std::optional<long long> first, last;
   for (const NamedSbom& sbom : sboms) {
-    std::optional<long long> created = sbom.doc->created ? EpochSeconds(*sbom.doc->created) : std::nullopt;
+    std::optional<long long> created = sbom.doc->created ? ParseRfc3339(*sbom.doc->created) : std::nullopt;
     std::string why;
     if (!created) why = " has no creation time";
     else if (!SharedIdentity(report.identity, sbom.doc->identity)) why = " does not name the report's image";
@@ -265,45 +267,13 @@ std::optional<std::string> RepositoryOf(std::string_view reference) {
   return host + "/" + path;
 }
 
-std::optional<long long> EpochSeconds(std::string_view text) {
-  static const std::regex kShape(
-      R"((\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2})))");
-  std::match_results<std::string_view::const_iterator> m;
-  if (!std::regex_match(text.begin(), text.end(), m, kShape)) return std::nullopt;
-  auto number = [&](int group) { return std::stoi(m[group].str()); };
-  int year = number(1), month = number(2), day = number(3);
-  static const int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  if (year < 1 || month < 1 || month > 12) return std::nullopt;
-  int days = kDays[month - 1] + (month == 2 && leap ? 1 : 0);
-  if (day < 1 || day > days || number(4) > 23 || number(5) > 59 || number(6) > 59) return std::nullopt;
-  if (m[9].matched && (number(10) > 23 || number(11) > 59)) return std::nullopt;
-  // Days since 1970-01-01 of a proleptic Gregorian date, counting years from March.
-  long long y = year - (month <= 2 ? 1 : 0);
-  long long era = y / 400, year_of_era = y - era * 400;
-  long long day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
-  long long day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-  long long epoch_days = era * 146097 + day_of_era - 719468;
-  long long seconds = epoch_days * 86400 + number(4) * 3600 + number(5) * 60 + number(6);
-  if (m[9].matched) seconds -= (m[9].str() == "-" ? -1 : 1) * (number(10) * 3600LL + number(11) * 60);
-  return seconds;
-}
-
-bool IsRfc3339(std::string_view text) { return EpochSeconds(text).has_value(); }
+bool IsRfc3339(std::string_view text) { return ParseRfc3339(text).has_value(); }
 
 std::string SpanText(long long seconds) {
   if (seconds >= 2 * 86400) return std::to_string(seconds / 86400) + " days";
   if (seconds >= 2 * 3600) return std::to_string(seconds / 3600) + " hours";
   if (seconds >= 2 * 60) return std::to_string(seconds / 60) + " minutes";
   return std::to_string(seconds) + (seconds == 1 ? " second" : " seconds");
-}
-
-std::string UpperAscii(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  }
-  return out;
 }
 
 // ------------------------------------------------------------------ outbox events

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "icat/text.hpp"
+
 namespace icat::ctl {
 
 // The five severity buckets, most severe first; the index is a finding's rank.
@@ -149,8 +151,6 @@ struct SameScan {
 SameScan CheckSameScan(const ScanReport& report, std::string_view report_path, std::string_view digest,
                        const std::vector<NamedSbom>& sboms);
 
-// Seconds since 1970-01-01T00:00:00Z of an RFC 3339 time; nullopt when it is not one.
-std::optional<long long> EpochSeconds(std::string_view rfc3339);
 
 // A span of seconds in words: "42 seconds", "17 minutes", "5 hours", "293 days".
 std::string SpanText(long long seconds);
@@ -166,9 +166,6 @@ std::optional<std::string> RepositoryOf(std::string_view reference);
 
 // True for an RFC 3339 date-time with a real calendar date (2021-08-25T12:20:30.000000005Z).
 bool IsRfc3339(std::string_view text);
-
-// "ghsa-abcd-..." -> "GHSA-ABCD-..."; ASCII only.
-std::string UpperAscii(std::string_view text);
 
 // ------------------------------------------------------------------ outbox events
 

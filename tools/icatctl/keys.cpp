@@ -11,6 +11,7 @@
 #include "icat/api_key.hpp"
 #include "icat/auth.hpp"
 #include "icat/crypto.hpp"
+#include "icat/validate.hpp"
 #include "icat/redis.hpp"
 #include "session.hpp"
 
@@ -54,13 +55,13 @@ std::vector<std::string> ParseScopes(const std::string& list) {
 void PrintTable(const std::vector<std::vector<std::string>>& table) {
   std::vector<size_t> widths(table.front().size(), 0);
   for (const auto& row : table) {
-    for (size_t col = 0; col < row.size(); ++col) widths[col] = std::max(widths[col], Utf8Length(row[col]));
+    for (size_t col = 0; col < row.size(); ++col) widths[col] = std::max(widths[col], Utf8Chars(row[col]));
   }
   for (const auto& row : table) {
     std::string line;
     for (size_t col = 0; col < row.size(); ++col) {
       line += row[col];
-      if (col + 1 < row.size()) line += std::string(widths[col] - Utf8Length(row[col]) + 2, ' ');
+      if (col + 1 < row.size()) line += std::string(widths[col] - Utf8Chars(row[col]) + 2, ' ');
     }
     std::cout << line << '\n';
   }
@@ -149,7 +150,7 @@ KeyToRevoke FindKeyToRevoke(Db& db, const std::string& tenant_id, const std::str
 void KeyCreate(const Args& args) {
   const std::string& subdomain = args.Value("tenant");
   const std::string& name = args.Value("name");
-  if (Utf8Length(name) > kMaxKeyNameChars) throw UsageError("--name: at most 100 characters");
+  if (Utf8Chars(name) > kMaxKeyNameChars) throw UsageError("--name: at most 100 characters");
   std::vector<std::string> scopes = ParseScopes(args.Value("scopes"));
   std::optional<std::string> expires = args.Optional("expires");
 

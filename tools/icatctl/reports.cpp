@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "icat/json.hpp"
+#include "icat/text.hpp"
 #include "session.hpp"
 
 namespace icat::ctl {
@@ -15,14 +16,6 @@ using rapidjson::Value;
 
 [[noreturn]] void Refuse(std::string_view path, const std::string& reason) {
   throw Failure(std::string(path) + ": " + reason);
-}
-
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 bool IsDigest(std::string_view text) {
@@ -66,7 +59,7 @@ void AddRepositories(ScanReport& report, const std::vector<std::string>& referen
 }
 
 void AddAlias(Finding& f, const std::string& alias) {
-  std::string upper = UpperAscii(alias);
+  std::string upper = Upper(alias);
   if (upper.empty() || upper == f.vuln_id) return;
   if (std::find(f.aliases.begin(), f.aliases.end(), upper) == f.aliases.end()) f.aliases.push_back(upper);
 }
@@ -112,7 +105,7 @@ Finding TrivyFinding(std::string_view path, const Value& v, const std::string& p
   std::optional<std::string> package = StringAt(v, "PkgName");
   if (!id || id->empty()) Refuse(path, where + " has no VulnerabilityID");
   if (!package || package->empty()) Refuse(path, where + " has no PkgName");
-  f.vuln_id = UpperAscii(*id);
+  f.vuln_id = Upper(*id);
   for (const std::string& vendor_id : Strings(v, "VendorIDs")) AddAlias(f, vendor_id);
   f.package_name = *package;
   f.package_version = NonEmpty(StringAt(v, "InstalledVersion"));
@@ -207,7 +200,7 @@ Finding GrypeFinding(std::string_view path, const Value& match, const std::strin
   if (!id || id->empty()) Refuse(path, where + ".vulnerability has no id");
   if (!package || package->empty()) Refuse(path, where + ".artifact has no name");
   Finding f;
-  f.vuln_id = UpperAscii(*id);
+  f.vuln_id = Upper(*id);
   f.cvss_score = GrypeCvssOf(*vulnerability);
   if (const Value* related = Member(match, "relatedVulnerabilities"); related && related->IsArray()) {
     for (const Value& other : related->GetArray()) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "icat/json.hpp"
+#include "icat/text.hpp"
 #include "reports.hpp"
 #include "sbom_schema.hpp"
 
@@ -34,7 +35,7 @@ const std::unordered_set<std::string>& SpdxIds() {
     const Value* list = read.error.empty() ? Member(read.document, "enum") : nullptr;
     if (list && list->IsArray()) {
       for (const Value& id : list->GetArray()) {
-        if (id.IsString()) out.insert(UpperAscii(id.GetString()));
+        if (id.IsString()) out.insert(Upper(id.GetString()));
       }
     }
     return out;
@@ -44,7 +45,7 @@ const std::unordered_set<std::string>& SpdxIds() {
 
 bool IsListedId(std::string_view token) {
   if (token.size() > 1 && token.back() == '+') token.remove_suffix(1);  // "GPL-2.0+": this version or later
-  return SpdxIds().count(UpperAscii(token)) > 0;
+  return SpdxIds().count(Upper(token)) > 0;
 }
 
 // Whitespace separates tokens; each parenthesis is a token of its own.
@@ -249,7 +250,7 @@ std::string Percent(long long count, long long of) {
 bool IsExactVersion(std::string_view version) {
   if (version.empty() || version.find_first_of(" \t\r\n*,|") != std::string_view::npos) return false;
   if (std::string_view("^~<>=![(").find(version.front()) != std::string_view::npos) return false;
-  std::string upper = UpperAscii(version);
+  std::string upper = Upper(version);
   if (upper == "LATEST" || upper == "UNKNOWN" || upper == "NOASSERTION" || upper == "NONE" ||
       upper.rfind("VERS:", 0) == 0) {
     return false;
@@ -303,10 +304,7 @@ std::string PurlKind(std::string_view purl) {
   if (purl.substr(0, 4) != "pkg:") return "";
   purl.remove_prefix(4);
   while (!purl.empty() && purl.front() == '/') purl.remove_prefix(1);
-  std::string type(purl.substr(0, purl.find('/')));
-  for (char& c : type) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
+  std::string type = Lower(purl.substr(0, purl.find('/')));
   if (type == "apk" || type == "alpine" || type == "alpm" || type == "deb" || type == "rpm" || type == "ebuild") {
     return "os";
   }

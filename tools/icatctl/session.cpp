@@ -68,12 +68,4 @@ bool TimestampIsPast(std::string_view flag, const std::string& value) {
   return *seconds <= std::time(nullptr);
 }
 
-size_t Utf8Length(std::string_view text) {
-  size_t count = 0;
-  for (unsigned char byte : text) {
-    if ((byte & 0xC0) != 0x80) ++count;  // continuation bytes belong to the character before
-  }
-  return count;
-}
-
 }  // namespace icat::ctl

@@ -59,6 +59,5 @@ void RequireMatch(std::string_view flag, std::string_view value, const char* pat
 // past. Throws UsageError naming the flag otherwise.
 bool TimestampIsPast(std::string_view flag, const std::string& value);
 
-size_t Utf8Length(std::string_view text);  // characters, as Postgres' length() counts them
 
 }  // namespace icat::ctl

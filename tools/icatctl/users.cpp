@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "icat/crypto.hpp"
+#include "icat/validate.hpp"
 #include "session.hpp"
 
 namespace icat::ctl {
@@ -33,7 +34,7 @@ std::string ReadPassword() {
   }
   if (!password.empty() && password.back() == '\r') password.pop_back();
   if (!got_line && password.empty()) throw UsageError("no password on stdin (give it as the first line)");
-  if (Utf8Length(password) < kMinPasswordChars) {
+  if (Utf8Chars(password) < kMinPasswordChars) {
     throw UsageError("the password must have at least " + std::to_string(kMinPasswordChars) + " characters");
   }
   return password;

@@ -250,7 +250,7 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
 }
 
 void TouchApiKey(Context& ctx) {
-  if (ctx.principal.touch_key) Rows ignored = ctx.db.Run(kTouchKey, {ctx.principal.key_id});
+  if (ctx.principal.touch_key) ctx.db.Exec(kTouchKey, {ctx.principal.key_id});
 }
 
 Principal AuthenticatePortal(Context& ctx) {
@@ -282,7 +282,7 @@ void Audit(Context& ctx, std::string_view action, std::string_view target, std::
   std::string actor = !ctx.principal.user_id.empty() ? "user:" + ctx.principal.user_id
                       : !ctx.principal.key_id.empty() ? "key:" + ctx.principal.key_id
                                                        : "anonymous";
-  Rows ignored = ctx.db.Run(kAuditInsert, {ctx.principal.tenant_id, actor, action, target, ctx.request.client_ip,
+  ctx.db.Exec(kAuditInsert, {ctx.principal.tenant_id, actor, action, target, ctx.request.client_ip,
                                            ctx.request.request_id, detail_json});
 }
 

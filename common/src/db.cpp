@@ -136,10 +136,10 @@ std::vector<Rows> Db::RunAll(const std::vector<Call>& calls) {
   return Send(steps);
 }
 
-std::vector<Rows> Db::RunAllThenCommit(const std::vector<Call>& calls) {
+void Db::ExecAllThenCommit(const std::vector<Call>& calls) {
   std::vector<Step> steps;
   for (const Call& call : calls) steps.push_back({call.name, false, &call.params});
-  return Send(steps, true);
+  (void)Send(steps, true);
 }
 
 Rows Db::RunSql(std::string_view sql, const std::vector<Param>& params) {

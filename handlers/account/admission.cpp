@@ -87,7 +87,7 @@ Reply PutAdmissionPolicy(Context& ctx) {
   CheckExceptionImages(ctx, policy, issues);
   ThrowIfIssues(issues);
   std::string json = AdmissionPolicyJson(policy);
-  Rows ignored = ctx.db.Run("account_put_policy", {ctx.principal.tenant_id, json, ctx.principal.user_id});
+  ctx.db.Exec("account_put_policy", {ctx.principal.tenant_id, json, ctx.principal.user_id});
   Audit(ctx, "admission_policy.updated", "admission-policy", json);
   ctx.cached_data_changed = true;  // admission workers keep the policy
   return JsonReply(200, json);

@@ -55,7 +55,7 @@ std::string DecisionReasonsJson(const std::vector<JudgedImage>& images) {
 void RecordDecision(Context& ctx, const AdmissionRequest& request, std::string_view mode,
                     const std::vector<JudgedImage>& images, const Verdict& verdict) {
   // The request's only write: BEGIN, the tenant, the insert and COMMIT go in one round trip.
-  std::vector<Rows> ignored = ctx.db.RunAllThenCommit(
+  ctx.db.ExecAllThenCommit(
       {{kAsyncCommit, {}},
        {kRecordDecision, {ctx.principal.tenant_id, request.uid, request.operation, request.kind, request.namespace_name,
                           request.name, DecisionImagesJson(images), verdict.allowed, mode, request.dry_run,

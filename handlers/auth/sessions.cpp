@@ -157,7 +157,7 @@ SessionView StartSession(Context& ctx, const UserView& user, const std::string& 
   SessionView session;
   session.user = user;
   session.refresh_token = Base64UrlEncode(RandomBytes(kRefreshTokenBytes));
-  Rows ignored = ctx.db.Run(kInsertRefresh, {ctx.principal.tenant_id, user.id, family,
+  ctx.db.Exec(kInsertRefresh, {ctx.principal.tenant_id, user.id, family,
                                              "\\x" + Sha256Hex(session.refresh_token), ctx.config.refresh_token_days});
   AccessClaims claims;
   claims.user_id = user.id;

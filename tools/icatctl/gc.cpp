@@ -112,7 +112,7 @@ void Gc(const Args& args) {
   if (session.db.RunSql(kTryBlobLock, {kBlobLockId}).Text(0, 0) != "t") {
     throw Failure("an ingest is storing SBOMs right now; run gc again when it has finished");
   }
-  Exec(session.db, kNoRowSecurity);
+  session.db.ExecSql(kNoRowSecurity);
   Outcome outcome;
   time_t now = std::time(nullptr);
   time_t cutoff = grace >= now ? 0 : now - grace;  // modified after it: young, kept

@@ -70,8 +70,7 @@ void VersionAdd(const Args& args) {
       "ON CONFLICT (image_id, tag) DO NOTHING RETURNING id",
       {image_id, tag, digest, size, args.Optional("base-os"), TextArrayLiteral(args.All("hardening-tag")), published});
   if (created.empty()) throw Failure("image " + image + " already has version " + tag);
-  Exec(session.db,
-       "UPDATE images SET latest_version_id = (SELECT id FROM image_versions WHERE image_id = $1 "
+  session.db.ExecSql("UPDATE images SET latest_version_id = (SELECT id FROM image_versions WHERE image_id = $1 "
        "ORDER BY published_at DESC, created_at DESC, id LIMIT 1) WHERE id = $1",
        {image_id});
   transaction.Commit();

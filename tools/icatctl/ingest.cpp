@@ -303,7 +303,7 @@ Target LockOrCreateVersion(Db& db, const Request& request, const Inputs& inputs,
   }
   target.version_id = version.Text(0, 0);
   target.previous_scan_id = version.OptionalText(0, 2);
-  Exec(db, kUpdateVersion,
+  db.ExecSql(kUpdateVersion,
        {target.version_id, request.size, request.base_os, tags, request.published, inputs.report.image_size});
   return target;
 }
@@ -360,12 +360,12 @@ StoredScan InsertScan(Db& db, const Target& target, const Inputs& inputs, const 
                               c.findings[1], c.findings[2], c.findings[3], c.findings[4], c.fixable});
   StoredScan stored{std::string(scan.Text(0, 0)), std::string(scan.Text(0, 1))};
   for (const Sbom& sbom : inputs.sboms) {
-    Exec(db, kInsertSbom,
+    db.ExecSql(kInsertSbom,
          {stored.id, sbom.doc.format, sbom.doc.spec_version, sbom.file.sha256_hex,
           static_cast<long long>(sbom.file.bytes.size()), sbom.doc.tool_name, sbom.doc.tool_version, sbom.signature,
           key_id, CompletenessJson(sbom.doc.completeness)});
   }
-  Exec(db, kInsertFindings, {stored.id, FindingsJson(r.findings)});
+  db.ExecSql(kInsertFindings, {stored.id, FindingsJson(r.findings)});
   return stored;
 }
 
@@ -405,7 +405,7 @@ void WriteWatchEvents(Db& db, const Target& target, const EventSubject& subject,
   Rows watchers = db.RunSql(kWatchers, {target.image_id, TextArrayLiteral(ids)});
   for (int i = 0; i < watchers.size(); ++i) {
     std::string cve_id(watchers.Text(i, 1));
-    Exec(db, kEventForTenant, {std::string(watchers.Text(i, 0)), EventData(subject, &by_id[cve_id], &cve_id)});
+    db.ExecSql(kEventForTenant, {std::string(watchers.Text(i, 0)), EventData(subject, &by_id[cve_id], &cve_id)});
   }
 }
 
@@ -414,15 +414,15 @@ void WriteWatchEvents(Db& db, const Target& target, const EventSubject& subject,
 // changes nothing current, so it announces only its completion.
 void WriteEvents(Db& db, const Target& target, const EventSubject& subject, const std::vector<Finding>& findings,
                  bool became_latest) {
-  Exec(db, kEventPerLicensee, {target.image_id, "scan.completed", EventData(subject)});
+  db.ExecSql(kEventPerLicensee, {target.image_id, "scan.completed", EventData(subject)});
   if (!became_latest) return;
   std::vector<EventFinding> current = EventFindings(findings);
   std::vector<EventFinding> previous = PreviousFindings(db, target.previous_scan_id);
   std::vector<EventFinding> detected = NewlyPresent(current, previous);
   std::vector<EventFinding> fixed = NewlyPresent(previous, current);
   if (!detected.empty())
-    Exec(db, kEventPerLicensee, {target.image_id, "vulnerability.detected", EventData(subject, &detected)});
-  if (!fixed.empty()) Exec(db, kEventPerLicensee, {target.image_id, "vulnerability.fixed", EventData(subject, &fixed)});
+    db.ExecSql(kEventPerLicensee, {target.image_id, "vulnerability.detected", EventData(subject, &detected)});
+  if (!fixed.empty()) db.ExecSql(kEventPerLicensee, {target.image_id, "vulnerability.fixed", EventData(subject, &fixed)});
   WriteWatchEvents(db, target, subject, findings, detected);
 }
 
@@ -455,17 +455,17 @@ void Ingest(const Args& args) {
               << " has a scan of exactly these files; nothing changed\n";
     return;  // the transaction rolls back
   }
-  Exec(db, kRememberKey, {key.id, key.public_pem});
+  db.ExecSql(kRememberKey, {key.id, key.public_pem});
   // Every check has passed: the bytes go to the blob store (durably) before the scan that
   // references them can commit. A crash from here on leaves at most unreferenced blobs, which
   // icatctl gc removes, and a temp file, which the next ingest removes here first.
-  Exec(db, kShareBlobLock, {kBlobLockId});
+  db.ExecSql(kShareBlobLock, {kBlobLockId});
   (void)RemoveDeadTempFiles(config.blob_dir, false);
   for (const Sbom& sbom : inputs.sboms) (void)StoreBlob(config.blob_dir, sbom.file.bytes, sbom.file.sha256_hex);
   StoredScan scan = InsertScan(db, target, inputs, key.id);
   Rows latest = db.RunSql(kUpdateLatestScan, {target.version_id});
-  Exec(db, kUpdateLatestVersion, {target.image_id});
-  Exec(db, kFirstSeen, {target.version_id, scan.id});
+  db.ExecSql(kUpdateLatestVersion, {target.image_id});
+  db.ExecSql(kFirstSeen, {target.version_id, scan.id});
   EventSubject subject{target.image_id, request.image, target.version_id,          request.tag,
                        request.digest,  scan.id,       inputs.report.scanner_name, scan.scanned_at};
   WriteEvents(db, target, subject, inputs.report.findings, latest.Text(0, 0) == scan.id);

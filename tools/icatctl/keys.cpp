@@ -166,8 +166,7 @@ void KeyCreate(const Args& args) {
       "VALUES ($1, $2, $3, $4::bytea, $5::text[], $6::timestamptz) RETURNING id",
       {tenant_id, name, key.prefix, "\\x" + HexEncode(key.hash), TextArrayLiteral(scopes), expires});
   std::string key_id(created.Text(0, 0));
-  Exec(session.db,
-       "INSERT INTO audit_log (tenant_id, actor, action, target, detail) VALUES ($1, 'operator', 'key.created', $2, "
+  session.db.ExecSql("INSERT INTO audit_log (tenant_id, actor, action, target, detail) VALUES ($1, 'operator', 'key.created', $2, "
        "jsonb_build_object('name', $3::text, 'prefix', $4::text, 'scopes', $5::text[]))",
        {tenant_id, key_id, name, key.prefix, TextArrayLiteral(scopes)});
   transaction.Commit();
@@ -198,9 +197,8 @@ void KeyRevoke(const Args& args) {
   Transaction transaction(session.db);
   KeyToRevoke key = FindKeyToRevoke(session.db, tenant_id, subdomain, id_or_prefix);
   if (!key.already_revoked) {
-    Exec(session.db, "UPDATE api_keys SET revoked_at = now() WHERE id = $1", {key.id});
-    Exec(session.db,
-         "INSERT INTO audit_log (tenant_id, actor, action, target) VALUES ($1, 'operator', 'key.revoked', $2)",
+    session.db.ExecSql("UPDATE api_keys SET revoked_at = now() WHERE id = $1", {key.id});
+    session.db.ExecSql("INSERT INTO audit_log (tenant_id, actor, action, target) VALUES ($1, 'operator', 'key.revoked', $2)",
          {tenant_id, key.id});
   }
   transaction.Commit();

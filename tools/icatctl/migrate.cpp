@@ -62,8 +62,8 @@ void CheckUnchanged(const Migration& migration, const Applied& applied, const st
 
 void Apply(Db& db, int version, const Migration& migration, const std::string& checksum) {
   Transaction transaction(db);
-  Exec(db, migration.sql);  // no parameters: a simple query, which may hold many statements
-  Exec(db, "INSERT INTO schema_migrations (version, file, checksum) VALUES ($1, $2, $3)",
+  db.ExecSql(migration.sql);  // no parameters: a simple query, which may hold many statements
+  db.ExecSql("INSERT INTO schema_migrations (version, file, checksum) VALUES ($1, $2, $3)",
        {version, migration.file, checksum});
   transaction.Commit();
 }
@@ -73,9 +73,9 @@ void Apply(Db& db, int version, const Migration& migration, const std::string& c
 void Migrate(const Args&) {
   Session session;
   // Keeps the server's NOTICEs ("already exists, skipping") out of the operator's terminal.
-  Exec(session.db, "SET client_min_messages TO warning");
-  Exec(session.db, "SELECT pg_advisory_lock($1)", {kMigrationLockId});
-  Exec(session.db, kCreateLedger);  // after the lock: concurrent CREATE IF NOT EXISTS can collide
+  session.db.ExecSql("SET client_min_messages TO warning");
+  session.db.ExecSql("SELECT pg_advisory_lock($1)", {kMigrationLockId});
+  session.db.ExecSql(kCreateLedger);  // after the lock: concurrent CREATE IF NOT EXISTS can collide
   std::map<int, Applied> applied = AppliedMigrations(session.db);
   int newest_applied = applied.empty() ? 0 : applied.rbegin()->first;
   int previous = 0;

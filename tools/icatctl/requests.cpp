@@ -44,12 +44,10 @@ void RequestStatus(const Args& args) {
   if (found.empty()) throw Failure("tenant " + subdomain + " has no request " + id);
   std::string previous(found.Text(0, 0));
   if (previous != status) {
-    Exec(session.db,
-         "UPDATE feature_requests SET status = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2::uuid",
+    session.db.ExecSql("UPDATE feature_requests SET status = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2::uuid",
          {tenant_id, id, status});
     // The tenant sees the change in its audit log, by the operator.
-    Exec(session.db,
-         "INSERT INTO audit_log (tenant_id, actor, action, target, detail) VALUES ($1, 'operator', "
+    session.db.ExecSql("INSERT INTO audit_log (tenant_id, actor, action, target, detail) VALUES ($1, 'operator', "
          "'feature_request.status_changed', $2, jsonb_build_object('from', $3::text, 'to', $4::text))",
          {tenant_id, id, previous, status});
   }

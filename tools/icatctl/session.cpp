@@ -36,11 +36,6 @@ void NoteCachedDataChanged(const Session& session) {
   }
 }
 
-void Exec(Db& db, std::string_view sql, const std::vector<Param>& params) {
-  Rows ignored = db.RunSql(sql, params);
-  (void)ignored;
-}
-
 std::string TenantId(Db& db, std::string_view subdomain) {
   Rows rows = db.RunSql("SELECT id FROM tenants WHERE subdomain = $1", {subdomain});
   if (rows.empty()) throw Failure("tenant " + std::string(subdomain) + " not found");

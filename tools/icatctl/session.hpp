@@ -45,9 +45,6 @@ class Transaction {
 // handlers' worker caches (common's worker_cache.hpp); warns when Redis cannot be told.
 void NoteCachedDataChanged(const Session& session);
 
-// Runs a statement whose rows nobody needs.
-void Exec(Db& db, std::string_view sql, const std::vector<Param>& params = {});
-
 // Ids by the names operators type; a Failure ("tenant acme not found") when there is none.
 std::string TenantId(Db& db, std::string_view subdomain);
 std::string ImageId(Db& db, std::string_view name);

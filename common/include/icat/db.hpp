@@ -91,15 +91,18 @@ class Db {
 
   // Runs a prepared statement by name.
   [[nodiscard]] Rows Run(std::string_view name, const std::vector<Param>& params = {});
+  // The same for a statement whose rows nobody reads (an INSERT or UPDATE without RETURNING).
+  void Exec(std::string_view name, const std::vector<Param>& params = {}) { (void)Run(name, params); }
   // Runs a handful of independent prepared statements in one round trip; their rows in order.
   // The first failure throws; the statements after it do not run.
   [[nodiscard]] std::vector<Rows> RunAll(const std::vector<Call>& calls);
-  // RunAll, then COMMIT the transaction in the same round trip: for a transaction's last statements.
-  // On a failure the transaction stays open for Rollback.
-  [[nodiscard]] std::vector<Rows> RunAllThenCommit(const std::vector<Call>& calls);
+  // RunAll of statements whose rows nobody reads, then COMMIT in the same round trip: for a
+  // transaction's last writes. On a failure the transaction stays open for Rollback.
+  void ExecAllThenCommit(const std::vector<Call>& calls);
   // Runs SQL text (icatctl, migrations): with parameters when given, else as a simple query,
   // which may hold several statements.
   [[nodiscard]] Rows RunSql(std::string_view sql, const std::vector<Param>& params = {});
+  void ExecSql(std::string_view sql, const std::vector<Param>& params = {}) { (void)RunSql(sql, params); }
 
   // Opens a transaction. Nothing is sent yet: BEGIN goes with the first statement, which
   // reconnects once first if the server went away since the last request (a restarted

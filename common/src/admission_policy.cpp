@@ -7,13 +7,15 @@
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/validate.hpp"
+#include "icat/vocabulary.hpp"
 
 namespace icat {
 
 namespace {
 
 const std::vector<std::string_view> kModes = {"enforce", "warn", "audit"};
-const std::vector<std::string_view> kSeverities = {"critical", "high", "medium", "low"};
+// Every severity but unknown, which never counts.
+const std::vector<std::string_view> kThresholds(kSeverities.begin(), kSeverities.end() - 1);
 
 // A registry host with optional port and path: registry.example.test/hardened, 10.0.0.5:5000/x.
 bool IsRegistryPrefix(const std::string& text) {
@@ -155,7 +157,7 @@ AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vecto
   if (threshold_null) {
     p.severity_threshold.reset();
     (void)reader.Has("severityThreshold");
-  } else if (auto v = reader.Enum("severityThreshold", Need::kOptional, kSeverities)) {
+  } else if (auto v = reader.Enum("severityThreshold", Need::kOptional, kThresholds)) {
     p.severity_threshold = *v;
   }
   if (auto v = reader.Bool("onlyFixable", Need::kOptional)) p.only_fixable = *v;

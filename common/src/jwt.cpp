@@ -3,6 +3,7 @@
 
 #include "icat/crypto.hpp"
 #include "icat/json.hpp"
+#include "icat/vocabulary.hpp"
 
 namespace icat {
 
@@ -85,7 +86,7 @@ std::optional<AccessClaims> VerifyAccessToken(std::string_view token, std::strin
   auto sub = StringOf(c, "sub"), tid = StringOf(c, "tid"), ten = StringOf(c, "ten"), role = StringOf(c, "role"),
        jti = StringOf(c, "jti");
   if (!sub || !tid || !ten || !role || !jti) return std::nullopt;
-  if (*role != "admin" && *role != "user" && *role != "viewer") return std::nullopt;
+  if (!IsOneOf(*role, kRoles)) return std::nullopt;
   out.user_id = *sub;
   out.tenant_id = *tid;
   out.tenant = *ten;

@@ -8,13 +8,13 @@
 #include "icat/json.hpp"
 #include "icat/url_guard.hpp"
 #include "icat/validate.hpp"
+#include "icat/vocabulary.hpp"
 
 namespace icat::account {
 
 namespace {
 
-const std::vector<std::string_view> kEvents = {"scan.completed", "vulnerability.detected", "vulnerability.fixed",
-                                               "cve_watch.matched", "ping"};
+const std::vector<std::string_view> kEvents = AsList(kEventTypes);
 constexpr size_t kSecretBytes = 32;
 
 // Columns of ICAT_WEBHOOK_COLUMNS (queries.hpp).

@@ -7,12 +7,11 @@
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/validate.hpp"
+#include "icat/vocabulary.hpp"
 
 namespace icat::catalog {
 
 namespace {
-
-constexpr std::array<std::string_view, 5> kSeverities = {"critical", "high", "medium", "low", "unknown"};
 
 // ?from= / ?to=: an RFC 3339 time, passed on as given; 400 naming the parameter otherwise.
 std::optional<std::string> TimeParameter(const Request& request, const char* name, std::optional<long long>& seconds) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "icat/pipeline.hpp"
+#include "icat/vocabulary.hpp"
 
 namespace icat::vulns {
 
@@ -16,10 +17,6 @@ Reply ListImageVulnerabilities(Context& ctx);  // GET /v1/images/{id}/vulnerabil
 Reply ListVersionVulnerabilities(
     Context& ctx);              // GET /api/docker-images/{imageId}/versions/{versionId}/vulnerabilities
 Reply LookUpCve(Context& ctx);  // GET /v1/cve/{cveId} and /api/cve/{cveId}
-
-inline constexpr std::array<std::string_view, 5> kSeverities = {"critical", "high", "medium", "low", "unknown"};
-inline constexpr std::array<std::string_view, 5> kFixStates = {"fixed", "not-fixed", "wont-fix", "unknown",
-                                                               "not-affected"};
 
 // The head of a listing: image, version and the scan the findings come from, with stored counts.
 struct ScanView {

@@ -14,11 +14,10 @@
 #include <vector>
 
 #include "icat/text.hpp"
+#include "icat/vocabulary.hpp"
 
 namespace icat::ctl {
 
-// The five severity buckets, most severe first; the index is a finding's rank.
-inline constexpr std::array<std::string_view, 5> kSeverities = {"critical", "high", "medium", "low", "unknown"};
 // Where a normalised severity sorts: 0 critical ... 4 unknown.
 int SeverityRank(std::string_view severity);
 

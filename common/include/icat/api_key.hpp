@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "icat/vocabulary.hpp"
+
 namespace icat {
 
 inline constexpr size_t kKeyRandomChars = 43;    // 32 random bytes in base62
@@ -12,7 +14,7 @@ inline constexpr size_t kKeyChecksumChars = 6;   // CRC32 in base62
 inline constexpr size_t kKeyListedPrefixChars = 14;
 
 inline const std::vector<std::string_view>& AllScopes() {
-  static const std::vector<std::string_view> scopes = {"read:catalog", "read:sbom", "read:vulns", "admission"};
+  static const std::vector<std::string_view> scopes = AsList(kScopes);
   return scopes;
 }
 bool IsScope(std::string_view scope);

@@ -1,0 +1,38 @@
+// The service's words, each list once, in SPEC.md's order. The SQL CHECKs of the same columns are
+// compared with these lists by tests/integration/vocabulary_test.cpp.
+#pragma once
+
+#include <array>
+#include <string_view>
+#include <vector>
+
+namespace icat {
+
+// Most severe first; counts per severity are indexed in this order.
+inline constexpr std::array<std::string_view, 5> kSeverities = {"critical", "high", "medium", "low", "unknown"};
+// not-affected comes from VEX statements and never counts.
+inline constexpr std::array<std::string_view, 5> kFixStates = {"fixed", "not-fixed", "wont-fix", "unknown",
+                                                               "not-affected"};
+// What an API key may be allowed.
+inline constexpr std::array<std::string_view, 4> kScopes = {"read:catalog", "read:sbom", "read:vulns", "admission"};
+// A portal user's role, most powerful first.
+inline constexpr std::array<std::string_view, 3> kRoles = {"admin", "user", "viewer"};
+// The outbox events a webhook can subscribe to.
+inline constexpr std::array<std::string_view, 5> kEventTypes = {"scan.completed", "vulnerability.detected",
+                                                                "vulnerability.fixed", "cve_watch.matched", "ping"};
+
+template <size_t N>
+bool IsOneOf(std::string_view word, const std::array<std::string_view, N>& words) {
+  for (std::string_view w : words) {
+    if (w == word) return true;
+  }
+  return false;
+}
+
+// A list as the readers of request fields take it (FieldReader::Enum and the like).
+template <size_t N>
+std::vector<std::string_view> AsList(const std::array<std::string_view, N>& words) {
+  return {words.begin(), words.end()};
+}
+
+}  // namespace icat

@@ -142,7 +142,8 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
   CheckTexts(request);
   if (route.has_body) CheckBody(ctx);
   if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, route.scope);
-  if (route.access == Access::kPortal) AuthenticatePortal(ctx);
+  if (route.access == Access::kPortal || route.access == Access::kPortalAdmin) AuthenticatePortal(ctx);
+  if (route.access == Access::kPortalAdmin) RequireAdmin(ctx);
   Reply reply = RunHandler(route, ctx, cache, in_transaction);
   // After the commit: a worker that reads the new generation must find the new data.
   if (ctx.cached_data_changed && !BumpCacheGeneration(ctx.redis)) {
@@ -334,7 +335,15 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
     return 2;
   }
   SetLogLevel(config.log_level);
-  bool has_portal_routes = std::any_of(routes.begin(), routes.end(), [](const Route& r) { return r.access == Access::kPortal; });
+  try {
+    CheckRouteTable(routes);
+  } catch (const std::logic_error& e) {
+    std::cerr << "icat-" << group << ": route table: " << e.what() << "\n";
+    return 2;
+  }
+  bool has_portal_routes = std::any_of(routes.begin(), routes.end(), [](const Route& r) {
+    return r.access == Access::kPortal || r.access == Access::kPortalAdmin;
+  });
   if (has_portal_routes && config.jwt_secret.empty()) {
     std::cerr << "icat-" << group << ": ICAT_JWT_SECRET_FILE must name the file holding the access-token secret\n";
     return 2;

@@ -1,6 +1,8 @@
 // Path matching: literal segments and {name} placeholders, nothing more.
 #include "icat/router.hpp"
 
+#include <stdexcept>
+
 namespace icat {
 
 namespace {
@@ -35,6 +37,16 @@ bool MatchPattern(std::string_view pattern, const std::vector<std::string_view>&
   return true;
 }
 }  // namespace
+
+void CheckRouteTable(const std::vector<Route>& routes) {
+  for (const Route& route : routes) {
+    std::string name = std::string(route.method) + " " + std::string(route.pattern);
+    if (route.access == Access::kPortal && route.method != "GET") {
+      throw std::logic_error(name + " writes, so it needs Access::kPortalAdmin");
+    }
+    if (route.access == Access::kApiKey && route.scope.empty()) throw std::logic_error(name + " names no scope");
+  }
+}
 
 RouteMatch MatchRoute(const std::vector<Route>& routes, std::string_view method, std::string_view path) {
   RouteMatch match;

@@ -47,8 +47,6 @@ std::optional<std::string> NextCursor(const Rows& rows, int limit, int time_col,
 
 // The :id path parameter; 404 NOT_FOUND (with `what` in the message) when it is not a UUID.
 std::string PathId(const Context& ctx, std::string_view what);
-// Reads limited to admins (API keys, audit log): 403 FORBIDDEN for others, audited by the pipeline.
-void RequireAdmin(const Context& ctx, std::string_view what);
 // A reply with a JSON body and, for secrets shown once, Cache-Control: no-store.
 Reply JsonReply(int status, std::string body, bool no_store = false);
 Reply NoContent();

@@ -7,26 +7,26 @@ int main(int argc, char** argv) {
   using icat::Access;
   namespace a = icat::account;
   static const std::vector<icat::Route> routes = {
-      {"GET", "/api/api-keys", Access::kPortal, "", a::ListApiKeys},
-      {"POST", "/api/api-keys", Access::kPortal, "", a::CreateApiKey, true},
-      {"DELETE", "/api/api-keys/{id}", Access::kPortal, "", a::RevokeApiKey},
+      {"GET", "/api/api-keys", Access::kPortalAdmin, "", a::ListApiKeys},
+      {"POST", "/api/api-keys", Access::kPortalAdmin, "", a::CreateApiKey, true},
+      {"DELETE", "/api/api-keys/{id}", Access::kPortalAdmin, "", a::RevokeApiKey},
       {"GET", "/api/cve-watches", Access::kPortal, "", a::ListCveWatches},
-      {"POST", "/api/cve-watches", Access::kPortal, "", a::CreateCveWatch, true},
-      {"DELETE", "/api/cve-watches/{id}", Access::kPortal, "", a::DeleteCveWatch},
+      {"POST", "/api/cve-watches", Access::kPortalAdmin, "", a::CreateCveWatch, true},
+      {"DELETE", "/api/cve-watches/{id}", Access::kPortalAdmin, "", a::DeleteCveWatch},
       {"GET", "/api/feature-requests", Access::kPortal, "", a::ListFeatureRequests},
-      {"POST", "/api/feature-requests", Access::kPortal, "", a::CreateFeatureRequest, true},
+      {"POST", "/api/feature-requests", Access::kPortalAdmin, "", a::CreateFeatureRequest, true},
       {"GET", "/api/webhooks", Access::kPortal, "", a::ListWebhooks},
-      {"POST", "/api/webhooks", Access::kPortal, "", a::UpsertWebhook, true},
-      {"PUT", "/api/webhooks/{id}", Access::kPortal, "", a::UpdateWebhook, true},
-      {"DELETE", "/api/webhooks/{id}", Access::kPortal, "", a::DeleteWebhook},
+      {"POST", "/api/webhooks", Access::kPortalAdmin, "", a::UpsertWebhook, true},
+      {"PUT", "/api/webhooks/{id}", Access::kPortalAdmin, "", a::UpdateWebhook, true},
+      {"DELETE", "/api/webhooks/{id}", Access::kPortalAdmin, "", a::DeleteWebhook},
       {"GET", "/api/webhooks/{id}/deliveries", Access::kPortal, "", a::ListWebhookDeliveries},
       // No has_body: a ping takes no input, so an empty POST needs no Content-Type (the handler
       // accepts {} too and refuses any other body).
-      {"POST", "/api/webhooks/{id}/ping", Access::kPortal, "", a::PingWebhook},
+      {"POST", "/api/webhooks/{id}/ping", Access::kPortalAdmin, "", a::PingWebhook},
       {"GET", "/api/admission-policy", Access::kPortal, "", a::GetAdmissionPolicy},
-      {"PUT", "/api/admission-policy", Access::kPortal, "", a::PutAdmissionPolicy, true},
+      {"PUT", "/api/admission-policy", Access::kPortalAdmin, "", a::PutAdmissionPolicy, true},
       {"GET", "/api/admission-decisions", Access::kPortal, "", a::ListAdmissionDecisions},
-      {"GET", "/api/audit-log", Access::kPortal, "", a::ListAuditLog},
+      {"GET", "/api/audit-log", Access::kPortalAdmin, "", a::ListAuditLog},
   };
   return icat::ServeGroup("account", routes, icat::account::kStatements, argc, argv);
 }

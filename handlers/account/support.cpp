@@ -34,13 +34,6 @@ std::string PathId(const Context& ctx, std::string_view what) {
   return id;
 }
 
-void RequireAdmin(const Context& ctx, std::string_view what) {
-  if (ctx.principal.role != "admin") {
-    throw ApiError(Error::kFORBIDDEN,
-                   "Only admins can see " + std::string(what) + "; your role is " + ctx.principal.role + ".");
-  }
-}
-
 Reply JsonReply(int status, std::string body, bool no_store) {
   Reply reply = Reply::Json(status, std::move(body));
   if (no_store) reply.headers.emplace_back("Cache-Control", "no-store");

@@ -17,8 +17,8 @@ const std::vector<icat::Route>& Routes() {
       {"GET", "/v1/images", icat::Access::kApiKey, "read:catalog", ListImages},
       {"GET", "/v1/images/{id}", icat::Access::kApiKey, "read:catalog", ShowImage},
       {"GET", "/v1/images/{id}/sbom", icat::Access::kApiKey, "read:sbom", ShowSbom},
-      {"POST", "/api/webhooks", icat::Access::kPortal, "", CreateHook, true},
-      {"DELETE", "/api/webhooks/{id}", icat::Access::kPortal, "", DeleteHook},
+      {"POST", "/api/webhooks", icat::Access::kPortalAdmin, "", CreateHook, true},
+      {"DELETE", "/api/webhooks/{id}", icat::Access::kPortalAdmin, "", DeleteHook},
   };
   return routes;
 }
@@ -94,6 +94,17 @@ BOOST_AUTO_TEST_CASE(extra_segments_do_not_match) {
   BOOST_TEST(match.allowed_methods.empty());
   icat::RouteMatch prefix = icat::MatchRoute(Routes(), "GET", "/x/v1/images");
   BOOST_TEST(prefix.route == nullptr);
+}
+
+// The table's own rules: a portal write is admin-only, an API-key route names its scope.
+BOOST_AUTO_TEST_CASE(route_tables_that_break_their_rules_are_refused_at_start) {
+  BOOST_CHECK_NO_THROW(icat::CheckRouteTable(Routes()));
+  std::vector<icat::Route> open_write = {{"PUT", "/api/x", icat::Access::kPortal, "", CreateHook, true}};
+  BOOST_CHECK_THROW(icat::CheckRouteTable(open_write), std::logic_error);
+  std::vector<icat::Route> no_scope = {{"GET", "/v1/x", icat::Access::kApiKey, "", CreateHook}};
+  BOOST_CHECK_THROW(icat::CheckRouteTable(no_scope), std::logic_error);
+  std::vector<icat::Route> admin_read = {{"GET", "/api/x", icat::Access::kPortalAdmin, "", CreateHook}};
+  BOOST_CHECK_NO_THROW(icat::CheckRouteTable(admin_read));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

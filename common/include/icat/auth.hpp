@@ -20,9 +20,11 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope);
 
 // Checks the portal credential: X-Tenant and an access token (Bearer) of that tenant. No Bearer
 // token, a bad, expired or other tenant's one is 401 with WWW-Authenticate: Bearer; a token
-// without X-Tenant is 400 VALIDATION_ERROR naming it; any method but GET and HEAD by a non-admin
-// is 403 FORBIDDEN. Fills and returns ctx.principal.
+// without X-Tenant is 400 VALIDATION_ERROR naming it. Fills and returns ctx.principal.
 Principal AuthenticatePortal(Context& ctx);
+
+// 403 FORBIDDEN unless the signed-in user is an admin: routes of Access::kPortalAdmin.
+void RequireAdmin(const Context& ctx);
 
 // Appends to the tenant's audit log inside the request's transaction: the actor comes from
 // ctx.principal, the client address and request id from the request. detail_json is an object.

@@ -13,10 +13,12 @@ namespace icat {
 
 struct Context;
 
+// Who may call a route: the route table is the one place that says it (docs/routes.md shows it).
 enum class Access {
-  kPublic,  // no credential
-  kApiKey,  // /v1: an API key holding `scope`
-  kPortal,  // /api: access token + X-Tenant; every method but GET needs the admin role
+  kPublic,       // no credential
+  kApiKey,       // /v1: an API key holding `scope`
+  kPortal,       // /api: access token + X-Tenant, any role (reads)
+  kPortalAdmin,  // /api: the same, admin role only: every write (SPEC 4.2 rule 3), and admin-only reads
 };
 
 struct Route {
@@ -36,6 +38,10 @@ struct RouteMatch {
   std::map<std::string, std::string> path_params;  // decoded
   std::vector<std::string_view> allowed_methods;   // when the path matched but the method did not
 };
+
+// Throws std::logic_error naming the first route that breaks a rule of the table itself: a
+// portal route that writes (any method but GET) must be kPortalAdmin; an API-key route names a scope.
+void CheckRouteTable(const std::vector<Route>& routes);
 
 // Finds the route for method and path. No match at all: route null, allowed_methods empty.
 RouteMatch MatchRoute(const std::vector<Route>& routes, std::string_view method, std::string_view path);

@@ -23,7 +23,6 @@ namespace icat {
 namespace {
 constexpr std::string_view kLookupKey = "auth_lookup_key";
 constexpr std::string_view kTouchKey = "auth_touch_key";
-constexpr std::string_view kAuditInsert = "auth_audit_insert";
 constexpr std::string_view kLive = "key";
 constexpr std::string_view kRevoked = "revoked";
 constexpr std::string_view kUnknown = "unknown";
@@ -153,9 +152,6 @@ const std::vector<Statement>& AuthStatements() {
       {kTouchKey,
        "UPDATE api_keys SET last_used_at = now() WHERE id = $1 "
        "AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')"},
-      {kAuditInsert,
-       "INSERT INTO audit_log (tenant_id, actor, action, target, client_ip, request_id, detail) "
-       "VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)"},
   };
   return statements;
 }
@@ -276,14 +272,6 @@ void RequireAdmin(const Context& ctx) {
   if (ctx.principal.role != "admin") {
     throw ApiError(Error::kFORBIDDEN, "This needs the admin role; yours is " + ctx.principal.role + ".");
   }
-}
-
-void Audit(Context& ctx, std::string_view action, std::string_view target, std::string_view detail_json) {
-  std::string actor = !ctx.principal.user_id.empty() ? "user:" + ctx.principal.user_id
-                      : !ctx.principal.key_id.empty() ? "key:" + ctx.principal.key_id
-                                                       : "anonymous";
-  ctx.db.Exec(kAuditInsert, {ctx.principal.tenant_id, actor, action, target, ctx.request.client_ip,
-                                           ctx.request.request_id, detail_json});
 }
 
 }  // namespace icat

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "icat/audit.hpp"
 #include "icat/auth.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
@@ -152,18 +153,6 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
   return reply;
 }
 
-// A role denial is a security event: recorded in its own transaction, the request's was rolled back.
-void AuditDenial(Context& ctx) {
-  try {
-    ctx.db.BeginForTenant(ctx.principal.tenant_id);
-    Audit(ctx, "role.denied", ctx.request.method + " " + ctx.request.path);
-    ctx.db.Commit();
-  } catch (const std::exception& e) {
-    ctx.db.Rollback();
-    LogError("rid=" + ctx.request.request_id + " cannot audit a role denial: " + e.what());
-  }
-}
-
 std::string RouteName(const RouteMatch& match, const Request& request) {
   return match.route ? std::string(match.route->method) + " " + std::string(match.route->pattern)
                      : request.method + " (unrouted)";
@@ -196,7 +185,7 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
   }
   // After a failure nothing of the request may stay open, whatever a handler began itself.
   if (in_transaction || error) db.Rollback();
-  if (error == Error::kFORBIDDEN && !ctx.principal.tenant_id.empty()) AuditDenial(ctx);
+  if (error == Error::kFORBIDDEN && !ctx.principal.tenant_id.empty()) AuditRoleDenial(ctx);
   reply.headers.insert(reply.headers.end(), ctx.reply_headers.begin(), ctx.reply_headers.end());
 
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
@@ -355,6 +344,7 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
   }
   std::vector<Statement> all = statements;
   all.insert(all.end(), AuthStatements().begin(), AuthStatements().end());
+  all.insert(all.end(), AuditStatements().begin(), AuditStatements().end());
   return RunPreforkServer(options, [&](int listen_fd) { return WorkerLoop(listen_fd, group, routes, all, config); });
 }
 

@@ -4,7 +4,7 @@
 
 #include "account.hpp"
 #include "icat/admission_policy.hpp"
-#include "icat/auth.hpp"
+#include "icat/audit.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/validate.hpp"

@@ -4,6 +4,7 @@
 
 #include "account.hpp"
 #include "icat/api_key.hpp"
+#include "icat/audit.hpp"
 #include "icat/auth.hpp"
 #include "icat/crypto.hpp"
 #include "icat/errors.hpp"

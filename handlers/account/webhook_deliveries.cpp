@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "account.hpp"
-#include "icat/auth.hpp"
+#include "icat/audit.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/validate.hpp"

@@ -2,7 +2,7 @@
 // section 7). Delivery is the dispatcher's; here the URL is checked (https, public addresses) and
 // the signing secret is made, shown once at creation.
 #include "account.hpp"
-#include "icat/auth.hpp"
+#include "icat/audit.hpp"
 #include "icat/crypto.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"

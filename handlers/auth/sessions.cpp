@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "icat/audit.hpp"
 #include "icat/auth.hpp"
 #include "icat/crypto.hpp"
 #include "icat/errors.hpp"

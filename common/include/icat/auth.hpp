@@ -26,9 +26,6 @@ Principal AuthenticatePortal(Context& ctx);
 // 403 FORBIDDEN unless the signed-in user is an admin: routes of Access::kPortalAdmin.
 void RequireAdmin(const Context& ctx);
 
-// Appends to the tenant's audit log inside the request's transaction: the actor comes from
-// ctx.principal, the client address and request id from the request. detail_json is an object.
-void Audit(Context& ctx, std::string_view action, std::string_view target, std::string_view detail_json = "{}");
 
 // Records that the key was used, at most once a minute (inside the request's tenant transaction).
 void TouchApiKey(Context& ctx);

@@ -1,0 +1,42 @@
+#include "icat/audit.hpp"
+
+#include <exception>
+#include <string>
+
+#include "icat/log.hpp"
+
+namespace icat {
+
+namespace {
+constexpr std::string_view kAuditInsert = "audit_insert";
+}  // namespace
+
+const std::vector<Statement>& AuditStatements() {
+  static const std::vector<Statement> statements = {
+      {kAuditInsert,
+       "INSERT INTO audit_log (tenant_id, actor, action, target, client_ip, request_id, detail) "
+       "VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)"},
+  };
+  return statements;
+}
+
+void Audit(Context& ctx, std::string_view action, std::string_view target, std::string_view detail_json) {
+  std::string actor = !ctx.principal.user_id.empty() ? "user:" + ctx.principal.user_id
+                      : !ctx.principal.key_id.empty() ? "key:" + ctx.principal.key_id
+                                                       : "anonymous";
+  ctx.db.Exec(kAuditInsert, {ctx.principal.tenant_id, actor, action, target, ctx.request.client_ip,
+                             ctx.request.request_id, detail_json});
+}
+
+void AuditRoleDenial(Context& ctx) {
+  try {
+    ctx.db.BeginForTenant(ctx.principal.tenant_id);
+    Audit(ctx, "role.denied", ctx.request.method + " " + ctx.request.path);
+    ctx.db.Commit();
+  } catch (const std::exception& e) {
+    ctx.db.Rollback();
+    LogError("rid=" + ctx.request.request_id + " cannot audit a role denial: " + e.what());
+  }
+}
+
+}  // namespace icat

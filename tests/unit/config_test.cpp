@@ -115,6 +115,27 @@ BOOST_AUTO_TEST_CASE(defaults_make_a_valid_configuration) {
   BOOST_TEST(!config.pg_dsn.empty());
 }
 
+// One rule for whole numbers, from the table's own range: every default lies in it, and only
+// plain digits within it are read (the dispatcher reads its settings the same way).
+BOOST_AUTO_TEST_CASE(whole_number_settings_read_plain_digits_within_their_row_s_range) {
+  int checked = 0;
+  for (const icat::Setting& s : icat::AllSettings()) {
+    if (s.max == 0) continue;
+    ScopedEnv unset(std::string(s.name), std::nullopt);
+    BOOST_TEST(icat::IntSetting(s.name) >= s.min, s.name);
+    checked++;
+  }
+  BOOST_TEST(checked >= 17);
+  ScopedEnv max(std::string("ICAT_MAX_BODY_BYTES"), std::string("1073741824"));
+  BOOST_TEST(icat::IntSetting("ICAT_MAX_BODY_BYTES") == 1 << 30);
+  for (const char* bad : {"+5000", " 5000", "5000 ", "5e3", "1073741825", "99999999999", "0x10", ""}) {
+    ScopedEnv set(std::string("ICAT_MAX_BODY_BYTES"), std::string(bad));
+    if (std::string(bad).empty()) continue;  // empty is unset: the default
+    BOOST_CHECK_THROW(icat::IntSetting("ICAT_MAX_BODY_BYTES"), std::runtime_error);
+  }
+  BOOST_CHECK_THROW(icat::IntSetting("ICAT_LOG_LEVEL"), std::logic_error);
+}
+
 BOOST_AUTO_TEST_CASE(non_numeric_rate_limit_stops_start_naming_the_variable) {
   ExpectStartupFailureNaming("ICAT_RATE_LIMIT_PER_MINUTE", "abc");
 }

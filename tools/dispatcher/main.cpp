@@ -34,17 +34,6 @@ struct Settings {
   int lease_seconds() const { return 2 * timeout_seconds + 5; }
 };
 
-int IntSetting(std::string_view name, int min, int max) {
-  std::string text = Config::Get(name);
-  bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
-  int value = digits ? std::stoi(text) : -1;
-  if (value < min || value > max) {
-    throw std::runtime_error(std::string(name) + " must be a whole number from " + std::to_string(min) + " to " +
-                             std::to_string(max) + ", not \"" + text + "\"");
-  }
-  return value;
-}
-
 Settings ReadSettings() {
   Settings s;
   try {
@@ -52,9 +41,9 @@ Settings ReadSettings() {
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(e.what());
   }
-  s.timeout_seconds = IntSetting("ICAT_WEBHOOK_TIMEOUT_SECONDS", 1, 60);
-  s.keep_days = IntSetting("ICAT_WEBHOOK_LOG_RETENTION_DAYS", 1, 3650);
-  s.poll_ms = IntSetting("ICAT_DISPATCHER_POLL_MS", 10, 60000);
+  s.timeout_seconds = IntSetting("ICAT_WEBHOOK_TIMEOUT_SECONDS");
+  s.keep_days = IntSetting("ICAT_WEBHOOK_LOG_RETENTION_DAYS");
+  s.poll_ms = IntSetting("ICAT_DISPATCHER_POLL_MS");
   return s;
 }
 

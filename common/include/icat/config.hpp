@@ -15,10 +15,14 @@ struct Setting {
   std::string_view name;         // ICAT_...
   std::string_view default_value;
   std::string_view description;  // one line, as the README shows it
+  int min = 0, max = 0;          // a whole-number setting's range (IntSetting); max 0: not one
 };
 
 // The table, sorted by name (a unit test checks the order and that README.md lists each one).
 const std::vector<Setting>& AllSettings();
+
+// A whole-number setting, checked against its row's range; std::runtime_error naming it otherwise.
+int IntSetting(std::string_view name);
 
 // Values of every setting: the environment where set, else the default.
 // Constructing it checks every value; a bad one throws std::runtime_error naming the variable,

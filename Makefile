@@ -23,8 +23,8 @@ HANDLER_LIB_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(filter-out %/main.cpp,$(wildca
 ICATCTL_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icatctl/*.cpp)) $(OBJ)/gen/migrations.o $(OBJ)/gen/schemas.o
 # icatctl's code outside main.cpp (report parsers, normalisation) is unit-tested too.
 ICATCTL_LIB_OBJS := $(filter-out $(OBJ)/tools/icatctl/main.o,$(ICATCTL_OBJS))
-DISPATCHER_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/dispatcher/*.cpp))
-DISPATCHER_LIB_OBJS := $(filter-out $(OBJ)/tools/dispatcher/main.o,$(DISPATCHER_OBJS))
+DISPATCHER_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard services/dispatcher/*.cpp))
+DISPATCHER_LIB_OBJS := $(filter-out $(OBJ)/services/dispatcher/main.o,$(DISPATCHER_OBJS))
 UNIT_OBJS    := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/unit/*.cpp))
 INTEG_OBJS   := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/integration/*.cpp))
 DEPS_STAMP   := $(BUILD)/deps.stamp
@@ -176,10 +176,10 @@ bench: all
 	@bench/run
 
 fmt:
-	clang-format -i $$(find common handlers tools tests -name '*.cpp' -o -name '*.hpp')
+	clang-format -i $$(find common handlers services tools tests -name '*.cpp' -o -name '*.hpp')
 
 lint:
-	cppcheck --quiet --std=c++20 --enable=warning,performance -Icommon/include common handlers tools tests
+	cppcheck --quiet --std=c++20 --enable=warning,performance -Icommon/include common handlers services tools tests
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" test

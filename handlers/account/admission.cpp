@@ -7,6 +7,7 @@
 #include "icat/audit.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
+#include "icat/paging.hpp"
 #include "icat/validate.hpp"
 
 namespace icat::account {
@@ -54,16 +55,7 @@ void WriteDecision(JsonWriter& w, const DecisionView& d) {
 
 std::string DecisionListJson(const std::vector<DecisionView>& decisions,
                              const std::optional<std::string>& next_cursor) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteKey(w, "decisions");
-  w.StartArray();
-  for (const DecisionView& d : decisions) WriteDecision(w, d);
-  w.EndArray();
-  WriteOptionalString(w, "nextCursor", next_cursor);
-  w.EndObject();
-  return buffer.GetString();
+  return ListJson("decisions", decisions, next_cursor, WriteDecision);
 }
 
 // GET /api/admission-policy   (portal)

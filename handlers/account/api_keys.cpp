@@ -9,6 +9,7 @@
 #include "icat/crypto.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
+#include "icat/paging.hpp"
 #include "icat/log.hpp"
 #include "icat/validate.hpp"
 
@@ -87,16 +88,7 @@ std::string ApiKeyJson(const ApiKeyView& key) {
 }
 
 std::string ApiKeyListJson(const std::vector<ApiKeyView>& keys, const std::optional<std::string>& next_cursor) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteKey(w, "apiKeys");
-  w.StartArray();
-  for (const ApiKeyView& k : keys) WriteKeyFields(w, k);
-  w.EndArray();
-  WriteOptionalString(w, "nextCursor", next_cursor);
-  w.EndObject();
-  return buffer.GetString();
+  return ListJson("apiKeys", keys, next_cursor, WriteKeyFields);
 }
 
 // GET /api/api-keys?limit=&cursor=   (portal; admin only)

@@ -39,16 +39,7 @@ std::optional<std::string> AfterId(const Request& request) {
 }  // namespace
 
 std::string AuditLogJson(const std::vector<AuditEntryView>& entries, const std::optional<std::string>& next_cursor) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteKey(w, "entries");
-  w.StartArray();
-  for (const AuditEntryView& e : entries) WriteEntry(w, e);
-  w.EndArray();
-  WriteOptionalString(w, "nextCursor", next_cursor);
-  w.EndObject();
-  return buffer.GetString();
+  return ListJson("entries", entries, next_cursor, WriteEntry);
 }
 
 // GET /api/audit-log?action=&limit=&cursor=   (portal; admin only)

@@ -6,6 +6,7 @@
 #include "icat/audit.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
+#include "icat/paging.hpp"
 #include "icat/validate.hpp"
 
 namespace icat::account {
@@ -72,16 +73,7 @@ std::string CveWatchJson(const CveWatchView& watch) {
 }
 
 std::string CveWatchListJson(const std::vector<CveWatchView>& watches, const std::optional<std::string>& next_cursor) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteKey(w, "cveWatches");
-  w.StartArray();
-  for (const CveWatchView& watch : watches) WriteWatch(w, watch);
-  w.EndArray();
-  WriteOptionalString(w, "nextCursor", next_cursor);
-  w.EndObject();
-  return buffer.GetString();
+  return ListJson("cveWatches", watches, next_cursor, WriteWatch);
 }
 
 // GET /api/cve-watches?limit=&cursor=   (portal)

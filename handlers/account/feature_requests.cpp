@@ -106,16 +106,7 @@ std::string FeatureRequestJson(const FeatureRequestView& request) {
 
 std::string FeatureRequestListJson(const std::vector<FeatureRequestView>& requests,
                                    const std::optional<std::string>& next_cursor) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteKey(w, "featureRequests");
-  w.StartArray();
-  for (const FeatureRequestView& f : requests) WriteRequest(w, f);
-  w.EndArray();
-  WriteOptionalString(w, "nextCursor", next_cursor);
-  w.EndObject();
-  return buffer.GetString();
+  return ListJson("featureRequests", requests, next_cursor, WriteRequest);
 }
 
 // GET /api/feature-requests?status=&type=&limit=&cursor=   (portal)

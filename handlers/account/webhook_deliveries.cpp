@@ -6,6 +6,7 @@
 #include "icat/audit.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
+#include "icat/paging.hpp"
 #include "icat/validate.hpp"
 
 namespace icat::account {
@@ -71,16 +72,7 @@ std::string DisabledMessage(const std::optional<std::string>& reason) {
 
 std::string DeliveryListJson(const std::vector<DeliveryView>& deliveries,
                              const std::optional<std::string>& next_cursor) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteKey(w, "deliveries");
-  w.StartArray();
-  for (const DeliveryView& d : deliveries) WriteDelivery(w, d);
-  w.EndArray();
-  WriteOptionalString(w, "nextCursor", next_cursor);
-  w.EndObject();
-  return buffer.GetString();
+  return ListJson("deliveries", deliveries, next_cursor, WriteDelivery);
 }
 
 std::string PingDataJson(const std::string& webhook_id, const std::string& url) {

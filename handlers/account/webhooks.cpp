@@ -6,6 +6,7 @@
 #include "icat/crypto.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
+#include "icat/paging.hpp"
 #include "icat/url_guard.hpp"
 #include "icat/validate.hpp"
 #include "icat/vocabulary.hpp"
@@ -86,16 +87,7 @@ std::string WebhookJson(const WebhookView& webhook) {
 }
 
 std::string WebhookListJson(const std::vector<WebhookView>& webhooks, const std::optional<std::string>& next_cursor) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteKey(w, "webhooks");
-  w.StartArray();
-  for (const WebhookView& h : webhooks) WriteWebhook(w, h);
-  w.EndArray();
-  WriteOptionalString(w, "nextCursor", next_cursor);
-  w.EndObject();
-  return buffer.GetString();
+  return ListJson("webhooks", webhooks, next_cursor, WriteWebhook);
 }
 
 // GET /api/webhooks?limit=&cursor=   (portal)

@@ -95,20 +95,11 @@ void WriteImageFields(JsonWriter& w, const ImageView& image) {
 }  // namespace
 
 std::string ImageListJson(const std::vector<ImageView>& images, const std::optional<std::string>& next_cursor) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteKey(w, "images");
-  w.StartArray();
-  for (const ImageView& image : images) {
+  return ListJson("images", images, next_cursor, [](JsonWriter& w, const ImageView& image) {
     w.StartObject();
     WriteImageFields(w, image);
     w.EndObject();
-  }
-  w.EndArray();
-  WriteOptionalString(w, "nextCursor", next_cursor);
-  w.EndObject();
-  return buffer.GetString();
+  });
 }
 
 std::string ImageDetailJson(const ImageView& image, const std::vector<VersionView>& versions) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "icat/http.hpp"
+#include "icat/json.hpp"
 
 namespace icat {
 
@@ -30,5 +31,21 @@ bool IsUuid(std::string_view text);
 
 // Escapes LIKE wildcards so user text matches literally.
 std::string LikeLiteral(std::string_view text);
+
+// The body of every list: {"<key>": [each item as write_item writes it], "nextCursor": next or null}.
+template <typename Items, typename WriteItem>
+std::string ListJson(std::string_view key, const Items& items, const std::optional<std::string>& next_cursor,
+                     WriteItem write_item) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, key);
+  w.StartArray();
+  for (const auto& item : items) write_item(w, item);
+  w.EndArray();
+  WriteOptionalString(w, "nextCursor", next_cursor);
+  w.EndObject();
+  return buffer.GetString();
+}
 
 }  // namespace icat

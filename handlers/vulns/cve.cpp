@@ -60,11 +60,12 @@ void StartVersion(JsonWriter& w, const CveMatch& m) {
   w.StartArray();
 }
 
-void StartImage(JsonWriter& w, const CveMatch& m) {
+// An image of either list: {"id", "name", "repository", "versions": [ ... left open for its versions.
+void StartImage(JsonWriter& w, std::string_view id, std::string_view name, std::string_view repository) {
   w.StartObject();
-  WriteString(w, "id", m.image_id);
-  WriteString(w, "name", m.image_name);
-  WriteString(w, "repository", m.repository);
+  WriteString(w, "id", id);
+  WriteString(w, "name", name);
+  WriteString(w, "repository", repository);
   WriteKey(w, "versions");
   w.StartArray();
 }
@@ -88,14 +89,7 @@ void WriteUnscanned(JsonWriter& w, const std::vector<UnscannedVersion>& unscanne
     const UnscannedVersion& u = unscanned[i];
     bool new_image = i == 0 || unscanned[i - 1].image_id != u.image_id;
     if (new_image && i > 0) EndArrayAndObject(w);  // the previous image
-    if (new_image) {
-      w.StartObject();
-      WriteString(w, "id", u.image_id);
-      WriteString(w, "name", u.image_name);
-      WriteString(w, "repository", u.repository);
-      WriteKey(w, "versions");
-      w.StartArray();
-    }
+    if (new_image) StartImage(w, u.image_id, u.image_name, u.repository);
     w.StartObject();
     WriteString(w, "id", u.version_id);
     WriteString(w, "tag", u.tag);
@@ -131,7 +125,7 @@ std::string CveLookupJson(const std::string& cve_id, bool all_versions, const st
     bool new_version = new_image || matches[i - 1].version_id != m.version_id;
     if (new_version && i > 0) EndArrayAndObject(w);  // the previous version
     if (new_image && i > 0) EndArrayAndObject(w);    // the previous image
-    if (new_image) StartImage(w, m);
+    if (new_image) StartImage(w, m.image_id, m.image_name, m.repository);
     if (new_version) StartVersion(w, m);
     WritePackage(w, m);
   }

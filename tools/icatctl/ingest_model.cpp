@@ -346,6 +346,11 @@ std::vector<EventFinding> NewlyPresent(const std::vector<EventFinding>& current,
 
 // ------------------------------------------------------------------ JSON access
 
+bool IsDigest(std::string_view text) {
+  if (text.size() != 71 || text.substr(0, 7) != "sha256:") return false;
+  return text.substr(7).find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
 const rapidjson::Value* Member(const rapidjson::Value& object, const char* name) {
   if (!object.IsObject()) return nullptr;
   auto it = object.FindMember(name);

@@ -197,4 +197,7 @@ const rapidjson::Value* Member(const rapidjson::Value& object, const char* name)
 std::optional<std::string> StringAt(const rapidjson::Value& object, const char* name);
 std::optional<double> NumberAt(const rapidjson::Value& object, const char* name);
 
+// "sha256:" and 64 lower-case hex digits: the only digest the documents' identities are compared by.
+bool IsDigest(std::string_view text);
+
 }  // namespace icat::ctl

@@ -18,14 +18,6 @@ using rapidjson::Value;
   throw Failure(std::string(path) + ": " + reason);
 }
 
-bool IsDigest(std::string_view text) {
-  if (text.size() != 71 || text.substr(0, 7) != "sha256:") return false;
-  for (char c : text.substr(7)) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  }
-  return true;
-}
-
 // "alpine@sha256:<hex>" -> "sha256:<hex>"; nullopt without a well-formed digest.
 std::optional<std::string> DigestOfReference(std::string_view reference) {
   size_t at = reference.rfind('@');

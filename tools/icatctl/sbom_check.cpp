@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "reports.hpp"
 #include "sbom_completeness.hpp"
 #include "sbom_docs.hpp"
 #include "session.hpp"
@@ -18,8 +19,11 @@ void SbomCheck(const Args& args) {
   std::ostringstream bytes;
   bytes << in.rdbuf();
   const std::string text = bytes.str();
-  // The format from the content, as ingest's --spdx and --cyclonedx each require it.
-  SbomDocument doc = text.find("\"spdxVersion\"") != std::string::npos ? ParseSpdx(path, text) : ParseCycloneDx(path, text);
+  // The format from the content (a top-level spdxVersion), as ingest's --spdx and --cyclonedx
+  // each require it; anything else gets the CycloneDX reader's refusal, which names what it is.
+  rapidjson::Document json = ParseInputJson(path, text);
+  bool spdx = json.IsObject() && Member(json, "spdxVersion");
+  SbomDocument doc = spdx ? ParseSpdx(path, text) : ParseCycloneDx(path, text);
   RequireImageSbom(path, doc, args.Has("require-complete"));
   std::cout << path << ": valid " << (doc.format == "spdx" ? "SPDX 2.3" : "CycloneDX 1.5")
             << " (official schema), an SBOM of a container image\n"

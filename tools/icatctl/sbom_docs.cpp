@@ -18,11 +18,6 @@ using rapidjson::Value;
   throw Failure(std::string(path) + ": " + reason);
 }
 
-bool IsDigest(std::string_view text) {
-  if (text.size() != 71 || text.substr(0, 7) != "sha256:") return false;
-  return text.substr(7).find_first_not_of("0123456789abcdef") == std::string_view::npos;
-}
-
 // "pkg:oci/alpine@sha256%3A<hex>?repository_url=..." -> "sha256:<hex>".
 std::optional<std::string> OciPurlDigest(std::string_view purl) {
   if (purl.substr(0, 8) != "pkg:oci/") return std::nullopt;

@@ -552,7 +552,12 @@ BOOST_AUTO_TEST_CASE(require_scan_denies_a_version_never_scanned) {
   BOOST_TEST(c.Pod({TagRef(image)}).allowed);
   c.Policy(R"({"exceptions": [{"rule": "requireScan", "imageId": ")" + image.id +
            R"(", "justification": "scanned elsewhere", "expiresAt": "2999-01-01T00:00:00Z"}]})");
-  BOOST_TEST(c.Pod({TagRef(image)}).allowed);
+  ReviewSpec excepted;
+  excepted.containers = {TagRef(image)};
+  BOOST_TEST(c.Review(excepted).allowed);
+  Decision lifted = Recorded(c, excepted.uid);  // the record says which rule an exception lifted
+  BOOST_TEST_REQUIRE((lifted.images[0].HasMember("exceptedRules") && lifted.images[0]["exceptedRules"].IsArray()));
+  BOOST_TEST(lifted.images[0]["exceptedRules"][0].GetString() == std::string("requireScan"));
   c.Policy(R"({"exceptions": [{"rule": "requireScan", "justification": "expired", "expiresAt": "2001-01-01T00:00:00Z"}]})");
   BOOST_TEST(!c.Pod({TagRef(image)}).allowed);
   c.Policy(R"({"exemptImages": [")" + image.repository + R"(:*"]})");

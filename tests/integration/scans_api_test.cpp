@@ -2,6 +2,7 @@
 // vulnerability list (filters, pages), the CVE look-up, the scan history, and who may see them
 // (licences: 404 alike; scopes: 403 INSUFFICIENT_SCOPE).
 #include <boost/test/unit_test.hpp>
+#include <map>
 
 #include "icat/crypto.hpp"
 #include "scans_support.hpp"
@@ -421,6 +422,41 @@ BOOST_AUTO_TEST_CASE(vulnerabilities_are_404_before_any_cursor_check_and_keep_th
   for (const char* severity : {"critical", "high", "medium", "low", "unknown"}) {
     BOOST_TEST(it::IntMember(none["findingCounts"], severity) == it::IntMember(whole["findingCounts"], severity));
   }
+}
+
+// The look-up cannot answer for a version that was never scanned: those are listed apart, the
+// latest only by default, every one with versions=all, and only the tenant's licensed ones.
+BOOST_AUTO_TEST_CASE(cve_lookup_lists_the_unscanned_versions_it_cannot_answer_for) {
+  it::Tenant tenant, other;
+  std::string key = tenant.CreateKey(kAllReads);
+  it::Image scanned = tenant.AddImage("cve-scanned", {{"1.0"}});
+  it::InsertLatestScan(scanned.versions[0].id, {});
+  // 1.0 never scanned; 2.0, the latest, never scanned either; 3.0 of another image scanned.
+  it::Image unscanned = tenant.AddImage("cve-unscanned", {{"1.0", std::nullopt, std::nullopt, "2026-01-01T00:00:00Z"},
+                                                         {"2.0", std::nullopt, std::nullopt, "2026-02-01T00:00:00Z"}});
+  it::Image old_unscanned = tenant.AddImage("cve-old-unscanned",
+                                            {{"1.0", std::nullopt, std::nullopt, "2026-01-01T00:00:00Z"},
+                                             {"2.0", std::nullopt, std::nullopt, "2026-02-01T00:00:00Z"}});
+  it::InsertLatestScan(old_unscanned.versions[1].id, {});  // its latest is scanned, 1.0 is not
+  it::Image elsewhere = other.AddImage("cve-elsewhere", {{"1.0"}});
+
+  auto unscanned_of = [&](const std::string& query) {
+    rapidjson::Document d = it::ExpectJson200(it::Get("/v1/cve/CVE-2024-3094" + query, it::Bearer(key)));
+    std::map<std::string, std::vector<std::string>> tags;  // image name -> tags listed
+    for (const auto& image : d["unscannedImages"].GetArray()) {
+      for (const auto& v : image["versions"].GetArray()) tags[image["name"].GetString()].push_back(v["tag"].GetString());
+    }
+    return tags;
+  };
+  std::map<std::string, std::vector<std::string>> latest = unscanned_of("");
+  BOOST_TEST((latest[unscanned.name] == std::vector<std::string>{"2.0"}));
+  BOOST_TEST(latest.count(scanned.name) == 0u);
+  BOOST_TEST(latest.count(old_unscanned.name) == 0u);
+  BOOST_TEST(latest.count(elsewhere.name) == 0u);
+  std::map<std::string, std::vector<std::string>> all = unscanned_of("?versions=all");
+  BOOST_TEST((all[unscanned.name] == std::vector<std::string>{"2.0", "1.0"}));
+  BOOST_TEST((all[old_unscanned.name] == std::vector<std::string>{"1.0"}));
+  BOOST_TEST(all.count(elsewhere.name) == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(cve_lookup_normalises_the_id_matches_aliases_and_reports_affected_packages) {

@@ -132,6 +132,10 @@ void VerifyStep(const it::Tenant& tenant, const std::string& key, const it::Imag
     BOOST_TEST(figures.value["packages"].GetInt64() > 0);
     BOOST_TEST(figures.value["meetsRule3"].IsBool());
   }
+  // The version in the list carries the same figures as the detail's top level.
+  for (const auto& v : detail["versions"].GetArray()) {
+    if (it::StringMember(v, "tag") == tag) BOOST_TEST((v["sbomCompleteness"] == completeness));
+  }
 
   std::string version_id = it::StringMember(page["version"], "id");
   for (const auto& [format, file] :

@@ -31,7 +31,7 @@ DEPS_STAMP   := $(BUILD)/deps.stamp
 OPENAPI      := $(BUILD)/www/v1/openapi.json
 PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
 
-.PHONY: all deps build gen test test-unit test-integration run stop bench fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
+.PHONY: all deps build gen lint-deploy test test-unit test-integration run stop bench fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
 .DEFAULT_GOAL := all
 
 all: deps
@@ -100,22 +100,28 @@ $(BIN)/integration-tests: $(INTEG_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
-# The served OpenAPI document: nginx/openapi.json with the error enum filled from errors.def.
-$(OPENAPI): nginx/openapi.json $(BIN)/icatctl
+# The served OpenAPI document: nginx/openapi.json with the error enum filled from errors.def and
+# each operation's security from its route (tools/gen openapi, which fails on an operation without
+# a route or a route without an operation).
+ROUTE_TABLES := $(wildcard handlers/*/main.cpp)
+$(OPENAPI): nginx/openapi.json $(BIN)/icatctl tools/gen $(ROUTE_TABLES)
 	@mkdir -p $(@D)
-	$(BIN)/icatctl openapi nginx/openapi.json > $@.tmp && mv $@.tmp $@
+	$(BIN)/icatctl openapi nginx/openapi.json > $@.raw
+	tools/gen openapi v1 < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
 
 # The portal API's document (/api/openapi.json), made the same way.
-$(PORTAL_OPENAPI): nginx/openapi-portal.json $(BIN)/icatctl
+$(PORTAL_OPENAPI): nginx/openapi-portal.json $(BIN)/icatctl tools/gen $(ROUTE_TABLES)
 	@mkdir -p $(@D)
-	$(BIN)/icatctl openapi nginx/openapi-portal.json > $@.tmp && mv $@.tmp $@
+	$(BIN)/icatctl openapi nginx/openapi-portal.json > $@.raw
+	tools/gen openapi api < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
 
 # Files generated from the sources that are committed: make gen writes them, make test checks them.
 gen:
-	@tools/gen-routes
+	@tools/gen
 
 test: all
-	@tools/gen-routes --check
+	@tools/gen --check
+	@tools/lint-deploy
 	@tools/run-tests unit
 	@$(MAKE) --no-print-directory fuzz-replay
 	@tools/run-tests integration
@@ -177,6 +183,10 @@ bench: all
 
 fmt:
 	clang-format -i $$(find common handlers services tools tests -name '*.cpp' -o -name '*.hpp')
+
+# What deploy/ ships, checked without a cluster or a systemd host (also part of make test).
+lint-deploy: deps
+	@tools/lint-deploy
 
 lint:
 	cppcheck --quiet --std=c++20 --enable=warning,performance -Icommon/include common handlers services tools tests

@@ -40,7 +40,7 @@ all: deps
 build: $(HANDLER_BINS) $(BIN)/icatctl $(BIN)/icat-dispatcher $(BIN)/bench-constant $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI)
 
 deps: $(DEPS_STAMP) $(VALIJSON)/valijson/validator.hpp
-$(DEPS_STAMP): tools/install-deps
+$(DEPS_STAMP): tools/install-deps tools/node/package-lock.json
 	tools/install-deps
 	@mkdir -p $(@D) && touch $@
 # .deps/ outlives make clean; when it is gone, install-deps brings it back.

@@ -1,190 +1,382 @@
-// The settings table and its checked reading from the environment.
+// The settings table, and every setting's check and reading, derived from its row.
 #include "icat/config.hpp"
 
+#include <libpq-fe.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <stdexcept>
+#include <memory>
 
-#include "icat/paging.hpp"
+#include "icat/text.hpp"
+
+extern char** environ;
 
 namespace icat {
 
+namespace {
+using enum SettingType;
+constexpr unsigned kAllPrograms = kHandlers | kDispatcher | kIcatctl;
+}  // namespace
+
 const std::vector<Setting>& AllSettings() {
-  // Sorted by name. Settings read only by tools/stack (ports, workers) are listed too,
-  // so this is the one table of configuration.
+  // Sorted by name. Settings read only by tools/stack (ports, workers) are rows too, so this is
+  // the one table of configuration. Columns: name, type, default, min, max, choices, readers, description.
   static const std::vector<Setting> settings = {
-      {"ICAT_BLOB_DIR", "/var/lib/icat/blobs",
+      {"ICAT_BLOB_DIR", kDirectory, "/var/lib/icat/blobs", 0, 0, "", kIcatctl,
        "SBOM blob store: sha256/<2 hex>/<64 hex> files; icatctl ingest writes, nginx serves (/_blobs/)."},
-      {"ICAT_DISPATCHER_POLL_MS", "500", "How often an idle icat-dispatcher looks for due webhook deliveries.", 10, 60000},
-      {"ICAT_HTTPS_PORT", "8443", "HTTPS port of nginx (tools/stack)."},
-      {"ICAT_HTTP_PORT", "8080", "Plain HTTP port of nginx on 127.0.0.1 (tools/stack)."},
-      {"ICAT_INGEST_MAX_BYTES", "67108864", "Largest scan report or SBOM file icatctl ingest accepts.", 1024, 1 << 30},
-      {"ICAT_JWT_SECRET_FILE", "", "File holding the secret (32+ bytes) that signs portal access tokens."},
-      {"ICAT_KEY_CACHE_SECONDS", "300", "How long Redis caches an API key look-up.", 1, 86400},
-      {"ICAT_KEY_CACHE_SECRET_FILE", "",
-       "File holding the secret (32+ bytes) that signs the API-key look-ups handlers cache in Redis."},
-      {"ICAT_KEY_FAILURE_LIMIT_PER_MINUTE", "60",
-       "Failed API-key look-ups (unknown, revoked, expired) per client address per minute; more get 429.", 1, 1000000},
-      {"ICAT_KEY_PREFIX", "icat", "Prefix of API keys: <prefix>_live_<secret>."},
-      {"ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES", "10",
-       "Failed portal logins per account (tenant and email) per window; more get 429.", 1, 1000000},
-      {"ICAT_LOGIN_LIMIT_IP_ATTEMPTS", "5", "Portal login attempts per client IP per window; more get 429.", 1, 1000000},
-      {"ICAT_LOGIN_LIMIT_WINDOW_SECONDS", "900", "Window of the login limits, counted from its first attempt.", 1, 86400},
-      {"ICAT_LOG_LEVEL", "info", "debug, info, warn or error."},
-      {"ICAT_MAX_BODY_BYTES", "1048576", "Largest request body a handler accepts (413 above).", 1024, 1 << 30},
-      {"ICAT_PG_ADMIN_DSN", "host=/var/run/postgresql dbname=icat user=icat_owner",
-       "libpq connection string of icatctl (the schema owner role)."},
-      {"ICAT_PG_DSN", "host=/var/run/postgresql dbname=icat user=icat_app",
-       "libpq connection string of the handlers (role icat_app, owns nothing)."},
-      {"ICAT_PG_NO_FSYNC", "", "1: the local Postgres runs without fsync (tools/stack; tests only)."},
-      {"ICAT_PG_PORT", "5432", "Port of the local Postgres (tools/stack; names its unix socket)."},
-      {"ICAT_PG_STATEMENT_TIMEOUT_MS", "5000", "Statement timeout of handler queries.", 100, 600000},
-      {"ICAT_RATE_LIMIT_PER_MINUTE", "600", "Requests per minute per API key on /v1 (0: no limit).", 0, 1000000},
-      {"ICAT_REDIS_PASSWORD_FILE", "", "File holding the Redis password (instead of one in ICAT_REDIS_URL)."},
-      {"ICAT_REDIS_PORT", "6379", "Port of the local Redis (tools/stack)."},
-      {"ICAT_REDIS_TIMEOUT_MS", "200", "Connect and command timeout for Redis.", 10, 10000},
-      {"ICAT_REDIS_URL", "redis://127.0.0.1:6379/0",
-       "Redis: redis://[[user]:password@]host:port/db or unix://[[user]:password@]/path/redis.sock?db=0."},
-      {"ICAT_REFRESH_TOKEN_DAYS", "30", "Lifetime of a portal refresh token; every refresh issues a new one.", 1, 365},
-      {"ICAT_REGISTRY", "registry.example.test/hardened", "Default repository prefix of new images."},
-      {"ICAT_SIGNING_KEY_FILE", "",
+      {"ICAT_DISPATCHER_POLL_MS", kInt, "500", 10, 60000, "", kDispatcher,
+       "How often an idle icat-dispatcher looks for due webhook deliveries."},
+      {"ICAT_HTTPS_PORT", kInt, "8443", 1, 65535, "", kStack, "HTTPS port of nginx (tools/stack)."},
+      {"ICAT_HTTP_PORT", kInt, "8080", 1, 65535, "", kStack, "Plain HTTP port of nginx on 127.0.0.1 (tools/stack)."},
+      {"ICAT_INGEST_MAX_BYTES", kInt, "67108864", 1024, 1 << 30, "", kIcatctl,
+       "Largest scan report or SBOM file icatctl ingest accepts."},
+      {"ICAT_JWT_SECRET_FILE", kSecretFile, "", 32, 0, "", kHandlers,
+       "File holding the secret that signs portal access tokens."},
+      {"ICAT_KEY_CACHE_SECONDS", kInt, "300", 1, 86400, "", kHandlers, "How long Redis caches an API key look-up."},
+      {"ICAT_KEY_CACHE_SECRET_FILE", kSecretFile, "", 32, 0, "", kHandlers | kIcatctl,
+       "File holding the secret that signs the API-key look-ups handlers cache in Redis."},
+      {"ICAT_KEY_FAILURE_LIMIT_PER_MINUTE", kInt, "60", 1, 1000000, "", kHandlers,
+       "Failed API-key look-ups (unknown, revoked, expired) per client address per minute; more get 429."},
+      {"ICAT_KEY_PREFIX", kWord, "icat", 0, 8, "", kHandlers | kIcatctl, "Prefix of API keys: <prefix>_live_<secret>."},
+      {"ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES", kInt, "10", 1, 1000000, "", kHandlers,
+       "Failed portal logins per account (tenant and email) per window; more get 429."},
+      {"ICAT_LOGIN_LIMIT_IP_ATTEMPTS", kInt, "5", 1, 1000000, "", kHandlers,
+       "Portal login attempts per client IP per window; more get 429."},
+      {"ICAT_LOGIN_LIMIT_WINDOW_SECONDS", kInt, "900", 1, 86400, "", kHandlers,
+       "Window of the login limits, counted from its first attempt."},
+      {"ICAT_LOG_LEVEL", kEnum, "info", 0, 0, "debug,info,warn,error", kAllPrograms, "Least severe log line written."},
+      {"ICAT_MAX_BODY_BYTES", kInt, "1048576", 1024, 1 << 30, "", kHandlers | kStack,
+       "Largest request body a handler accepts (413 above); tools/stack gives nginx the same limit."},
+      {"ICAT_PG_ADMIN_DSN", kPgDsn, "host=/var/run/postgresql dbname=icat user=icat_owner", 0, 0, "", kIcatctl,
+       "libpq connection string of icatctl (the schema owner role); sslmode as for ICAT_PG_DSN."},
+      {"ICAT_PG_DSN", kPgDsn, "host=/var/run/postgresql dbname=icat user=icat_app", 0, 0, "",
+       kHandlers | kDispatcher,
+       "libpq connection string of the handlers and the dispatcher (role icat_app, owns nothing). Over TCP "
+       "add sslmode=verify-full and sslrootcert: libpq's default, prefer, neither insists on TLS nor checks the server."},
+      {"ICAT_PG_NO_FSYNC", kBool, "0", 0, 0, "", kStack, "1: the local Postgres runs without fsync (tools/stack; tests only)."},
+      {"ICAT_PG_PORT", kInt, "5432", 1, 65535, "", kStack, "Port of the local Postgres (tools/stack; names its unix socket)."},
+      {"ICAT_PG_STATEMENT_TIMEOUT_MS", kInt, "5000", 100, 600000, "", kHandlers | kDispatcher,
+       "Statement timeout of handler and dispatcher queries."},
+      {"ICAT_RATE_LIMIT_PER_MINUTE", kInt, "600", 0, 1000000, "", kHandlers,
+       "Requests per minute per API key on /v1 (0: no limit)."},
+      {"ICAT_REDIS_PASSWORD_FILE", kSecretFile, "", 1, 0, "", kHandlers | kIcatctl,
+       "File holding the Redis password (instead of one in ICAT_REDIS_URL)."},
+      {"ICAT_REDIS_PORT", kInt, "6379", 1, 65535, "", kStack, "Port of the local Redis (tools/stack)."},
+      {"ICAT_REDIS_TIMEOUT_MS", kInt, "200", 10, 10000, "", kHandlers | kIcatctl, "Connect and command timeout for Redis."},
+      {"ICAT_REDIS_URL", kRedisUrl, "redis://127.0.0.1:6379/0", 0, 0, "", kHandlers | kIcatctl,
+       "Redis: redis://[[user]:password@]host:port/db (host a name, an IPv4 address or [IPv6]) or "
+       "unix://[[user]:password@]/path/redis.sock?db=0, user and password percent-encoded; rediss:// (TLS) needs "
+       "hiredis 1.0 and is refused."},
+      {"ICAT_REFRESH_TOKEN_DAYS", kInt, "30", 1, 365, "", kHandlers,
+       "Lifetime of a portal refresh token; every refresh issues a new one."},
+      {"ICAT_REGISTRY", kText, "registry.example.test/hardened", 0, 0, "", kIcatctl,
+       "Default repository prefix of new images."},
+      {"ICAT_SIGNING_KEY_FILE", kFile, "", 0, 0, "", kIcatctl,
        "PEM Ed25519 private key with which icatctl ingest signs SBOMs (openssl genpkey -algorithm ed25519)."},
-      {"ICAT_TRUSTED_PROXIES", "",
-       "Comma-separated addresses or CIDRs of proxies before nginx whose X-Forwarded-For is believed."},
-      {"ICAT_WEBHOOK_ALLOW_HTTP", "0", "1: webhook URLs may use plain http (local receivers, tests).", 0, 1},
-      {"ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS", "",
-       "Comma-separated CIDRs webhooks may reach although loopback, private or link-local."},
-      {"ICAT_WEBHOOK_LOG_RETENTION_DAYS", "30", "Finished webhook deliveries are pruned from the log after this.", 1, 3650},
-      {"ICAT_WEBHOOK_RETRY_SCHEDULE", "5,300,1800,7200,18000,36000",
+      {"ICAT_TRUSTED_PROXIES", kCidrList, "", 0, 0, "", kStack,
+       "Proxies before nginx whose X-Forwarded-For is believed (nginx set_real_ip_from)."},
+      {"ICAT_WEBHOOK_ALLOW_HTTP", kBool, "0", 0, 0, "", kHandlers | kDispatcher,
+       "1: webhook URLs may use plain http (local receivers, tests)."},
+      {"ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS", kCidrList, "", 0, 0, "", kHandlers | kDispatcher,
+       "Networks webhooks may reach although loopback, private or link-local."},
+      {"ICAT_WEBHOOK_LOG_RETENTION_DAYS", kInt, "30", 1, 3650, "", kDispatcher,
+       "Finished webhook deliveries are pruned from the log after this."},
+      {"ICAT_WEBHOOK_RETRY_SCHEDULE", kIntList, "5,300,1800,7200,18000,36000", 1, 999999, "", kDispatcher,
        "Seconds before each retry of a failed webhook delivery; then it is failed."},
-      {"ICAT_WEBHOOK_TIMEOUT_SECONDS", "10", "How long a webhook receiver has to answer.", 1, 60},
-      {"ICAT_WORKERS", "2", "Workers per handler pool (ICAT_WORKERS_<GROUP> overrides; tools/stack)."},
-      {"ICAT_WORKER_CACHE_MB", "16",
-       "Memory per handler worker and cache for values kept between requests (docs/decisions.md).", 1, 4096},
-      {"ICAT_WORKER_CACHE_SECONDS", "60",
-       "Longest a worker keeps a value when Redis missed a change (0: keep nothing between requests).", 0, 3600},
+      {"ICAT_WEBHOOK_TIMEOUT_SECONDS", kInt, "10", 1, 60, "", kDispatcher, "How long a webhook receiver has to answer."},
+      {"ICAT_WORKERS", kInt, "2", 1, 512, "", kStack, "Workers per handler pool (tools/stack)."},
+      {"ICAT_WORKERS_<GROUP>", kInt, "", 1, 512, "", kStack,
+       "Workers of one pool, e.g. ICAT_WORKERS_AUTH; unset: ICAT_WORKERS (tools/stack)."},
+      {"ICAT_WORKER_CACHE_MB", kInt, "16", 1, 4096, "", kHandlers,
+       "Memory per handler worker and cache for values kept between requests (docs/decisions.md)."},
+      {"ICAT_WORKER_CACHE_SECONDS", kInt, "60", 0, 3600, "", kHandlers | kIcatctl,
+       "Longest a worker keeps a value when Redis missed a change (0: keep nothing between requests)."},
   };
   return settings;
 }
 
 namespace {
 
+constexpr std::string_view kFamilySuffix = "<GROUP>";
+
+bool IsFamily(const Setting& row) { return row.name.ends_with(kFamilySuffix); }
+
+// "ICAT_WORKERS_" of "ICAT_WORKERS_<GROUP>".
+std::string_view FamilyPrefix(const Setting& row) { return row.name.substr(0, row.name.size() - kFamilySuffix.size()); }
+
 const Setting& Find(std::string_view name) {
-  for (const Setting& s : AllSettings()) {
-    if (s.name == name) return s;
+  for (const Setting& row : AllSettings()) {
+    if (row.name == name) return row;
+  }
+  for (const Setting& row : AllSettings()) {
+    if (IsFamily(row) && name.size() > FamilyPrefix(row).size() && name.starts_with(FamilyPrefix(row))) return row;
   }
   throw std::logic_error("no such setting: " + std::string(name));
 }
 
-}  // namespace
+std::string CheckedValue(const Setting& row, std::string_view name);
 
-int IntSetting(std::string_view name) {
-  const Setting& setting = Find(name);
-  if (setting.max == 0) throw std::logic_error(std::string(name) + " is not a whole-number setting");
-  std::string text = Config::Get(name);
-  // Digits only, at most ten: no sign, no spaces, nothing strtol would quietly skip.
+// The environment's value where set and not empty, else the default; a family member's default is
+// the value of the setting its family is named after (ICAT_WORKERS for ICAT_WORKERS_AUTH).
+std::string RawValue(const Setting& row, std::string_view name) {
+  const char* value = std::getenv(std::string(name).c_str());
+  if (value && *value) return value;
+  if (!IsFamily(row)) return std::string(row.default_value);
+  std::string_view parent = FamilyPrefix(row).substr(0, FamilyPrefix(row).size() - 1);
+  return CheckedValue(Find(parent), parent);
+}
+
+[[noreturn]] void Broken(const Setting& row, std::string_view name, const std::string& value) {
+  throw SettingError(std::string(name) + " must be " + RuleText(row) + ", not \"" + value + "\"");
+}
+
+long long WholeNumber(const Setting& row, std::string_view name, std::string_view text) {
+  // Digits only, at most ten: no sign, no spaces, nothing strtoll would quietly skip.
   bool digits = !text.empty() && text.size() <= 10 && text.find_first_not_of("0123456789") == std::string::npos;
-  long long value = digits ? std::stoll(text) : -1;
-  if (value < setting.min || value > setting.max) {
-    throw std::runtime_error(std::string(name) + " must be a whole number from " + std::to_string(setting.min) +
-                             " to " + std::to_string(setting.max) + ", not \"" + text + "\"");
-  }
-  return static_cast<int>(value);
+  long long value = digits ? std::stoll(std::string(text)) : -1;
+  if (value < row.min || value > row.max) Broken(row, name, std::string(text));
+  return value;
 }
 
-namespace {
+std::vector<int> WholeNumbers(const Setting& row, std::string_view name, const std::string& text) {
+  std::vector<int> numbers;
+  for (size_t start = 0;;) {
+    size_t comma = text.find(',', start);
+    std::string_view item = Trim(std::string_view(text).substr(start, comma == std::string::npos ? comma : comma - start), " ");
+    try {
+      numbers.push_back(static_cast<int>(WholeNumber(row, name, item)));
+    } catch (const SettingError&) {
+      Broken(row, name, text);  // the whole list in the message, not the one item
+    }
+    if (comma == std::string::npos) return numbers;
+    start = comma + 1;
+  }
+}
 
-// A comma-separated list of addresses and CIDRs (may be empty).
-std::vector<IpNetwork> CidrSetting(std::string_view name) {
+std::vector<IpNetwork> Networks(std::string_view name, const std::string& text) {
   try {
-    return ParseCidrList(Config::Get(name));
+    return ParseCidrList(text);
   } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(std::string(name) + ": " + e.what() + " (give addresses or CIDRs, comma-separated)");
+    throw SettingError(std::string(name) + ": " + e.what() + " (give addresses or CIDRs, comma-separated)");
   }
 }
 
-// The contents of the file a secret setting names (trailing newlines dropped); empty when unset.
-std::string ReadSecretFile(std::string_view name, size_t min_bytes) {
-  std::string path = Config::Get(name);
-  if (path.empty()) return {};
+// The contents of the file (trailing newlines dropped); the message names the path, never the contents.
+std::string SecretContents(const Setting& row, std::string_view name, const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   std::string secret((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  if (!file.good() && !file.eof()) throw std::runtime_error(std::string(name) + ": cannot read " + path);
+  if (!file.is_open() || (!file.good() && !file.eof())) throw SettingError(std::string(name) + ": cannot read " + path);
   while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
-  if (secret.size() < min_bytes) {
-    throw std::runtime_error(std::string(name) + ": " + path + " must hold at least " + std::to_string(min_bytes) +
-                             " bytes");
+  if (static_cast<long long>(secret.size()) < row.min) {
+    throw SettingError(std::string(name) + ": " + path + " must hold at least " + std::to_string(row.min) + " bytes");
   }
   return secret;
 }
 
-// ICAT_REDIS_URL, with the password of ICAT_REDIS_PASSWORD_FILE when that is set.
-RedisEndpoint RedisSetting() {
-  std::string url = Config::Get("ICAT_REDIS_URL");
+// The message never shows the URL: it may hold a password.
+RedisEndpoint RedisEndpointOf(std::string_view name, const std::string& url) {
   std::optional<RedisEndpoint> endpoint = ParseRedisUrl(url);
   if (!endpoint) {
-    throw std::runtime_error(
-        "ICAT_REDIS_URL must look like redis://[[user]:password@]host:port/db or "
-        "unix://[[user]:password@]/path/redis.sock?db=0 (rediss:// is not supported, see docs/security.md)");
+    throw SettingError(std::string(name) +
+                       " must look like redis://[[user]:password@]host:port/db or "
+                       "unix://[[user]:password@]/path/redis.sock?db=0 (user and password percent-encoded, an IPv6 "
+                       "host in brackets)");
   }
-  std::string password = ReadSecretFile("ICAT_REDIS_PASSWORD_FILE", 1);
-  if (!password.empty() && !endpoint->password.empty()) {
-    throw std::runtime_error("ICAT_REDIS_PASSWORD_FILE is set and ICAT_REDIS_URL holds a password too: give one");
-  }
-  if (!password.empty()) endpoint->password = password;
-  if (!endpoint->username.empty() && endpoint->password.empty()) {
-    throw std::runtime_error("ICAT_REDIS_URL names a Redis user but no password (in the URL or ICAT_REDIS_PASSWORD_FILE)");
+  if (endpoint->tls) {
+    throw SettingError(std::string(name) + ": rediss:// (TLS) needs hiredis 1.0 or later, and this program has hiredis " +
+                       HiredisVersion() + "; reach a TLS Redis through a local TLS tunnel (docs/security.md)");
   }
   return *endpoint;
 }
 
+// libpq's own parser; its message, which quotes the string, is shown unless that may hold a
+// password (password=..., or user:password@ in a URI).
+void CheckDsn(std::string_view name, const std::string& dsn) {
+  char* error = nullptr;
+  std::unique_ptr<PQconninfoOption, void (*)(PQconninfoOption*)> options(PQconninfoParse(dsn.c_str(), &error),
+                                                                         PQconninfoFree);
+  if (options) return;
+  std::string why = error ? std::string(Trim(error, " \n")) : std::string("out of memory");
+  PQfreemem(error);
+  if (Lower(dsn).find("password") != std::string::npos || dsn.find('@') != std::string::npos) {
+    why = "libpq cannot parse it";
+  }
+  throw SettingError(std::string(name) + " must be a libpq connection string (key=value ... or postgresql://...): " + why);
+}
+
+bool IsChoice(std::string_view choices, std::string_view value) {
+  for (size_t start = 0;;) {
+    size_t comma = choices.find(',', start);
+    if (choices.substr(start, comma == std::string_view::npos ? comma : comma - start) == value) return true;
+    if (comma == std::string_view::npos) return false;
+    start = comma + 1;
+  }
+}
+
+// Throws SettingError when the value breaks the row's rule.
+void Check(const Setting& row, std::string_view name, const std::string& value) {
+  switch (row.type) {
+    case kInt: (void)WholeNumber(row, name, value); return;
+    case kIntList: (void)WholeNumbers(row, name, value); return;
+    case kBool: if (value != "0" && value != "1") Broken(row, name, value); return;
+    case kEnum: if (!IsChoice(row.choices, value)) Broken(row, name, value); return;
+    case kWord:
+      if (value.empty() || static_cast<long long>(value.size()) > row.max ||
+          value.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") != std::string::npos) {
+        Broken(row, name, value);
+      }
+      return;
+    case kText: case kFile: return;
+    case kDirectory: if (value.empty() || value[0] != '/') Broken(row, name, value); return;
+    case kSecretFile: if (!value.empty()) (void)SecretContents(row, name, value); return;
+    case kCidrList: (void)Networks(name, value); return;
+    case kRedisUrl: (void)RedisEndpointOf(name, value); return;
+    case kPgDsn: CheckDsn(name, value); return;
+  }
+}
+
+std::string CheckedValue(const Setting& row, std::string_view name) {
+  std::string value = RawValue(row, name);
+  Check(row, name, value);
+  return value;
+}
+
+// The checked value of a row that must have one of `types`; std::logic_error for a reader of the wrong type.
+std::string Checked(std::string_view name, std::initializer_list<SettingType> types) {
+  const Setting& row = Find(name);
+  if (std::find(types.begin(), types.end(), row.type) == types.end()) {
+    throw std::logic_error(std::string(name) + " is not read this way (see its row's type)");
+  }
+  return CheckedValue(row, name);
+}
+
+// The contents of a secret file setting; empty when unset.
+std::string SecretSetting(std::string_view name) {
+  std::string path = Checked(name, {kSecretFile});
+  return path.empty() ? std::string() : SecretContents(Find(name), name, path);
+}
+
+std::vector<IpNetwork> CidrSetting(std::string_view name) { return Networks(name, Checked(name, {kCidrList})); }
+
+// ICAT_REDIS_URL, with the password of ICAT_REDIS_PASSWORD_FILE when that is set.
+RedisEndpoint RedisSetting() {
+  RedisEndpoint endpoint = RedisEndpointOf("ICAT_REDIS_URL", Checked("ICAT_REDIS_URL", {kRedisUrl}));
+  std::string password = SecretSetting("ICAT_REDIS_PASSWORD_FILE");
+  if (!password.empty() && !endpoint.password.empty()) {
+    throw SettingError("ICAT_REDIS_PASSWORD_FILE is set and ICAT_REDIS_URL holds a password too: give one");
+  }
+  if (!password.empty()) endpoint.password = password;
+  if (!endpoint.username.empty() && endpoint.password.empty()) {
+    throw SettingError("ICAT_REDIS_URL names a Redis user but no password (in the URL or ICAT_REDIS_PASSWORD_FILE)");
+  }
+  return endpoint;
+}
+
+// The environment's members of a family, sorted by name; a name that a shell could not assign is an error.
+std::vector<std::string> FamilyMembers(const Setting& row) {
+  std::vector<std::string> names;
+  for (char** entry = environ; *entry; entry++) {
+    std::string_view text = *entry;
+    std::string_view name = text.substr(0, text.find('='));
+    if (!name.starts_with(FamilyPrefix(row)) || name.size() == FamilyPrefix(row).size()) continue;
+    if (name.substr(FamilyPrefix(row).size()).find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+        std::string_view::npos) {
+      throw SettingError(std::string(name) + ": after " + std::string(FamilyPrefix(row)) +
+                         " comes a group's name in upper-case letters, digits and _");
+    }
+    if (text.size() > name.size() + 1) names.emplace_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 }  // namespace
 
-std::string Config::Get(std::string_view name) {
-  const Setting& setting = Find(name);
-  const char* value = std::getenv(std::string(name).c_str());
-  return value && *value ? std::string(value) : std::string(setting.default_value);
+std::string RuleText(const Setting& row) {
+  auto range = [&row] { return "from " + std::to_string(row.min) + " to " + std::to_string(row.max); };
+  switch (row.type) {
+    case kInt: return "a whole number " + range();
+    case kIntList: return "comma-separated whole numbers " + range();
+    case kBool: return "0 or 1";
+    case kEnum: {
+      std::string text(row.choices);
+      std::replace(text.begin(), text.end(), ',', ' ');
+      return "one of: " + text;
+    }
+    case kWord: return "1 to " + std::to_string(row.max) + " lower-case letters or digits";
+    case kText: return "any text";
+    case kDirectory: return "an absolute directory path";
+    case kFile: return "a file path (empty: none)";
+    case kSecretFile: return "a path to a file of " + std::to_string(row.min) + "+ bytes (empty: none)";
+    case kCidrList: return "comma-separated addresses or CIDRs";
+    case kRedisUrl: return "a redis:// or unix:// URL";
+    case kPgDsn: return "a libpq connection string";
+  }
+  return "";
+}
+
+std::string ReadersText(const Setting& row) {
+  std::vector<std::string> names;
+  for (auto [bit, name] : {std::pair{kHandlers, "handlers"}, std::pair{kDispatcher, "dispatcher"},
+                           std::pair{kIcatctl, "icatctl"}, std::pair{kStack, "tools/stack"}}) {
+    if (row.readers & bit) names.emplace_back(name);
+  }
+  return Join(names, ", ");
+}
+
+std::string TextSetting(std::string_view name) {
+  return Checked(name, {kEnum, kWord, kText, kDirectory, kFile, kSecretFile, kCidrList, kRedisUrl, kPgDsn});
+}
+
+int IntSetting(std::string_view name) { return std::stoi(Checked(name, {kInt})); }
+
+bool BoolSetting(std::string_view name) { return Checked(name, {kBool}) == "1"; }
+
+std::vector<int> IntListSetting(std::string_view name) {
+  return WholeNumbers(Find(name), name, Checked(name, {kIntList}));
+}
+
+std::vector<std::pair<std::string, std::string>> CheckedSettings() {
+  std::vector<std::pair<std::string, std::string>> values;
+  for (const Setting& row : AllSettings()) {
+    std::vector<std::string> names = IsFamily(row) ? FamilyMembers(row) : std::vector{std::string(row.name)};
+    for (const std::string& name : names) values.emplace_back(name, CheckedValue(row, name));
+  }
+  return values;
 }
 
 Config Config::FromEnvironment() {
+  // Every row is checked, whichever program reads it: one bad setting stops every program at start.
+  (void)CheckedSettings();
   Config c;
-  c.pg_dsn = Get("ICAT_PG_DSN");
-  c.pg_admin_dsn = Get("ICAT_PG_ADMIN_DSN");
+  c.pg_dsn = TextSetting("ICAT_PG_DSN");
+  c.pg_admin_dsn = TextSetting("ICAT_PG_ADMIN_DSN");
   c.pg_statement_timeout_ms = IntSetting("ICAT_PG_STATEMENT_TIMEOUT_MS");
   c.redis = RedisSetting();
   c.redis_timeout_ms = IntSetting("ICAT_REDIS_TIMEOUT_MS");
-  c.key_prefix = Get("ICAT_KEY_PREFIX");
-  if (c.key_prefix.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") != std::string::npos ||
-      c.key_prefix.size() > 8) {
-    throw std::runtime_error("ICAT_KEY_PREFIX must be 1 to 8 lower-case letters or digits, not \"" + c.key_prefix + "\"");
-  }
+  c.key_prefix = TextSetting("ICAT_KEY_PREFIX");
   c.key_cache_seconds = IntSetting("ICAT_KEY_CACHE_SECONDS");
-  c.key_cache_secret = ReadSecretFile("ICAT_KEY_CACHE_SECRET_FILE", 32);
+  c.key_cache_secret = SecretSetting("ICAT_KEY_CACHE_SECRET_FILE");
   c.key_failure_limit_per_minute = IntSetting("ICAT_KEY_FAILURE_LIMIT_PER_MINUTE");
   c.rate_limit_per_minute = IntSetting("ICAT_RATE_LIMIT_PER_MINUTE");
   c.max_body_bytes = IntSetting("ICAT_MAX_BODY_BYTES");
-  c.registry = Get("ICAT_REGISTRY");
+  c.registry = TextSetting("ICAT_REGISTRY");
   c.worker_cache_bytes = static_cast<size_t>(IntSetting("ICAT_WORKER_CACHE_MB")) << 20;
   c.worker_cache_seconds = IntSetting("ICAT_WORKER_CACHE_SECONDS");
-  c.log_level = Get("ICAT_LOG_LEVEL");
-  if (c.log_level != "debug" && c.log_level != "info" && c.log_level != "warn" && c.log_level != "error") {
-    throw std::runtime_error("ICAT_LOG_LEVEL must be debug, info, warn or error, not \"" + c.log_level + "\"");
-  }
-  c.jwt_secret = ReadSecretFile("ICAT_JWT_SECRET_FILE", 32);
-  c.blob_dir = Get("ICAT_BLOB_DIR");
-  if (c.blob_dir.empty() || c.blob_dir[0] != '/') {
-    throw std::runtime_error("ICAT_BLOB_DIR must be an absolute directory path, not \"" + c.blob_dir + "\"");
-  }
+  c.log_level = TextSetting("ICAT_LOG_LEVEL");
+  c.jwt_secret = SecretSetting("ICAT_JWT_SECRET_FILE");
+  c.blob_dir = TextSetting("ICAT_BLOB_DIR");
   c.ingest_max_bytes = IntSetting("ICAT_INGEST_MAX_BYTES");
   // Only icatctl ingest reads the key itself (SigningKeyPem), so handlers never hold it.
-  c.signing_key_file = Get("ICAT_SIGNING_KEY_FILE");
+  c.signing_key_file = TextSetting("ICAT_SIGNING_KEY_FILE");
   c.login_limits.ip_attempts = IntSetting("ICAT_LOGIN_LIMIT_IP_ATTEMPTS");
   c.login_limits.account_failures = IntSetting("ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES");
   c.login_limits.window_seconds = IntSetting("ICAT_LOGIN_LIMIT_WINDOW_SECONDS");
   c.refresh_token_days = IntSetting("ICAT_REFRESH_TOKEN_DAYS");
   c.trusted_proxies = CidrSetting("ICAT_TRUSTED_PROXIES");
-  c.webhook_policy.allow_http = IntSetting("ICAT_WEBHOOK_ALLOW_HTTP") == 1;
+  c.webhook_policy.allow_http = BoolSetting("ICAT_WEBHOOK_ALLOW_HTTP");
   c.webhook_policy.allow_private = CidrSetting("ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS");
   return c;
 }

@@ -5,9 +5,7 @@
 
 #include <cerrno>
 
-#include "icat/http.hpp"
 #include "icat/log.hpp"
-#include "icat/paging.hpp"
 
 namespace icat {
 
@@ -41,60 +39,8 @@ void AppendCommand(redisContext* context, const std::vector<std::string>& args) 
 }
 }  // namespace
 
-namespace {
-// "[user]:password@" or "user@" (the password from a file) before the host or path; false when malformed.
-bool TakeCredentials(std::string_view& rest, RedisEndpoint& endpoint) {
-  size_t at = rest.find('@');
-  if (at == std::string_view::npos) return true;
-  std::string_view credentials = rest.substr(0, at);
-  size_t colon = credentials.find(':');
-  endpoint.username = UrlDecode(credentials.substr(0, colon));
-  if (colon != std::string_view::npos) endpoint.password = UrlDecode(credentials.substr(colon + 1));
-  rest.remove_prefix(at + 1);
-  return colon == std::string_view::npos ? !endpoint.username.empty() : !endpoint.password.empty();
-}
-
-std::optional<int> Number(std::string_view digits, int max) {
-  if (!IsDigits(digits, 5)) return std::nullopt;
-  int value = std::stoi(std::string(digits));
-  if (value > max) return std::nullopt;
-  return value;
-}
-}  // namespace
-
-std::optional<RedisEndpoint> ParseRedisUrl(std::string_view url) {
-  constexpr std::string_view kTcp = "redis://", kUnix = "unix://";
-  RedisEndpoint endpoint;
-  if (url.rfind(kUnix, 0) == 0) {
-    std::string_view rest = url.substr(kUnix.size());
-    if (!TakeCredentials(rest, endpoint)) return std::nullopt;
-    size_t question = rest.find('?');
-    endpoint.host = std::string(rest.substr(0, question));  // the socket's path
-    std::string_view query = question == std::string_view::npos ? "db=0" : rest.substr(question + 1);
-    std::optional<int> db = query.rfind("db=", 0) == 0 ? Number(query.substr(3), 99999) : std::nullopt;
-    if (endpoint.host.empty() || endpoint.host[0] != '/' || !db) return std::nullopt;
-    endpoint.db = *db;
-    return endpoint;
-  }
-  if (url.rfind(kTcp, 0) != 0) return std::nullopt;
-  std::string_view rest = url.substr(kTcp.size());
-  if (!TakeCredentials(rest, endpoint)) return std::nullopt;
-  std::string_view db = "0";
-  if (size_t slash = rest.find('/'); slash != std::string_view::npos) {
-    db = rest.substr(slash + 1);
-    rest = rest.substr(0, slash);
-  }
-  size_t colon = rest.rfind(':');
-  endpoint.host = std::string(rest.substr(0, colon));
-  std::optional<int> port = colon == std::string_view::npos ? 6379 : Number(rest.substr(colon + 1), 65535);
-  std::optional<int> db_number = Number(db, 99999);
-  if (endpoint.host.empty() || endpoint.host.find_first_of(":@/") != std::string::npos || !port || *port < 1 ||
-      !db_number) {
-    return std::nullopt;
-  }
-  endpoint.port = *port;
-  endpoint.db = *db_number;
-  return endpoint;
+std::string HiredisVersion() {
+  return std::to_string(HIREDIS_MAJOR) + "." + std::to_string(HIREDIS_MINOR) + "." + std::to_string(HIREDIS_PATCH);
 }
 
 Redis::Redis(RedisEndpoint endpoint, int timeout_ms) : endpoint_(std::move(endpoint)), timeout_ms_(timeout_ms) {}

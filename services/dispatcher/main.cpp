@@ -36,11 +36,7 @@ struct Settings {
 
 Settings ReadSettings() {
   Settings s;
-  try {
-    s.retry_schedule = ParseRetrySchedule(Config::Get("ICAT_WEBHOOK_RETRY_SCHEDULE"));
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(e.what());
-  }
+  s.retry_schedule = IntListSetting("ICAT_WEBHOOK_RETRY_SCHEDULE");
   s.timeout_seconds = IntSetting("ICAT_WEBHOOK_TIMEOUT_SECONDS");
   s.keep_days = IntSetting("ICAT_WEBHOOK_LOG_RETENTION_DAYS");
   s.poll_ms = IntSetting("ICAT_DISPATCHER_POLL_MS");

@@ -43,26 +43,6 @@ std::vector<std::pair<std::string, std::string>> DeliveryHeaders(std::string_vie
           {"webhook-signature", *signature}};
 }
 
-std::vector<int> ParseRetrySchedule(std::string_view text) {
-  std::vector<int> schedule;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t comma = text.find(',', start);
-    std::string item(text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
-    while (!item.empty() && item.front() == ' ') item.erase(0, 1);
-    while (!item.empty() && item.back() == ' ') item.pop_back();
-    if (item.empty() || item.size() > 6 || item.find_first_not_of("0123456789") != std::string::npos ||
-        std::stoi(item) < 1) {
-      throw std::invalid_argument("ICAT_WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds (1 to 999999), not \"" +
-                                  std::string(text) + "\"");
-    }
-    schedule.push_back(std::stoi(item));
-    if (comma == std::string_view::npos) break;
-    start = comma + 1;
-  }
-  return schedule;
-}
-
 std::optional<int> NextRetryDelay(const std::vector<int>& schedule, int attempts, double jitter) {
   if (attempts < 1 || attempts > static_cast<int>(schedule.size())) return std::nullopt;
   double base = schedule[static_cast<size_t>(attempts - 1)];

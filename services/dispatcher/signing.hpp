@@ -23,11 +23,9 @@ std::optional<std::string> SignatureHeader(std::string_view secret, std::string_
 std::vector<std::pair<std::string, std::string>> DeliveryHeaders(std::string_view secret, std::string_view event_id,
                                                                  long long timestamp, std::string_view body);
 
-// ICAT_WEBHOOK_RETRY_SCHEDULE: comma-separated seconds, e.g. "5,300,1800"; throws std::invalid_argument.
-std::vector<int> ParseRetrySchedule(std::string_view text);
-
-// After attempt number `attempts` (1 = the first) failed: seconds until the next one, with
-// `jitter` in [0, 1) spreading it by -20%..+20%; nullopt when the schedule is spent (failed).
+// After attempt number `attempts` (1 = the first) failed: seconds until the next one by `schedule`
+// (ICAT_WEBHOOK_RETRY_SCHEDULE), with `jitter` in [0, 1) spreading it by -20%..+20%; nullopt when
+// the schedule is spent (failed).
 std::optional<int> NextRetryDelay(const std::vector<int>& schedule, int attempts, double jitter);
 
 }  // namespace icat::dispatcher

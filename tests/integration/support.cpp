@@ -69,7 +69,7 @@ const Env& GetEnv() {
     e.pg_admin_dsn = EnvRequired("ICAT_PG_ADMIN_DSN");
     e.redis_url = EnvOr("ICAT_REDIS_URL", "");
     e.key_prefix = EnvOr("ICAT_KEY_PREFIX", "icat");
-    e.rate_limit_per_minute = std::stoi(icat::Config::Get("ICAT_RATE_LIMIT_PER_MINUTE"));  // as the handlers read it
+    e.rate_limit_per_minute = icat::IntSetting("ICAT_RATE_LIMIT_PER_MINUTE");  // as the handlers read it
     return e;
   }();
   return env;

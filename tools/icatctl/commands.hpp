@@ -2,6 +2,9 @@
 // A command prints its result on stdout and throws UsageError (exit 2) or Failure (exit 1).
 #pragma once
 
+#include <string>
+#include <string_view>
+
 #include "args.hpp"
 
 namespace icat::ctl {
@@ -18,10 +21,14 @@ void KeyList(const Args& args);        // keys.cpp
 void KeyRevoke(const Args& args);      // keys.cpp
 void OpenApi(const Args& args);        // openapi.cpp
 void PrintSettings(const Args& args);  // settings.cpp
+void PrintConfig(const Args& args);    // config.cpp
 void RequestList(const Args& args);    // requests.cpp
 void RequestStatus(const Args& args);  // requests.cpp
 void Ingest(const Args& args);         // ingest.cpp
 void Gc(const Args& args);             // gc.cpp
 void SbomCheck(const Args& args);      // sbom_check.cpp
+
+// 'text' for sh and bash, each ' written '\'' (config.cpp; unit-tested through bash).
+std::string ShellQuoted(std::string_view text);
 
 }  // namespace icat::ctl

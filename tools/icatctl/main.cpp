@@ -1,5 +1,6 @@
 // icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys, ingest, gc).
-// Exit status: 0 done, 1 failed at run time (not found, conflict, database down), 2 bad arguments.
+// Exit status: 0 done, 1 failed at run time (not found, conflict, database down), 2 bad arguments
+// or a bad setting.
 #include <csignal>
 #include <iostream>
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "icat/config.hpp"
 #include "icat/db.hpp"
 #include "icat/log.hpp"
 #include "session.hpp"
@@ -104,6 +106,9 @@ const std::vector<Command>& AllCommands() {
        {{"FILE"}, {}},
        OpenApi},
       {"settings", "Prints the ICAT_* settings as a Markdown table.", {}, PrintSettings},
+      {"config", "Prints every setting's checked value as NAME='value' lines; exit 2 names a bad one.",
+       {{}, {{"shell", FlagKind::kSwitch, "", "for sh and bash to source (the only format)"}}},
+       PrintConfig},
   };
   return commands;
 }
@@ -191,10 +196,12 @@ int Run(const std::vector<std::string>& tokens) {
   } catch (const UsageError& error) {
     std::string hint = command ? " (see icatctl " + std::string(command->name) + " --help)" : "";
     return Fail(2, error.what() + hint);
+  } catch (const SettingError& error) {
+    return Fail(2, error.what());
   } catch (const DbError& error) {
     return FailOnDb(error);
   } catch (const std::exception& error) {
-    return Fail(1, error.what());  // Failure, a bad setting, or anything unexpected
+    return Fail(1, error.what());  // Failure or anything unexpected
   }
 }
 

@@ -1,5 +1,5 @@
 // icatctl settings: the settings table as Markdown, which README.md embeds, so the
-// documentation comes from the same table the programs read.
+// documentation comes from the same rows the programs read.
 #include <iostream>
 
 #include "commands.hpp"
@@ -21,10 +21,10 @@ std::string Cell(std::string_view text) {
 }  // namespace
 
 void PrintSettings(const Args&) {
-  std::cout << "| Variable | Default | Description |\n|---|---|---|\n";
+  std::cout << "| Variable | Default | Value | Read by | Description |\n|---|---|---|---|---|\n";
   for (const Setting& setting : AllSettings()) {
-    std::cout << "| " << setting.name << " | " << Cell(setting.default_value) << " | " << Cell(setting.description)
-              << " |\n";
+    std::cout << "| " << Cell(setting.name) << " | " << Cell(setting.default_value) << " | " << Cell(RuleText(setting))
+              << " | " << ReadersText(setting) << " | " << Cell(setting.description) << " |\n";
   }
 }
 

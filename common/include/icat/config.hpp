@@ -1,8 +1,11 @@
-// Settings: one sorted table of ICAT_* environment variables, read and checked once at start.
+// Settings: one sorted table of typed ICAT_* environment variables; every program reads and checks
+// them through it, so each rule (type, range, choices) is written once, in its row.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "icat/login_limit.hpp"
@@ -11,24 +14,65 @@
 
 namespace icat {
 
-struct Setting {
-  std::string_view name;         // ICAT_...
-  std::string_view default_value;
-  std::string_view description;  // one line, as the README shows it
-  int min = 0, max = 0;          // a whole-number setting's range (IntSetting); max 0: not one
+// What a setting's value must be; RuleText says it in words for the README and the errors.
+enum class SettingType {
+  kInt,         // a whole number from min to max
+  kIntList,     // comma-separated whole numbers, each from min to max
+  kBool,        // 0 or 1
+  kEnum,        // one of choices
+  kWord,        // 1 to max lower-case letters or digits
+  kText,        // anything
+  kDirectory,   // an absolute path
+  kFile,        // a path, read only by the program that needs the file
+  kSecretFile,  // a path to a file of at least min bytes, read at start; its contents never printed
+  kCidrList,    // comma-separated addresses or CIDRs
+  kRedisUrl,    // ParseRedisUrl
+  kPgDsn,       // a libpq connection string (PQconninfoParse)
 };
 
-// The table, sorted by name (a unit test checks the order and that README.md lists each one).
+// The programs that use a setting (a bit each).
+enum SettingReader : unsigned { kHandlers = 1, kDispatcher = 2, kIcatctl = 4, kStack = 8 };
+
+struct Setting {
+  std::string_view name;  // ICAT_...; a name ending in "_<GROUP>" is a family: ICAT_WORKERS_AUTH, ...
+  SettingType type;
+  std::string_view default_value;  // a family's default is the setting its name starts with
+  long long min = 0, max = 0;      // kInt, kIntList: range; kWord: longest; kSecretFile: fewest bytes
+  std::string_view choices;        // kEnum: comma-separated
+  unsigned readers = 0;            // SettingReader bits
+  std::string_view description;    // one line, as the README shows it
+};
+
+// A setting whose value breaks its row's rule; the message names the variable (never a secret).
+struct SettingError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The table, sorted by name (a unit test checks the order and that README.md shows its rows).
 const std::vector<Setting>& AllSettings();
 
-// A whole-number setting, checked against its row's range; std::runtime_error naming it otherwise.
-int IntSetting(std::string_view name);
+// "a whole number from 10 to 60000", "0 or 1", ...: the row's rule in words.
+std::string RuleText(const Setting& setting);
+// "handlers, icatctl": who reads the row.
+std::string ReadersText(const Setting& setting);
 
-// Values of every setting: the environment where set, else the default.
-// Constructing it checks every value; a bad one throws std::runtime_error naming the variable,
-// so a program stops at start with a clear message instead of failing a request later.
+// A setting's checked value: the environment's where set and not empty, else the row's default.
+// A secret file's value is its path. SettingError when the value breaks the rule; std::logic_error
+// for a name that is not in the table or a reader of the wrong type.
+std::string TextSetting(std::string_view name);
+int IntSetting(std::string_view name);
+bool BoolSetting(std::string_view name);
+std::vector<int> IntListSetting(std::string_view name);
+
+// Every setting's checked value, in table order: a family's members as the environment sets them.
+// What icatctl config --shell prints; SettingError at the first bad one.
+std::vector<std::pair<std::string, std::string>> CheckedSettings();
+
+// The settings the handlers, the dispatcher and icatctl share, checked and converted at start.
 class Config {
  public:
+  // SettingError naming the variable of the first bad value, so a program stops at start with a
+  // clear message instead of failing a request later.
   static Config FromEnvironment();
 
   std::string pg_dsn;                 // ICAT_PG_DSN: the handlers' connection (role icat_app)
@@ -54,9 +98,6 @@ class Config {
   int refresh_token_days = 0;         // ICAT_REFRESH_TOKEN_DAYS
   std::vector<IpNetwork> trusted_proxies;  // ICAT_TRUSTED_PROXIES: checked here, applied by nginx (realip)
   WebhookUrlPolicy webhook_policy;    // ICAT_WEBHOOK_ALLOW_HTTP, ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS
-
-  // Raw value of any setting of the table (environment or default).
-  static std::string Get(std::string_view name);
 };
 
 }  // namespace icat

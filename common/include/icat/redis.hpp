@@ -24,17 +24,22 @@ struct RedisReply {
 
 // Where Redis is and how to sign in to it (ICAT_REDIS_URL, ICAT_REDIS_PASSWORD_FILE).
 struct RedisEndpoint {
-  std::string host;      // a host name or address, or a unix socket's path (port 0)
+  std::string host;      // a host name or address (IPv6 without brackets), or a unix socket's path (port 0)
   int port = 0;
+  bool tls = false;      // rediss://: understood, so that start can refuse it by name (HiredisVersion)
   int db = 0;
   std::string username;  // an ACL user (Redis 6+); empty: the default user
   std::string password;  // empty: no AUTH
 };
 
-// redis://[[user]:password@]host[:port][/db] or unix://[[user]:password@]/path[?db=N], the user
-// and password percent-encoded ("user@" alone when the password comes from a file); nullopt when
-// the text is neither.
+// redis://[[user]:password@]host[:port][/db], rediss://... (the same, over TLS) or
+// unix://[[user]:password@]/path[?db=N]; the user and password percent-encoded ("user@" alone when
+// the password comes from a file), the host a name, an IPv4 address or [IPv6]; nullopt when the
+// text is none of these (redis_url.cpp).
 std::optional<RedisEndpoint> ParseRedisUrl(std::string_view url);
+
+// "0.14.1": the hiredis this program is linked with. TLS (rediss://) needs 1.0 or later.
+std::string HiredisVersion();
 
 class Redis {
  public:

@@ -37,7 +37,7 @@ PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
 all: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 
-build: $(HANDLER_BINS) $(BIN)/icatctl $(BIN)/icat-dispatcher $(BIN)/bench-constant $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI)
+build: $(HANDLER_BINS) $(BIN)/icatctl $(BIN)/icat-dispatcher $(BIN)/icat-metrics $(BIN)/bench-constant $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI)
 
 deps: $(DEPS_STAMP) $(VALIJSON)/valijson/validator.hpp
 $(DEPS_STAMP): tools/install-deps tools/node/package-lock.json
@@ -91,6 +91,11 @@ $(BIN)/bench-constant: $(OBJ)/bench/constant.o $(BUILD)/lib/libicat.a
 $(BIN)/icat-dispatcher: $(DISPATCHER_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
+
+# Serves every program's metrics (services/metrics): GET /metrics on its own listener.
+$(BIN)/icat-metrics: $(OBJ)/services/metrics/main.o $(BUILD)/lib/libicat.a
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(ICATCTL_LIB_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)

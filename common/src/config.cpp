@@ -49,6 +49,12 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_LOG_LEVEL", kEnum, "info", 0, 0, "debug,info,warn,error", kAllPrograms, "Least severe log line written."},
       {"ICAT_MAX_BODY_BYTES", kInt, "1048576", 1024, 1 << 30, "", kHandlers | kStack,
        "Largest request body a handler accepts (413 above); tools/stack gives nginx the same limit."},
+      {"ICAT_METRICS_DIR", kDirectory, "", 0, 0, "", kHandlers | kDispatcher | kMetrics | kStack,
+       "Directory of the metrics files every pool and the dispatcher keep and icat-metrics serves (empty: no metrics)."},
+      {"ICAT_METRICS_LISTEN", kHostPort, "127.0.0.1:9464", 0, 0, "", kMetrics,
+       "Address and port on which icat-metrics serves GET /metrics: its own listener, never nginx's public port."},
+      {"ICAT_METRICS_PORT", kInt, "9464", 1, 65535, "", kStack,
+       "Port of icat-metrics on 127.0.0.1 (tools/stack writes ICAT_METRICS_LISTEN and ICAT_METRICS_URL from it)."},
       {"ICAT_PG_ADMIN_DSN", kPgDsn, "host=/var/run/postgresql dbname=icat user=icat_owner", 0, 0, "", kIcatctl,
        "libpq connection string of icatctl (the schema owner role); sslmode as for ICAT_PG_DSN."},
       {"ICAT_PG_DSN", kPgDsn, "host=/var/run/postgresql dbname=icat user=icat_app", 0, 0, "",
@@ -206,6 +212,17 @@ void CheckDsn(std::string_view name, const std::string& dsn) {
   throw SettingError(std::string(name) + " must be a libpq connection string (key=value ... or postgresql://...): " + why);
 }
 
+// "host:port" or "[v6]:port": a host part, and a port of 1 to 65535 after the last colon.
+bool IsHostPort(std::string_view value) {
+  size_t colon = value.rfind(':');
+  if (colon == std::string_view::npos || colon == 0) return false;
+  std::string_view host = value.substr(0, colon), port = value.substr(colon + 1);
+  if (host.find(':') != std::string_view::npos && !(host.front() == '[' && host.back() == ']')) return false;
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  int number = std::stoi(std::string(port));
+  return number >= 1 && number <= 65535;
+}
+
 bool IsChoice(std::string_view choices, std::string_view value) {
   for (size_t start = 0;;) {
     size_t comma = choices.find(',', start);
@@ -229,7 +246,11 @@ void Check(const Setting& row, std::string_view name, const std::string& value) 
       }
       return;
     case kText: case kFile: return;
-    case kDirectory: if (value.empty() || value[0] != '/') Broken(row, name, value); return;
+    case kDirectory:
+      // A directory whose default is empty is optional: empty turns off what it is for.
+      if (value.empty() ? !row.default_value.empty() : value[0] != '/') Broken(row, name, value);
+      return;
+    case kHostPort: if (!IsHostPort(value)) Broken(row, name, value); return;
     case kSecretFile: if (!value.empty()) (void)SecretContents(row, name, value); return;
     case kCidrList: (void)Networks(name, value); return;
     case kRedisUrl: (void)RedisEndpointOf(name, value); return;
@@ -307,7 +328,8 @@ std::string RuleText(const Setting& row) {
     }
     case kWord: return "1 to " + std::to_string(row.max) + " lower-case letters or digits";
     case kText: return "any text";
-    case kDirectory: return "an absolute directory path";
+    case kDirectory: return row.default_value.empty() ? "an absolute directory path (empty: none)" : "an absolute directory path";
+    case kHostPort: return "host:port ([IPv6]:port)";
     case kFile: return "a file path (empty: none)";
     case kSecretFile: return "a path to a file of " + std::to_string(row.min) + "+ bytes (empty: none)";
     case kCidrList: return "comma-separated addresses or CIDRs";
@@ -320,14 +342,15 @@ std::string RuleText(const Setting& row) {
 std::string ReadersText(const Setting& row) {
   std::vector<std::string> names;
   for (auto [bit, name] : {std::pair{kHandlers, "handlers"}, std::pair{kDispatcher, "dispatcher"},
-                           std::pair{kIcatctl, "icatctl"}, std::pair{kStack, "tools/stack"}}) {
+                           std::pair{kIcatctl, "icatctl"}, std::pair{kMetrics, "icat-metrics"},
+                           std::pair{kStack, "tools/stack"}}) {
     if (row.readers & bit) names.emplace_back(name);
   }
   return Join(names, ", ");
 }
 
 std::string TextSetting(std::string_view name) {
-  return Checked(name, {kEnum, kWord, kText, kDirectory, kFile, kSecretFile, kCidrList, kRedisUrl, kPgDsn});
+  return Checked(name, {kEnum, kWord, kText, kDirectory, kHostPort, kFile, kSecretFile, kCidrList, kRedisUrl, kPgDsn});
 }
 
 int IntSetting(std::string_view name) { return std::stoi(Checked(name, {kInt})); }
@@ -368,6 +391,7 @@ Config Config::FromEnvironment() {
   c.log_level = TextSetting("ICAT_LOG_LEVEL");
   c.jwt_secret = SecretSetting("ICAT_JWT_SECRET_FILE");
   c.blob_dir = TextSetting("ICAT_BLOB_DIR");
+  c.metrics_dir = TextSetting("ICAT_METRICS_DIR");
   c.ingest_max_bytes = IntSetting("ICAT_INGEST_MAX_BYTES");
   // Only icatctl ingest reads the key itself (SigningKeyPem), so handlers never hold it.
   c.signing_key_file = TextSetting("ICAT_SIGNING_KEY_FILE");

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "icat/log.hpp"
+#include "icat/metrics.hpp"
 
 namespace icat {
 
@@ -82,6 +83,7 @@ void Db::Connect() {
   if (PQstatus(conn_) != CONNECTION_OK) {
     std::string message = PQerrorMessage(conn_);
     Disconnect();
+    metrics::Add(metrics::Metric::kPostgresErrors);
     throw DbError("cannot connect to Postgres: " + message, "", true);
   }
   if (statement_timeout_ms_ > 0) {
@@ -94,6 +96,7 @@ void Db::Connect() {
 }
 
 void Db::Fail(PGresult* result) {
+  metrics::Add(metrics::Metric::kPostgresErrors);
   std::string sqlstate;
   std::string message = conn_ ? PQerrorMessage(conn_) : "no connection";
   if (result) {
@@ -148,6 +151,7 @@ Rows Db::RunSql(std::string_view sql, const std::vector<Param>& params) {
   // transaction first when one is pending.
   if (scope_ == Scope::kPendingBegin) Send({});
   if (!conn_) Connect();
+  metrics::Add(metrics::Metric::kPostgresRoundTrips);
   return Check(PQexec(conn_, std::string(sql).c_str()));
 }
 
@@ -211,6 +215,7 @@ std::vector<Rows> Db::SendPipeline(const std::vector<Step>& steps, bool commit) 
     epilogue++;
   }
   if (!sent || !PQpipelineSync(conn_)) Fail(nullptr);
+  metrics::Add(metrics::Metric::kPostgresRoundTrips);
 
   std::vector<Rows> rows;
   Result failure(nullptr, PQclear);
@@ -254,13 +259,16 @@ void Db::ReadAsTenant(std::string_view tenant_id) {
 void Db::Commit() {
   Scope scope = std::exchange(scope_, Scope::kNone);
   tenant_.clear();
-  if (scope == Scope::kOpen) Rows ignored = Check(PQexec(conn_, "COMMIT"));
+  if (scope != Scope::kOpen) return;
+  metrics::Add(metrics::Metric::kPostgresRoundTrips);
+  Rows ignored = Check(PQexec(conn_, "COMMIT"));
 }
 
 void Db::Rollback() {
   Scope scope = std::exchange(scope_, Scope::kNone);
   tenant_.clear();
   if (scope != Scope::kOpen || !conn_) return;
+  metrics::Add(metrics::Metric::kPostgresRoundTrips);
   PGresult* result = PQexec(conn_, "ROLLBACK");
   if (PQresultStatus(result) != PGRES_COMMAND_OK) Disconnect();
   PQclear(result);

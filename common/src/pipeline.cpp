@@ -16,6 +16,7 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/log.hpp"
+#include "icat/metrics.hpp"
 #include "icat/server.hpp"
 #include "icat/text.hpp"
 #include "icat/validate.hpp"
@@ -93,11 +94,13 @@ Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
   std::string key = ctx.principal.tenant_id + " " + ctx.request.path + "?" + ctx.request.query;
   if (std::optional<Reply> cached = cache.Find(key, ctx.cache_generation)) {
     cached->headers.emplace_back("Cache-Status", "icat; hit");
+    metrics::Add(metrics::Metric::kReplyCacheHit);
     return std::move(*cached);
   }
   Reply reply = route.handle(ctx);
   if (reply.status == 200) cache.Store(key, ctx.cache_generation, reply, ReplyBytes(reply));
   reply.headers.emplace_back("Cache-Status", ctx.cache_generation ? "icat; fwd=miss" : "icat; fwd=bypass");
+  metrics::Add(ctx.cache_generation ? metrics::Metric::kReplyCacheMiss : metrics::Metric::kReplyCacheBypass);
   return reply;
 }
 
@@ -189,6 +192,8 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
   reply.headers.insert(reply.headers.end(), ctx.reply_headers.begin(), ctx.reply_headers.end());
 
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  metrics::CountRequest(match.route ? static_cast<size_t>(match.route - routes.data()) : metrics::kUnrouted,
+                        reply.status, ms / 1000);
   char millis[32];
   std::snprintf(millis, sizeof millis, "%.1f", ms);
   LogInfo("rid=" + request.request_id + " group=" + std::string(group) + " tenant=" +
@@ -273,6 +278,7 @@ int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& 
     if (StopRequested()) break;
     int accepted = FCGX_Accept_r(&fcgi);
     AllowStopSignal(false);  // a stop arriving mid-request waits until the reply is out
+    metrics::SetBusy(accepted >= 0);
     if (accepted < 0) {
       if (StopRequested() || errno == EINTR) continue;
       LogError(std::string("accept failed: ") + std::strerror(errno));
@@ -281,8 +287,16 @@ int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& 
     Request request = ReadRequest(fcgi, config.max_body_bytes);
     WriteReply(fcgi, HandleRequest(routes, std::move(request), db, redis, cache, config, group));
     FCGX_Finish_r(&fcgi);
+    metrics::SetBusy(false);
   }
   return 0;
+}
+
+// "GET /v1/images" per route, in the table's order: the names of the per-route metrics.
+std::vector<std::string> RouteNames(const std::vector<Route>& routes) {
+  std::vector<std::string> names;
+  for (const Route& r : routes) names.push_back(std::string(r.method) + " " + std::string(r.pattern));
+  return names;
 }
 
 void PrintUsage(std::string_view group) {
@@ -345,7 +359,15 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
   std::vector<Statement> all = statements;
   all.insert(all.end(), AuthStatements().begin(), AuthStatements().end());
   all.insert(all.end(), AuditStatements().begin(), AuditStatements().end());
-  return RunPreforkServer(options, [&](int listen_fd) { return WorkerLoop(listen_fd, group, routes, all, config); });
+  try {
+    metrics::Open(config.metrics_dir, group, RouteNames(routes));
+  } catch (const std::runtime_error& e) {
+    std::cerr << "icat-" << group << ": " << e.what() << "\n";
+    return 2;
+  }
+  int status = RunPreforkServer(options, [&](int listen_fd) { return WorkerLoop(listen_fd, group, routes, all, config); });
+  metrics::Close();
+  return status;
 }
 
 }  // namespace icat

@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "icat/log.hpp"
+#include "icat/metrics.hpp"
 
 namespace icat {
 
@@ -85,6 +86,7 @@ bool Redis::EnsureConnected() {
   bool connected = context_ && !context_->err && redisSetTimeout(context_, timeout) == REDIS_OK;
   if (!connected) LogWarn(std::string("redis unreachable: ") + (context_ ? context_->errstr : "out of memory"));
   if (!connected || !SignIn()) {
+    metrics::Add(metrics::Metric::kRedisErrors);
     Disconnect();
     retry_after_ = std::chrono::steady_clock::now() + kReconnectBackoff;
     return false;
@@ -95,6 +97,7 @@ bool Redis::EnsureConnected() {
 std::optional<std::vector<RedisReply>> Redis::Pipeline(const std::vector<std::vector<std::string>>& commands) {
   for (int attempt = 1; attempt <= 2; attempt++) {
     if (!EnsureConnected()) return std::nullopt;
+    metrics::Add(metrics::Metric::kRedisRoundTrips);
     for (const auto& args : commands) AppendCommand(context_, args);
     std::vector<RedisReply> replies;
     for (size_t i = 0; i < commands.size(); i++) {
@@ -108,6 +111,7 @@ std::optional<std::vector<RedisReply>> Redis::Pipeline(const std::vector<std::ve
     // commands: reconnect and send them once more. Anything else (a timeout) may have run them.
     bool closed_by_server = context_->err == REDIS_ERR_EOF ||
                             (context_->err == REDIS_ERR_IO && (errno == ECONNRESET || errno == EPIPE));
+    metrics::Add(metrics::Metric::kRedisErrors);
     LogWarn(std::string("redis failed: ") + context_->errstr);
     Disconnect();  // the stream is out of step now; start over
     if (!closed_by_server || attempt == 2 || !replies.empty()) break;

@@ -10,10 +10,11 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <set>
+#include <map>
 #include <thread>
 
 #include "icat/log.hpp"
+#include "icat/metrics.hpp"
 
 namespace icat {
 
@@ -41,24 +42,29 @@ int OpenListenSocket(const ServerOptions& options) {
   return fd;
 }
 
-pid_t StartWorker(int listen_fd, const std::function<int(int)>& worker_main) {
+// Workers by pid, each with its slot in the metrics (0 .. workers-1; a replacement takes the slot
+// of the worker it replaces).
+using Workers = std::map<pid_t, size_t>;
+
+pid_t StartWorker(int listen_fd, const std::function<int(int)>& worker_main, size_t slot) {
   pid_t pid = fork();
   if (pid != 0) return pid;
+  metrics::SetWorkerSlot(slot);
   stop_requested = 0;
   InstallStopHandler();
   AllowStopSignal(false);
   _exit(worker_main(listen_fd));
 }
 
-void StopWorkers(std::set<pid_t>& workers, int grace_seconds) {
-  for (pid_t pid : workers) kill(pid, SIGTERM);
+void StopWorkers(Workers& workers, int grace_seconds) {
+  for (const auto& [pid, slot] : workers) kill(pid, SIGTERM);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(grace_seconds);
   while (!workers.empty() && std::chrono::steady_clock::now() < deadline) {
     pid_t pid = waitpid(-1, nullptr, WNOHANG);
     if (pid > 0) workers.erase(pid);
     else std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  for (pid_t pid : workers) {
+  for (const auto& [pid, slot] : workers) {
     LogWarn("worker " + std::to_string(pid) + " did not stop in time; killing it");
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
@@ -95,8 +101,11 @@ int RunPreforkServer(const ServerOptions& options, const std::function<int(int l
   InstallStopHandler();
   // nginx may close a connection mid-reply (client gone); that is an error to log, not a death.
   signal(SIGPIPE, SIG_IGN);
-  std::set<pid_t> workers;
-  for (int i = 0; i < options.workers; i++) workers.insert(StartWorker(listen_fd, worker_main));
+  Workers workers;
+  for (int i = 0; i < options.workers; i++) {
+    size_t slot = static_cast<size_t>(i);
+    workers[StartWorker(listen_fd, worker_main, slot)] = slot;
+  }
   LogInfo("serving on " + (options.socket.empty() ? std::string("fd 0") : options.socket) + " with " +
           std::to_string(options.workers) + " workers");
 
@@ -105,14 +114,19 @@ int RunPreforkServer(const ServerOptions& options, const std::function<int(int l
     int status = 0;
     pid_t pid = waitpid(-1, &status, 0);
     if (pid < 0) continue;  // EINTR: a stop signal, checked by the loop
-    workers.erase(pid);
+    auto dead = workers.find(pid);
+    if (dead == workers.end()) continue;
+    size_t slot = dead->second;
+    workers.erase(dead);
+    metrics::ClearWorkerSlot(slot);
+    metrics::Add(metrics::Metric::kWorkerRestarts);
     LogWarn("worker " + std::to_string(pid) + " " + DescribeExit(status) + "; starting a new one");
     // A worker that dies at once (bad config, crash at start) must not spin the CPU.
     if (std::chrono::steady_clock::now() - last_respawn < std::chrono::milliseconds(200)) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
     }
     last_respawn = std::chrono::steady_clock::now();
-    if (!stop_requested) workers.insert(StartWorker(listen_fd, worker_main));
+    if (!stop_requested) workers[StartWorker(listen_fd, worker_main, slot)] = slot;
   }
   LogInfo("stopping " + std::to_string(workers.size()) + " workers");
   StopWorkers(workers, options.stop_grace_seconds);

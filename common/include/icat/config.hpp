@@ -22,7 +22,8 @@ enum class SettingType {
   kEnum,        // one of choices
   kWord,        // 1 to max lower-case letters or digits
   kText,        // anything
-  kDirectory,   // an absolute path
+  kDirectory,   // an absolute path; empty too when the default is empty (then: none)
+  kHostPort,    // host:port or [IPv6]:port, port 1 to 65535
   kFile,        // a path, read only by the program that needs the file
   kSecretFile,  // a path to a file of at least min bytes, read at start; its contents never printed
   kCidrList,    // comma-separated addresses or CIDRs
@@ -31,7 +32,7 @@ enum class SettingType {
 };
 
 // The programs that use a setting (a bit each).
-enum SettingReader : unsigned { kHandlers = 1, kDispatcher = 2, kIcatctl = 4, kStack = 8 };
+enum SettingReader : unsigned { kHandlers = 1, kDispatcher = 2, kIcatctl = 4, kStack = 8, kMetrics = 16 };
 
 struct Setting {
   std::string_view name;  // ICAT_...; a name ending in "_<GROUP>" is a family: ICAT_WORKERS_AUTH, ...
@@ -92,6 +93,7 @@ class Config {
   std::string log_level;              // ICAT_LOG_LEVEL: debug, info, warn, error
   std::string jwt_secret;             // read from ICAT_JWT_SECRET_FILE; empty when unset
   std::string blob_dir;               // ICAT_BLOB_DIR: the SBOM blob store
+  std::string metrics_dir;            // ICAT_METRICS_DIR: where this program keeps its metrics; empty: none
   long ingest_max_bytes = 0;          // ICAT_INGEST_MAX_BYTES: largest file icatctl ingest reads
   std::string signing_key_file;       // ICAT_SIGNING_KEY_FILE: path only, read by icatctl ingest
   LoginLimits login_limits;           // ICAT_LOGIN_LIMIT_*: portal login attempts

@@ -15,6 +15,7 @@
 #include "icat/errors.hpp"
 #include "icat/jwt.hpp"
 #include "icat/log.hpp"
+#include "icat/metrics.hpp"
 #include "icat/text.hpp"
 #include "icat/worker_cache.hpp"
 
@@ -92,7 +93,13 @@ KeyRecord LookUpInPostgres(Db& db, std::string_view hash_hex) {
           ParseTextArray(rows.Text(0, 2)), rows.Int(0, 3)};
 }
 
-std::string PresentedKey(const Request& request) {
+[[noreturn]] void Unauthenticated(std::string message) {
+  ApiError error(Error::kUNAUTHENTICATED, std::move(message));
+  error.headers.emplace_back("WWW-Authenticate", "Bearer");
+  throw error;
+}
+
+std::string HeaderKey(const Request& request) {
   std::string authorization = request.Header("authorization");
   if (authorization.size() > 7 && strncasecmp(authorization.c_str(), "Bearer ", 7) == 0) {
     return authorization.substr(7);
@@ -100,10 +107,15 @@ std::string PresentedKey(const Request& request) {
   return request.Header("x-api-key");
 }
 
-[[noreturn]] void Unauthenticated(std::string message) {
-  ApiError error(Error::kUNAUTHENTICATED, std::move(message));
-  error.headers.emplace_back("WWW-Authenticate", "Bearer");
-  throw error;
+// The key in a header, or in the path on a route with a {key} segment. Both at once is refused
+// (RFC 6750 section 2: one method per request), as 401 rather than 400 so that the webhook's
+// caller sees it as a refused credential, like any other key it has to fix.
+std::string PresentedKey(const Request& request) {
+  std::string header = HeaderKey(request);
+  auto in_path = request.path_params.find(std::string(kKeyParam));
+  if (in_path == request.path_params.end()) return header;
+  if (!header.empty()) Unauthenticated("Send the API key once: in the path or in a header, not both.");
+  return in_path->second;
 }
 
 // Adds the RateLimit headers; throws 429 past the limit. count is this window's count, or
@@ -120,6 +132,7 @@ void ApplyRateLimit(Context& ctx, std::optional<long long> count, long long now)
     ApiError error(Error::kRATE_LIMITED, "Rate limit of " + std::to_string(limit) +
                                              " requests per minute exceeded for this API key.");
     error.headers.emplace_back("Retry-After", std::to_string(reset));
+    metrics::Add(metrics::Metric::kRateLimited);
     throw error;
   }
 }
@@ -182,6 +195,8 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   if (key.empty()) Unauthenticated("An API key is required: send Authorization: Bearer <key> or X-API-Key.");
   // A typo costs nothing (the checksum is checked offline), so it is not counted as a failed look-up.
   if (!ApiKeyWellFormed(key, ctx.config.key_prefix)) Unauthenticated("The API key is not valid.");
+  // The part of a key that may be shown (the portal lists it): logs name the key by it.
+  ctx.principal.key_prefix = key.substr(0, kKeyListedPrefixChars);
 
   std::string hash_hex = Sha256Hex(key);
   std::string cache_key = ApiKeyCacheKey(hash_hex);
@@ -215,6 +230,7 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   if (failures >= ctx.config.key_failure_limit_per_minute && !(record && record->state == kLive)) {
     ApiError error(Error::kRATE_LIMITED, "Too many failed API-key look-ups from this address; retry later.");
     error.headers.emplace_back("Retry-After", std::to_string(kWindowSeconds - now % kWindowSeconds));
+    metrics::Add(metrics::Metric::kKeyFailuresLimited);
     throw error;
   }
   if (!record) {

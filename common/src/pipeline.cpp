@@ -81,6 +81,17 @@ Reply ErrorReply(const ApiError& e, const Request& request) {
   return reply;
 }
 
+// An ApiError's answer: a refusal of the caller's credential (401, 403, 429) in the route's own
+// shape when it has one (Route::refusal), else the error body.
+Reply RefusalOrErrorReply(const ApiError& e, const Route* route, const Context& ctx) {
+  int status = Describe(e.error()).status;
+  bool refusal = status == 401 || status == 403 || status == 429;
+  std::optional<Reply> shaped = refusal && route && route->refusal ? route->refusal(ctx, e) : std::nullopt;
+  if (!shaped) return ErrorReply(e, ctx.request);
+  shaped->headers.insert(shaped->headers.end(), e.headers.begin(), e.headers.end());
+  return std::move(*shaped);
+}
+
 size_t ReplyBytes(const Reply& reply) {
   size_t bytes = reply.body.size();
   for (const Header& h : reply.headers) bytes += h.first.size() + h.second.size();
@@ -175,7 +186,7 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
     reply = Dispatch(match, request, ctx, cache, in_transaction);
   } catch (const ApiError& e) {
     error = e.error();
-    reply = ErrorReply(e, request);
+    reply = RefusalOrErrorReply(e, match.route, ctx);
   } catch (const DbError& e) {
     LogError("rid=" + request.request_id + " postgres: " + (e.sqlstate.empty() ? "" : e.sqlstate + " ") + e.what());
     ApiError mapped = ErrorOfSqlState(e.sqlstate, e.connection_lost);
@@ -197,7 +208,8 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
   char millis[32];
   std::snprintf(millis, sizeof millis, "%.1f", ms);
   LogInfo("rid=" + request.request_id + " group=" + std::string(group) + " tenant=" +
-          (ctx.principal.tenant_id.empty() ? "-" : ctx.principal.tenant_id) + " route=\"" + RouteName(match, request) +
+          (ctx.principal.tenant_id.empty() ? "-" : ctx.principal.tenant_id) + " key=" +
+          (ctx.principal.key_prefix.empty() ? "-" : ctx.principal.key_prefix) + " route=\"" + RouteName(match, request) +
           "\" status=" + std::to_string(reply.status) + " error=" + (error ? std::string(Describe(*error).name) : "-") +
           " ms=" + millis);
   return reply;

@@ -45,6 +45,8 @@ void CheckRouteTable(const std::vector<Route>& routes) {
       throw std::logic_error(name + " writes, so it needs Access::kPortalAdmin");
     }
     if (route.access == Access::kApiKey && route.scope.empty()) throw std::logic_error(name + " names no scope");
+    bool key_in_path = route.pattern.find("{" + std::string(kKeyParam) + "}") != std::string_view::npos;
+    if (key_in_path && route.access != Access::kApiKey) throw std::logic_error(name + " has {key} but takes no API key");
   }
 }
 

@@ -16,8 +16,12 @@
 
 namespace icat::admission {
 
-// POST /v1/admission (admission.cpp).
+// POST /v1/admission and POST /v1/admission/{key} (admission.cpp).
 Reply AdmitReview(Context& ctx);
+
+// The routes' Route::refusal: a refused credential (401, 403, 429) answered as a denying
+// AdmissionReview with that status code, when the body is a review ReadAdmissionReview accepts.
+std::optional<Reply> RefuseAsReview(const Context& ctx, const ApiError& refusal);
 
 // ------------------------------------------------------------------ image references (reference.cpp)
 
@@ -154,13 +158,15 @@ struct Verdict {
   bool allowed = true;
   std::string message;                // when denied: every offending image, its rules and CVE ids
   std::vector<std::string> warnings;  // warn mode: one per offending image and rule
+  int code = 403;                     // status.code of a denial: 403 by policy; 401, 403 or 429 for a refused key
 };
 
 // enforce denies when any image failed; warn allows with warnings; audit allows and only records.
 Verdict Decide(std::string_view mode, const std::vector<JudgedImage>& images);
 
 // The AdmissionReview answered to the API server: response.uid echoes the request's uid; a denial
-// carries status {code 403, reason Forbidden, message}; warnings only when there are some.
+// carries status {code, reason, message} (403 Forbidden by policy; 401 Unauthorized or 429
+// TooManyRequests for a refused credential); warnings only when there are some.
 std::string AdmissionResponseJson(std::string_view uid, const Verdict& verdict);
 
 // ------------------------------------------------------------------ decision records (decisions.cpp)

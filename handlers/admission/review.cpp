@@ -257,6 +257,17 @@ AdmissionRequest ReadAdmissionReview(const rapidjson::Value& body) {
   return out;
 }
 
+namespace {
+// metav1.StatusReason of a denial's code, as the API server's own errors name it.
+std::string_view StatusReason(int code) {
+  switch (code) {
+    case 401: return "Unauthorized";
+    case 429: return "TooManyRequests";
+    default: return "Forbidden";
+  }
+}
+}  // namespace
+
 std::string AdmissionResponseJson(std::string_view uid, const Verdict& verdict) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
@@ -270,8 +281,8 @@ std::string AdmissionResponseJson(std::string_view uid, const Verdict& verdict) 
   if (!verdict.allowed) {
     WriteKey(w, "status");
     w.StartObject();
-    WriteInt(w, "code", 403);
-    WriteString(w, "reason", "Forbidden");
+    WriteInt(w, "code", verdict.code);
+    WriteString(w, "reason", StatusReason(verdict.code));
     WriteString(w, "message", verdict.message);
     w.EndObject();
   }

@@ -15,6 +15,7 @@
 #include "icat/jwt.hpp"
 #include "icat/log.hpp"
 #include "icat/login_limit.hpp"
+#include "icat/metrics.hpp"
 #include "icat/paging.hpp"
 #include "icat/text.hpp"
 #include "icat/validate.hpp"
@@ -124,6 +125,7 @@ void CheckLoginLimits(Context& ctx, const std::string& ip_key, const std::string
     ApiError error(Error::kRATE_LIMITED,
                    "Too many sign-in attempts; retry in " + std::to_string(verdict->retry_after) + " seconds.");
     error.headers.emplace_back("Retry-After", std::to_string(verdict->retry_after));
+    metrics::Add(metrics::Metric::kLoginLimited);
     throw error;
   }
 }

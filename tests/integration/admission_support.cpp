@@ -10,6 +10,10 @@ Response PostReview(const std::string& key, const std::string& body) {
               body);
 }
 
+Response PostReviewKeyInPath(const std::string& key, const std::string& body) {
+  return Send("POST", "/v1/admission/" + key, {{"Content-Type", "application/json"}}, body);
+}
+
 AdmissionAnswer ExpectAnswer(const Response& r, const std::string& uid) {
   rapidjson::Document d = ExpectJson200(r);
   AdmissionAnswer a;
@@ -32,6 +36,29 @@ AdmissionAnswer ExpectAnswer(const Response& r, const std::string& uid) {
     }
   }
   return a;
+}
+
+std::string ExpectRefusal(const Response& r, const std::string& uid, int code, const std::string& error,
+                          const std::string& fragment) {
+  static const std::map<int, std::string> kReasons = {{401, "Unauthorized"}, {403, "Forbidden"}, {429, "TooManyRequests"}};
+  rapidjson::Document d = ExpectJson200(r);
+  std::string message;
+  BOOST_TEST_CONTEXT(r.Summary()) {
+    BOOST_TEST(StringMember(d, "apiVersion") == "admission.k8s.io/v1");
+    BOOST_TEST(StringMember(d, "kind") == "AdmissionReview");
+    BOOST_TEST_REQUIRE((d.HasMember("response") && d["response"].IsObject()));
+    const rapidjson::Value& response = d["response"];
+    BOOST_TEST(StringMember(response, "uid") == uid);
+    BOOST_TEST_REQUIRE((response.HasMember("allowed") && response["allowed"].IsBool()));
+    BOOST_TEST(!response["allowed"].GetBool());
+    BOOST_TEST_REQUIRE((response.HasMember("status") && response["status"].IsObject()));
+    BOOST_TEST(IntMember(response["status"], "code") == code);
+    BOOST_TEST(StringMember(response["status"], "reason") == kReasons.at(code));
+    message = StringMember(response["status"], "message");
+    BOOST_TEST(message.find("(" + error + ")") != std::string::npos, message);
+    BOOST_TEST(message.find(fragment) != std::string::npos, message);
+  }
+  return message;
 }
 
 }  // namespace icat::test

@@ -11,6 +11,8 @@ namespace icat::test {
 
 // POST /v1/admission as the API server sends it: Bearer key, a JSON body.
 Response PostReview(const std::string& key, const std::string& body);
+// POST /v1/admission/<key> as a managed cluster's API server sends it: no credential header.
+Response PostReviewKeyInPath(const std::string& key, const std::string& body);
 
 struct AdmissionAnswer {
   bool allowed = false;
@@ -21,5 +23,11 @@ struct AdmissionAnswer {
 // Asserts a 200 AdmissionReview v1 answering uid (status with code 403 exactly when denied,
 // warnings an array when present); returns its verdict.
 AdmissionAnswer ExpectAnswer(const Response& r, const std::string& uid);
+
+// Asserts a refused credential answered as a 200 AdmissionReview for uid: allowed false, status
+// code (401, 403 or 429) with its reason, a message naming error (UNAUTHENTICATED, ...) and holding
+// fragment. Returns the message.
+std::string ExpectRefusal(const Response& r, const std::string& uid, int code, const std::string& error,
+                          const std::string& fragment);
 
 }  // namespace icat::test

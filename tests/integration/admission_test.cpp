@@ -6,8 +6,11 @@
 #include <rapidjson/writer.h>
 
 #include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <sstream>
 
 #include "admission_support.hpp"
+#include "icat/api_key.hpp"
 
 namespace it = icat::test;
 
@@ -202,6 +205,29 @@ Decision Recorded(const Cluster& cluster, const std::string& uid) {
 
 bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// Decisions recorded for a request uid, in any tenant.
+long long DecisionsOf(const std::string& uid) {
+  return std::stoll(*it::PgQuery("SELECT count(*) FROM admission_decisions WHERE request_uid = $1", {uid}).at(0).at(0));
+}
+
+// The files the test stack writes its logs to: nginx's, every handler pool's, Postgres', Redis'.
+std::vector<std::string> StackLogFiles() {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(it::GetEnv().stack_dir + "/log")) {
+    if (entry.is_regular_file()) files.push_back(entry.path().string());
+  }
+  return files;
+}
+
+// The line of a log file holding text; empty when there is none.
+std::string LogLineWith(const std::string& file, const std::string& text) {
+  std::istringstream lines(it::ReadFileBytes(file));
+  for (std::string line; std::getline(lines, line);) {
+    if (Contains(line, text)) return line;
+  }
+  return {};
+}
+
 const std::vector<std::pair<std::string, std::string>> kKinds = {{"", "Pod"},
                                                                  {"", "ReplicationController"},
                                                                  {"apps", "Deployment"},
@@ -215,22 +241,78 @@ const std::vector<std::pair<std::string, std::string>> kKinds = {{"", "Pod"},
 
 BOOST_AUTO_TEST_SUITE(admission_access)
 
-BOOST_AUTO_TEST_CASE(key_without_admission_scope_is_403_insufficient_scope) {
+// The API server shows a denying review's message to whoever applied the object; of a 401 body it
+// shows only that the call failed. Nothing was judged, so nothing is recorded.
+BOOST_AUTO_TEST_CASE(refused_keys_get_a_denying_review_naming_the_reason_on_both_routes) {
   it::Tenant tenant;
-  std::string key = tenant.CreateKey("read:catalog,read:vulns");
+  std::string revoked = tenant.CreateKey("admission");
+  tenant.RevokeKey(revoked);
+  std::string expired = tenant.CreateKey("admission");
+  it::PgQuery("UPDATE api_keys SET expires_at = now() - interval '1 minute' WHERE tenant_id = $1 AND prefix = $2",
+              {tenant.id(), expired.substr(0, 14)});
+  struct Refused {
+    std::string what, key;
+    int code;
+    std::string error, fragment;
+  };
+  const std::vector<Refused> refused = {
+      {"malformed", "icat_live_nope", 401, "UNAUTHENTICATED", "is not valid"},
+      {"unknown", icat::GenerateApiKey(it::GetEnv().key_prefix).secret, 401, "UNAUTHENTICATED", "is not valid"},
+      {"revoked", revoked, 401, "UNAUTHENTICATED", "has been revoked"},
+      {"expired", expired, 401, "UNAUTHENTICATED", "has expired"},
+      {"without the scope", tenant.CreateKey("read:catalog,read:vulns"), 403, "INSUFFICIENT_SCOPE", "scope admission"},
+  };
+  for (const Refused& k : refused) {
+    for (bool in_path : {false, true}) {
+      BOOST_TEST_CONTEXT(k.what << " key " << (in_path ? "in the path" : "in the header")) {
+        ReviewSpec spec;
+        spec.containers = {"nginx"};
+        it::Response r = in_path ? it::PostReviewKeyInPath(k.key, ReviewJson(spec)) : it::PostReview(k.key, ReviewJson(spec));
+        it::ExpectRefusal(r, spec.uid, k.code, k.error, k.fragment);
+        BOOST_TEST(DecisionsOf(spec.uid) == 0);
+      }
+    }
+  }
   ReviewSpec spec;
   spec.containers = {"nginx"};
-  it::Response r = it::PostReview(key, ReviewJson(spec));
-  it::ExpectError(r, 403, "INSUFFICIENT_SCOPE");
-  BOOST_TEST(Contains(r.Header("www-authenticate"), "scope=\"admission\""));
+  it::Response none = it::Send("POST", "/v1/admission", {{"Content-Type", "application/json"}}, ReviewJson(spec));
+  it::ExpectRefusal(none, spec.uid, 401, "UNAUTHENTICATED", "An API key is required");
 }
 
-BOOST_AUTO_TEST_CASE(missing_or_invalid_key_is_401) {
-  ReviewSpec spec;
-  spec.containers = {"nginx"};
-  it::ExpectError(it::Send("POST", "/v1/admission", {{"Content-Type", "application/json"}}, ReviewJson(spec)), 401,
+BOOST_AUTO_TEST_CASE(refused_keys_with_a_body_that_is_not_a_review_get_the_json_error) {
+  it::Tenant tenant;
+  std::string no_scope = tenant.CreateKey("read:catalog,read:vulns");
+  const std::string not_a_review = R"({"apiVersion":"v1","kind":"Pod","spec":{}})";
+  it::ExpectError(it::Send("POST", "/v1/admission", {{"Content-Type", "application/json"}}, not_a_review), 401,
                   "UNAUTHENTICATED");
-  it::ExpectError(it::PostReview("icat_live_nope", ReviewJson(spec)), 401, "UNAUTHENTICATED");
+  for (bool in_path : {false, true}) {
+    BOOST_TEST_CONTEXT((in_path ? "in the path" : "in the header")) {
+      auto post = in_path ? it::PostReviewKeyInPath : it::PostReview;
+      it::ExpectError(post("icat_live_nope", not_a_review), 401, "UNAUTHENTICATED");
+      it::Response r = post(no_scope, not_a_review);
+      it::ExpectError(r, 403, "INSUFFICIENT_SCOPE");
+      BOOST_TEST(Contains(r.Header("www-authenticate"), "scope=\"admission\""));
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_key_over_its_rate_limit_gets_a_denying_review_with_code_429) {
+  Cluster c;
+  const long limit = it::GetEnv().rate_limit_per_minute;
+  // The count is per minute: a burst that crosses into the next minute starts again, so three windows' worth.
+  for (long i = 0; i <= 3 * limit; i++) {
+    ReviewSpec spec;
+    spec.operation = "DELETE";  // allowed at once: the cheapest review
+    it::Response r = it::PostReviewKeyInPath(c.key, ReviewJson(spec));
+    if (!r.Has("retry-after")) {
+      BOOST_TEST_REQUIRE(it::ExpectAnswer(r, spec.uid).allowed);
+      continue;
+    }
+    it::ExpectRefusal(r, spec.uid, 429, "RATE_LIMITED", "requests per minute");
+    BOOST_TEST(DecisionsOf(spec.uid) == 0);
+    return;
+  }
+  BOOST_FAIL("no 429 after " << 3 * limit + 1 << " reviews with a limit of " << limit);
 }
 
 BOOST_AUTO_TEST_CASE(key_in_x_api_key_works_too) {
@@ -723,6 +805,97 @@ BOOST_AUTO_TEST_CASE(another_tenants_watch_list_is_never_applied) {
   it::Image image = other.Image("watch-isolation");
   Scan(image.versions[0], {{"CVE-2024-1601", "low"}});
   BOOST_TEST(other.Pod({TagRef(image)}).allowed);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// POST /v1/admission/{key}: the route of API servers that cannot send a header.
+BOOST_AUTO_TEST_SUITE(admission_key_in_path)
+
+BOOST_AUTO_TEST_CASE(the_key_in_the_path_is_answered_and_recorded_like_the_key_in_a_header) {
+  Cluster c;
+  it::Image image = c.Image("kip");
+  for (const std::vector<std::string>& containers :
+       std::vector<std::vector<std::string>>{{TagRef(image)}, {TagRef(image), "busybox"}}) {
+    ReviewSpec by_header, in_path;
+    by_header.containers = in_path.containers = containers;
+    it::AdmissionAnswer a = it::ExpectAnswer(it::PostReview(c.key, ReviewJson(by_header)), by_header.uid);
+    it::AdmissionAnswer b = it::ExpectAnswer(it::PostReviewKeyInPath(c.key, ReviewJson(in_path)), in_path.uid);
+    BOOST_TEST(a.allowed == (containers.size() == 1));
+    BOOST_TEST(b.allowed == a.allowed);
+    BOOST_TEST(b.message == a.message);
+    Decision da = Recorded(c, by_header.uid), db = Recorded(c, in_path.uid);
+    BOOST_TEST(db.allowed == da.allowed);
+    BOOST_TEST(db.mode == da.mode);
+    BOOST_TEST((db.images == da.images));
+    BOOST_TEST((db.reasons == da.reasons));
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_key_in_the_path_and_in_a_header_is_refused_whichever_is_good) {
+  Cluster c;
+  ReviewSpec spec;
+  spec.containers = {"nginx"};
+  it::Response both = it::Send("POST", "/v1/admission/" + c.key,
+                               {{"Authorization", "Bearer " + c.key}, {"Content-Type", "application/json"}},
+                               ReviewJson(spec));
+  it::ExpectRefusal(both, spec.uid, 401, "UNAUTHENTICATED", "not both");
+  it::Response other = it::Send("POST", "/v1/admission/icat_live_nope",
+                                {{"X-API-Key", c.key}, {"Content-Type", "application/json"}}, ReviewJson(spec));
+  it::ExpectRefusal(other, spec.uid, 401, "UNAUTHENTICATED", "not both");
+  BOOST_TEST(DecisionsOf(spec.uid) == 0);
+}
+
+BOOST_AUTO_TEST_CASE(the_key_in_the_path_reaches_no_log_file_and_no_decision_only_its_prefix) {
+  using namespace std::chrono_literals;
+  Cluster c;
+  const std::string prefix = c.key.substr(0, 14);
+  const std::string log_dir = it::GetEnv().stack_dir + "/log";
+  ReviewSpec spec;
+  spec.containers = {"busybox"};
+  it::Response denied = it::PostReviewKeyInPath(c.key, ReviewJson(spec));
+  BOOST_TEST(!it::ExpectAnswer(denied, spec.uid).allowed);
+  it::ExpectError(it::PostReviewKeyInPath(c.key, R"({"apiVersion": 1})"), 400, "VALIDATION_ERROR");
+  it::ExpectError(it::PostReviewKeyInPath(c.key, "{"), 400, "MALFORMED_JSON");
+  // nginx's own refusals, whose error-log lines quote the request line: a body over the limit, and a
+  // pool it cannot reach.
+  it::Response too_large = it::PostReviewKeyInPath(c.key, std::string(2 * 1024 * 1024, ' '));
+  BOOST_TEST(too_large.status == 413, too_large.Summary());
+  {
+    it::HiddenPoolSocket hidden("admission");
+    it::Response unreachable = it::PostReviewKeyInPath(c.key, ReviewJson(spec));
+    BOOST_TEST(unreachable.status == 502, unreachable.Summary());
+  }
+  // The review's lines are there and name the key by its prefix (nginx writes its line after the reply)...
+  const std::string rid = "rid=" + denied.Header("x-request-id");
+  std::string access_line;
+  BOOST_TEST(it::WaitFor([&] { return !(access_line = LogLineWith(log_dir + "/nginx-access.log", rid)).empty(); }, 5s));
+  BOOST_TEST(Contains(access_line, "POST /v1/admission/" + prefix + "... "), access_line);
+  std::string handler_line = LogLineWith(log_dir + "/admission.log", rid);
+  BOOST_TEST(Contains(handler_line, " key=" + prefix + " "), handler_line);
+  BOOST_TEST(Contains(handler_line, "route=\"POST /v1/admission/{key}\""), handler_line);
+  // ...and no log file holds the key, nor any decision record.
+  for (const std::string& file : StackLogFiles()) {
+    BOOST_TEST(!Contains(it::ReadFileBytes(file), c.key), file << " holds the key");
+  }
+  Decision d = Recorded(c, spec.uid);
+  BOOST_TEST(!d.allowed);
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM admission_decisions d WHERE tenant_id = $1 AND strpos(d::text, $2) > 0",
+                         {c.tenant.id(), c.key})
+                 .empty());
+}
+
+// The two registrations exclude the same namespaces: a list written twice must not drift.
+BOOST_AUTO_TEST_CASE(both_webhook_registrations_carry_the_same_namespace_selector) {
+  auto selector = [](const std::string& file) {
+    std::string text = it::ReadFileBytes(it::GetEnv().repo + "/deploy/kubernetes/" + file);
+    size_t from = text.find("    namespaceSelector:\n"), to = text.find("    matchConditions:\n");
+    BOOST_TEST_REQUIRE((from != std::string::npos && to != std::string::npos && from < to), file);
+    return text.substr(from, to - from);
+  };
+  std::string in_cluster = selector("admission-webhook.yaml");
+  BOOST_TEST(Contains(in_cluster, "- kube-node-lease\n"));
+  BOOST_TEST(in_cluster == selector("admission-webhook-managed.yaml"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -632,6 +632,17 @@ BOOST_AUTO_TEST_CASE(response_echoes_uid_and_carries_status_only_when_denied) {
   BOOST_TEST(ok["response"]["warnings"][0].GetString() == std::string("w"));
 }
 
+BOOST_AUTO_TEST_CASE(a_refused_credential_is_a_denial_with_its_own_code_and_reason) {
+  for (auto [code, reason] : std::vector<std::pair<int, std::string>>{
+           {401, "Unauthorized"}, {403, "Forbidden"}, {429, "TooManyRequests"}}) {
+    adm::Verdict refused{false, "icat refused the webhook's API key (...): ...", {}, code};
+    rapidjson::Document d = icat::ParseJson(adm::AdmissionResponseJson("u-3", refused));
+    BOOST_TEST(!d["response"]["allowed"].GetBool());
+    BOOST_TEST(d["response"]["status"]["code"].GetInt() == code);
+    BOOST_TEST(d["response"]["status"]["reason"].GetString() == reason);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(decision_records_keep_every_image_and_reason) {
   std::vector<JudgedImage> images = TwoFailures();
   images[2].excepted_cves = {"CVE-2024-3094"};

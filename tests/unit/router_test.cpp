@@ -96,7 +96,8 @@ BOOST_AUTO_TEST_CASE(extra_segments_do_not_match) {
   BOOST_TEST(prefix.route == nullptr);
 }
 
-// The table's own rules: a portal write is admin-only, an API-key route names its scope.
+// The table's own rules: a portal write is admin-only, an API-key route names its scope, only an
+// API-key route takes its key from the path.
 BOOST_AUTO_TEST_CASE(route_tables_that_break_their_rules_are_refused_at_start) {
   BOOST_CHECK_NO_THROW(icat::CheckRouteTable(Routes()));
   std::vector<icat::Route> open_write = {{"PUT", "/api/x", icat::Access::kPortal, "", CreateHook, true}};
@@ -105,6 +106,12 @@ BOOST_AUTO_TEST_CASE(route_tables_that_break_their_rules_are_refused_at_start) {
   BOOST_CHECK_THROW(icat::CheckRouteTable(no_scope), std::logic_error);
   std::vector<icat::Route> admin_read = {{"GET", "/api/x", icat::Access::kPortalAdmin, "", CreateHook}};
   BOOST_CHECK_NO_THROW(icat::CheckRouteTable(admin_read));
+  std::vector<icat::Route> key_in_path = {{"POST", "/v1/x/{key}", icat::Access::kApiKey, "admission", CreateHook}};
+  BOOST_CHECK_NO_THROW(icat::CheckRouteTable(key_in_path));
+  std::vector<icat::Route> public_key = {{"POST", "/v1/x/{key}", icat::Access::kPublic, "", CreateHook}};
+  BOOST_CHECK_THROW(icat::CheckRouteTable(public_key), std::logic_error);
+  std::vector<icat::Route> portal_key = {{"GET", "/api/x/{key}", icat::Access::kPortal, "", CreateHook}};
+  BOOST_CHECK_THROW(icat::CheckRouteTable(portal_key), std::logic_error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -23,6 +23,7 @@ namespace icat {
 struct Principal {
   std::string tenant_id;
   std::string key_id;                // API key callers
+  std::string key_prefix;            // the key's listed prefix, set once its form is checked: for logs
   std::vector<std::string> scopes;
   bool touch_key = false;            // the key's last_used_at is due for an update
   std::string user_id;               // portal callers

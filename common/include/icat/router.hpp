@@ -12,6 +12,12 @@
 namespace icat {
 
 struct Context;
+class ApiError;
+
+// The path parameter that carries the API key of a kApiKey route, for callers that cannot send a
+// header (the API server of a managed Kubernetes cluster: POST /v1/admission/{key}). Only kApiKey
+// routes may have it (CheckRouteTable); the pipeline's log line names the route's pattern, never the path.
+inline constexpr std::string_view kKeyParam = "key";
 
 // Who may call a route: the route table is the one place that says it (docs/routes.md shows it).
 enum class Access {
@@ -31,6 +37,10 @@ struct Route {
   // kApiKey GET routes whose reply depends on nothing but the tenant, the URL and catalogue data:
   // their 200 replies are kept per worker until the catalogue changes (worker_cache.hpp).
   bool cached = false;
+  // A route whose callers read only its own reply shape answers a refusal of their credential
+  // (401, 403, 429) in that shape: the admission webhook answers an AdmissionReview, whose message
+  // the API server shows its user. nullopt (a body it cannot answer) keeps the JSON error.
+  std::optional<Reply> (*refusal)(const Context&, const ApiError&) = nullptr;
 };
 
 struct RouteMatch {
@@ -40,7 +50,8 @@ struct RouteMatch {
 };
 
 // Throws std::logic_error naming the first route that breaks a rule of the table itself: a
-// portal route that writes (any method but GET) must be kPortalAdmin; an API-key route names a scope.
+// portal route that writes (any method but GET) must be kPortalAdmin; an API-key route names a scope;
+// only an API-key route has a {key} segment.
 void CheckRouteTable(const std::vector<Route>& routes);
 
 // Finds the route for method and path. No match at all: route null, allowed_methods empty.

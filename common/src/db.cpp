@@ -277,6 +277,7 @@ void Db::Rollback() {
 bool Db::Ping() {
   try {
     if (!conn_) Connect();
+    metrics::Add(metrics::Metric::kPostgresRoundTrips);
     PGresult* result = PQexec(conn_, "SELECT 1");
     bool ok = PQresultStatus(result) == PGRES_TUPLES_OK;
     PQclear(result);

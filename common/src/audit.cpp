@@ -14,8 +14,8 @@ constexpr std::string_view kAuditInsert = "audit_insert";
 const std::vector<Statement>& AuditStatements() {
   static const std::vector<Statement> statements = {
       {kAuditInsert,
-       "INSERT INTO audit_log (tenant_id, actor, action, target, client_ip, request_id, detail) "
-       "VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb)"},
+       "INSERT INTO audit_log (tenant_id, actor, action, target, client_ip, request_id, detail, trace_id) "
+       "VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)"},
   };
   return statements;
 }
@@ -25,7 +25,7 @@ void Audit(Context& ctx, std::string_view action, std::string_view target, std::
                       : !ctx.principal.key_id.empty() ? "key:" + ctx.principal.key_id
                                                        : "anonymous";
   ctx.db.Exec(kAuditInsert, {ctx.principal.tenant_id, actor, action, target, ctx.request.client_ip,
-                             ctx.request.request_id, detail_json});
+                             ctx.request.request_id, detail_json, ctx.trace.trace_id});
 }
 
 void AuditRoleDenial(Context& ctx) {

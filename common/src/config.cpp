@@ -46,7 +46,9 @@ const std::vector<Setting>& AllSettings() {
        "Portal login attempts per client IP per window; more get 429."},
       {"ICAT_LOGIN_LIMIT_WINDOW_SECONDS", kInt, "900", 1, 86400, "", kHandlers,
        "Window of the login limits, counted from its first attempt."},
-      {"ICAT_LOG_LEVEL", kEnum, "info", 0, 0, "debug,info,warn,error", kAllPrograms, "Least severe log line written."},
+      {"ICAT_LOG_FORMAT", kEnum, "text", 0, 0, "text,json", kAllPrograms | kMetrics,
+       "text: one key=value line per event; json: the same fields as one JSON object per line."},
+      {"ICAT_LOG_LEVEL", kEnum, "info", 0, 0, "debug,info,warn,error", kAllPrograms | kMetrics, "Least severe log line written."},
       {"ICAT_MAX_BODY_BYTES", kInt, "1048576", 1024, 1 << 30, "", kHandlers | kStack,
        "Largest request body a handler accepts (413 above); tools/stack gives nginx the same limit."},
       {"ICAT_METRICS_DIR", kDirectory, "", 0, 0, "", kHandlers | kDispatcher | kMetrics | kStack,
@@ -389,6 +391,7 @@ Config Config::FromEnvironment() {
   c.worker_cache_bytes = static_cast<size_t>(IntSetting("ICAT_WORKER_CACHE_MB")) << 20;
   c.worker_cache_seconds = IntSetting("ICAT_WORKER_CACHE_SECONDS");
   c.log_level = TextSetting("ICAT_LOG_LEVEL");
+  c.log_format = TextSetting("ICAT_LOG_FORMAT");
   c.jwt_secret = SecretSetting("ICAT_JWT_SECRET_FILE");
   c.blob_dir = TextSetting("ICAT_BLOB_DIR");
   c.metrics_dir = TextSetting("ICAT_METRICS_DIR");

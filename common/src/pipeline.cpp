@@ -178,7 +178,7 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
                     const Config& config, std::string_view group) {
   auto started = std::chrono::steady_clock::now();
   RouteMatch match = MatchRoute(routes, request.method, request.path);
-  Context ctx{request, db, redis, config, {}, {}, {}, {}, false};
+  Context ctx{request, db, redis, config, {}, {}, {}, {}, false, ContinueTrace(request.Header("traceparent"))};
   bool in_transaction = false;
   Reply reply;
   std::optional<Error> error;
@@ -207,11 +207,12 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
                         reply.status, ms / 1000);
   char millis[32];
   std::snprintf(millis, sizeof millis, "%.1f", ms);
-  LogInfo("rid=" + request.request_id + " group=" + std::string(group) + " tenant=" +
-          (ctx.principal.tenant_id.empty() ? "-" : ctx.principal.tenant_id) + " key=" +
-          (ctx.principal.key_prefix.empty() ? "-" : ctx.principal.key_prefix) + " route=\"" + RouteName(match, request) +
-          "\" status=" + std::to_string(reply.status) + " error=" + (error ? std::string(Describe(*error).name) : "-") +
-          " ms=" + millis);
+  auto or_dash = [](const std::string& value) { return value.empty() ? std::string("-") : value; };
+  LogInfo("rid=" + request.request_id + " trace=" + ctx.trace.trace_id + " span=" + ctx.trace.span_id + " group=" +
+          std::string(group) + " tenant=" + or_dash(ctx.principal.tenant_id) + " key=" +
+          or_dash(ctx.principal.key_prefix) + " user=" + or_dash(ctx.principal.user_id) + " route=\"" +
+          RouteName(match, request) + "\" status=" + std::to_string(reply.status) +
+          " error=" + (error ? std::string(Describe(*error).name) : "-") + " ms=" + millis);
   return reply;
 }
 
@@ -349,7 +350,7 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
     std::cerr << "icat-" << group << ": " << e.what() << "\n";
     return 2;
   }
-  SetLogLevel(config.log_level);
+  ConfigureLogs(config.log_level, config.log_format);
   try {
     CheckRouteTable(routes);
   } catch (const std::logic_error& e) {

@@ -125,7 +125,8 @@ struct AuditEntryView {
   long long id = 0;
   std::string at, actor, action;
   std::optional<std::string> target, client_ip, request_id;
-  std::string detail_json;  // stored JSON object, passed through
+  std::string detail_json;            // stored JSON object, passed through
+  std::optional<std::string> trace_id;  // the W3C trace of the request; none on entries older than it
 };
 std::string AuditLogJson(const std::vector<AuditEntryView>& entries, const std::optional<std::string>& next_cursor);
 

@@ -20,6 +20,7 @@ void WriteEntry(JsonWriter& w, const AuditEntryView& e) {
   WriteOptionalString(w, "target", e.target);
   WriteOptionalString(w, "clientIp", e.client_ip);
   WriteOptionalString(w, "requestId", e.request_id);
+  WriteOptionalString(w, "traceId", e.trace_id);
   WriteKey(w, "detail");
   w.RawValue(e.detail_json.data(), e.detail_json.size(), rapidjson::kObjectType);
   w.EndObject();
@@ -43,7 +44,7 @@ std::string AuditLogJson(const std::vector<AuditEntryView>& entries, const std::
 }
 
 // GET /api/audit-log?action=&limit=&cursor=   (portal; admin only)
-//   200 {"entries": [{id, at, actor, action, target, clientIp, requestId, detail}], "nextCursor"}:
+//   200 {"entries": [{id, at, actor, action, target, clientIp, requestId, traceId, detail}], "nextCursor"}:
 //       newest first; actor is user:<id>, key:<id>, operator or anonymous; ?action= matches exactly
 //   400 VALIDATION_ERROR (action, limit, cursor, headers); 401; 403 FORBIDDEN (not an admin)
 Reply ListAuditLog(Context& ctx) {
@@ -58,7 +59,7 @@ Reply ListAuditLog(Context& ctx) {
   for (int row = 0; row < rows.size() && row < limit; row++) {
     entries.push_back({rows.Int(row, 0), std::string(rows.Text(row, 1)), std::string(rows.Text(row, 2)),
                        std::string(rows.Text(row, 3)), rows.OptionalText(row, 4), rows.OptionalText(row, 5),
-                       rows.OptionalText(row, 6), std::string(rows.Text(row, 7))});
+                       rows.OptionalText(row, 6), std::string(rows.Text(row, 7)), rows.OptionalText(row, 8)});
   }
   std::optional<std::string> next;
   if (rows.size() > limit) next = EncodeCursor({std::to_string(entries.back().id)});

@@ -113,10 +113,12 @@ inline const std::vector<Statement> kStatements = {
      "rfc3339(d.updated_at), rfc3339_us(d.created_at) FROM deliveries d JOIN events e ON e.id = d.event_id "
      "WHERE d.tenant_id = $1 AND d.webhook_id = $2::uuid AND ($3::text IS NULL OR d.state = $3) AND "
      ICAT_AFTER("d", 4, 5) "ORDER BY d.created_at DESC, d.id DESC LIMIT $6"},
-    // $3 the event's data. The event is born fanned out: its one delivery, to this subscription
-    // alone, is written here, and the dispatcher sends it like any other due delivery.
+    // $3 the event's data, $4 the request's traceparent (its delivery passes it on). The event is
+    // born fanned out: its one delivery, to this subscription alone, is written here, and the
+    // dispatcher sends it like any other due delivery.
     {"account_insert_ping",
-     "WITH e AS (INSERT INTO events (tenant_id, type, payload, fanned_out_at) VALUES ($1, 'ping', $3::jsonb, now()) "
+     "WITH e AS (INSERT INTO events (tenant_id, type, payload, fanned_out_at, traceparent) "
+     "VALUES ($1, 'ping', $3::jsonb, now(), $4) "
      "RETURNING id), d AS (INSERT INTO deliveries (tenant_id, event_id, webhook_id) SELECT $1, e.id, $2::uuid FROM e "
      "RETURNING id, event_id) SELECT event_id, id FROM d"},
 
@@ -138,7 +140,7 @@ inline const std::vector<Statement> kStatements = {
 
     // ---- Audit log. $1 tenant, $2 action or NULL, $3 last id of the previous page or NULL, $4 limit
     {"account_list_audit",
-     "SELECT id, rfc3339(at), actor, action, target, client_ip, request_id, detail::text FROM audit_log "
+     "SELECT id, rfc3339(at), actor, action, target, client_ip, request_id, detail::text, trace_id FROM audit_log "
      "WHERE tenant_id = $1 AND ($2::text IS NULL OR action = $2) AND ($3::bigint IS NULL OR id < $3) "
      "ORDER BY id DESC LIMIT $4"},
 };

@@ -127,7 +127,8 @@ Reply PingWebhook(Context& ctx) {
   if (hook.empty()) throw ApiError(Error::kNOT_FOUND, "No such webhook.");
   std::string url(hook.Text(0, 0));
   if (!hook.Bool(0, 1)) throw ApiError(Error::kCONFLICT, DisabledMessage(hook.OptionalText(0, 2)));
-  Rows rows = ctx.db.Run("account_insert_ping", {ctx.principal.tenant_id, id, PingDataJson(id, url)});
+  Rows rows = ctx.db.Run("account_insert_ping",
+                         {ctx.principal.tenant_id, id, PingDataJson(id, url), ctx.trace.Traceparent()});
   std::string event_id(rows.Text(0, 0)), delivery_id(rows.Text(0, 1));
   Audit(ctx, "webhook.pinged", id, StringObjectJson({{"url", url}, {"eventId", event_id}, {"deliveryId", delivery_id}}));
   return JsonReply(202, PingAcceptedJson(event_id, delivery_id));

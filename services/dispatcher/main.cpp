@@ -124,7 +124,7 @@ int Run() {
     std::cerr << "icat-dispatcher: " << e.what() << "\n";
     return 2;
   }
-  SetLogLevel(config.log_level);
+  ConfigureLogs(config.log_level, config.log_format);
   struct sigaction action {};
   action.sa_handler = OnStop;
   sigaction(SIGTERM, &action, nullptr);

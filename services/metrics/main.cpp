@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
   try {
     dir = icat::TextSetting("ICAT_METRICS_DIR");
     listen_on = icat::TextSetting("ICAT_METRICS_LISTEN");
-    icat::SetLogLevel(icat::TextSetting("ICAT_LOG_LEVEL"));
+    icat::ConfigureLogs(icat::TextSetting("ICAT_LOG_LEVEL"), icat::TextSetting("ICAT_LOG_FORMAT"));
   } catch (const std::exception& e) {
     std::cerr << "icat-metrics: " << e.what() << "\n";
     return 2;

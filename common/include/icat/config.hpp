@@ -91,6 +91,7 @@ class Config {
   size_t worker_cache_bytes = 0;       // ICAT_WORKER_CACHE_MB, per worker
   int worker_cache_seconds = 0;        // ICAT_WORKER_CACHE_SECONDS (0 turns the reply cache off)
   std::string log_level;              // ICAT_LOG_LEVEL: debug, info, warn, error
+  std::string log_format;             // ICAT_LOG_FORMAT: text or json
   std::string jwt_secret;             // read from ICAT_JWT_SECRET_FILE; empty when unset
   std::string blob_dir;               // ICAT_BLOB_DIR: the SBOM blob store
   std::string metrics_dir;            // ICAT_METRICS_DIR: where this program keeps its metrics; empty: none

@@ -16,6 +16,7 @@
 #include "icat/redis.hpp"
 #include "icat/worker_cache.hpp"
 #include "icat/router.hpp"
+#include "icat/trace.hpp"
 
 namespace icat {
 
@@ -40,6 +41,7 @@ struct Context {
   rapidjson::Document body;           // the parsed body of routes with has_body
   std::optional<std::string> cache_generation;  // read with the API key; unset: use no cached values
   bool cached_data_changed = false;             // a handler changed cached data: bump after commit
+  Trace trace;                                  // the caller's trace (traceparent) with this request's span
 };
 
 // A worker's replies of cached routes (Route::cached), by tenant and URL.

@@ -14,7 +14,7 @@
 namespace icat::ctl {
 
 Session::Session() : config(Config::FromEnvironment()), db(config.pg_admin_dsn, {}) {
-  SetLogLevel(config.log_level);
+  ConfigureLogs(config.log_level, config.log_format);
 }
 
 Transaction::Transaction(Db& db) : db_(db) { db_.Begin(); }

@@ -40,6 +40,8 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_PG_NO_FSYNC", "", "1: the local Postgres runs without fsync (tools/stack; tests only)."},
       {"ICAT_PG_PORT", "5432", "Port of the local Postgres (tools/stack; names its unix socket)."},
       {"ICAT_PG_STATEMENT_TIMEOUT_MS", "5000", "Statement timeout of handler queries.", 100, 600000},
+      {"ICAT_POOL_ADDRESS", "unix:/run/icat/{group}.sock",
+       "FastCGI address of each handler pool, {group} standing for its name; GET /api/status checks them."},
       {"ICAT_RATE_LIMIT_PER_MINUTE", "600", "Requests per minute per API key on /v1 (0: no limit).", 0, 1000000},
       {"ICAT_REDIS_PASSWORD_FILE", "", "File holding the Redis password (instead of one in ICAT_REDIS_URL)."},
       {"ICAT_REDIS_PORT", "6379", "Port of the local Redis (tools/stack)."},

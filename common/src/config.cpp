@@ -67,6 +67,8 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_PG_PORT", kInt, "5432", 1, 65535, "", kStack, "Port of the local Postgres (tools/stack; names its unix socket)."},
       {"ICAT_PG_STATEMENT_TIMEOUT_MS", kInt, "5000", 100, 600000, "", kHandlers | kDispatcher,
        "Statement timeout of handler and dispatcher queries."},
+      {"ICAT_POOL_ADDRESS", kText, "unix:/run/icat/{group}.sock", 0, 0, "", kHandlers | kStack,
+       "FastCGI address of each handler pool, {group} standing for its name; GET /api/status checks them."},
       {"ICAT_RATE_LIMIT_PER_MINUTE", kInt, "600", 0, 1000000, "", kHandlers,
        "Requests per minute per API key on /v1 (0: no limit)."},
       {"ICAT_REDIS_PASSWORD_FILE", kSecretFile, "", 1, 0, "", kHandlers | kIcatctl,
@@ -89,6 +91,12 @@ const std::vector<Setting>& AllSettings() {
        "1: webhook URLs may use plain http (local receivers, tests)."},
       {"ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS", kCidrList, "", 0, 0, "", kHandlers | kDispatcher,
        "Networks webhooks may reach although loopback, private or link-local."},
+      {"ICAT_WEBHOOK_CONCURRENCY", kInt, "32", 1, 1024, "", kDispatcher,
+       "Webhook deliveries an icat-dispatcher has in flight at once."},
+      {"ICAT_WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION", kInt, "2", 1, 1024, "", kDispatcher,
+       "Of those, at most this many to one webhook subscription, so a slow receiver holds only its own."},
+      {"ICAT_WEBHOOK_CONCURRENCY_PER_TENANT", kInt, "8", 1, 1024, "", kDispatcher,
+       "Of those, at most this many of one tenant."},
       {"ICAT_WEBHOOK_LOG_RETENTION_DAYS", kInt, "30", 1, 3650, "", kDispatcher,
        "Finished webhook deliveries are pruned from the log after this."},
       {"ICAT_WEBHOOK_RETRY_SCHEDULE", kIntList, "5,300,1800,7200,18000,36000", 1, 999999, "", kDispatcher,
@@ -395,6 +403,7 @@ Config Config::FromEnvironment() {
   c.jwt_secret = SecretSetting("ICAT_JWT_SECRET_FILE");
   c.blob_dir = TextSetting("ICAT_BLOB_DIR");
   c.metrics_dir = TextSetting("ICAT_METRICS_DIR");
+  c.pool_address = TextSetting("ICAT_POOL_ADDRESS");
   c.ingest_max_bytes = IntSetting("ICAT_INGEST_MAX_BYTES");
   // Only icatctl ingest reads the key itself (SigningKeyPem), so handlers never hold it.
   c.signing_key_file = TextSetting("ICAT_SIGNING_KEY_FILE");

@@ -1,36 +1,69 @@
-// GET /api/status: Postgres down is unavailable (503), Redis down only degraded (reads still work).
+// GET /api/status: Postgres down is unavailable (503); Redis, a pool or the dispatcher down only
+// degraded (what still works keeps working). docs/operations.md, "Health".
 #include "status.hpp"
+
+#include <algorithm>
+#include <future>
 
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
+#include "pools.hpp"
 
 namespace icat::status {
 
-std::string StatusJson(bool postgres_ok, bool redis_ok) {
+namespace {
+
+// Short, so a hung pool cannot hang the probe; the pools are asked side by side.
+constexpr std::chrono::milliseconds kPoolTimeout{1000};
+
+std::string DispatcherState(Db& db) {
+  try {
+    Rows rows = db.Run("status_dispatcher_fresh");
+    if (rows.IsNull(0, 0)) return "down";
+    return rows.Bool(0, 0) ? "ok" : "stale";
+  } catch (const DbError&) {
+    return "unknown";  // Postgres went away after the ping
+  }
+}
+
+}  // namespace
+
+std::string StatusJson(const Health& h) {
+  bool pools_ok = std::all_of(h.pools.begin(), h.pools.end(), [](const auto& pool) { return pool.second; });
+  bool all_ok = h.redis && pools_ok && h.dispatcher == "ok";
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  WriteString(w, "status", !postgres_ok ? "unavailable" : redis_ok ? "ok" : "degraded");
-  if (!postgres_ok) {
+  WriteString(w, "status", !h.postgres ? "unavailable" : all_ok ? "ok" : "degraded");
+  if (!h.postgres) {
     WriteString(w, "error", Describe(Error::kSERVICE_UNAVAILABLE).name);
     WriteString(w, "message", "The database is unreachable.");
   }
   WriteKey(w, "checks");
   w.StartObject();
-  WriteString(w, "postgres", postgres_ok ? "ok" : "unavailable");
-  WriteString(w, "redis", redis_ok ? "ok" : "unavailable");
+  WriteString(w, "postgres", h.postgres ? "ok" : "unavailable");
+  WriteString(w, "redis", h.redis ? "ok" : "unavailable");
+  WriteKey(w, "pools");
+  w.StartObject();
+  for (const auto& [group, up] : h.pools) WriteString(w, group, up ? "ok" : "down");
+  w.EndObject();
+  WriteString(w, "dispatcher", h.dispatcher);
   w.EndObject();
   w.EndObject();
   return buffer.GetString();
 }
 
 // GET /api/status (public)
-//   200 {"status": "ok"|"degraded", "checks": {"postgres", "redis"}}
+//   200 {"status": "ok"|"degraded", "checks": {"postgres", "redis", "pools": {...}, "dispatcher"}}
 //   503 {"status": "unavailable", "error": "SERVICE_UNAVAILABLE", ...} when Postgres is unreachable
 Reply GetStatus(Context& ctx) {
-  bool postgres_ok = ctx.db.Ping();
-  bool redis_ok = ctx.redis.Ping();
-  Reply reply = Reply::Json(postgres_ok ? 200 : 503, StatusJson(postgres_ok, redis_ok));
+  auto pools = std::async(std::launch::async, ProbePools, ctx.config.pool_address, "status", kPoolTimeout);
+  Health health;
+  health.postgres = ctx.db.Ping();
+  health.redis = ctx.redis.Ping();
+  health.dispatcher = health.postgres ? DispatcherState(ctx.db) : "unknown";
+  health.pools = pools.get();
+  Reply reply = Reply::Json(health.postgres ? 200 : 503, StatusJson(health));
   reply.headers.emplace_back("Cache-Control", "no-store");
   return reply;
 }

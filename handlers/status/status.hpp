@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "icat/pipeline.hpp"
 
@@ -9,7 +11,16 @@ namespace icat::status {
 
 Reply GetStatus(Context& ctx);
 
-// {"status": "ok"|"degraded"|"unavailable", "checks": {...}} (+ error/message when unavailable).
-std::string StatusJson(bool postgres_ok, bool redis_ok);
+struct Health {
+  bool postgres = false;
+  bool redis = false;
+  std::vector<std::pair<std::string, bool>> pools;  // (group, up)
+  std::string dispatcher;  // "ok", "stale", "down", or "unknown" while Postgres cannot tell
+};
+
+// {"status": "ok"|"degraded"|"unavailable", "checks": {"postgres", "redis", "pools": {group: "ok"|"down"},
+// "dispatcher"}} (+ error/message when unavailable): unavailable without Postgres, degraded when
+// anything else is not ok.
+std::string StatusJson(const Health& health);
 
 }  // namespace icat::status

@@ -12,6 +12,10 @@ constexpr std::string_view kRetry = "dispatch_retry";
 constexpr std::string_view kFailed = "dispatch_failed";
 constexpr std::string_view kDisable = "dispatch_disable_webhook";
 constexpr std::string_view kPrune = "dispatch_prune";
+constexpr std::string_view kBeat = "dispatch_beat";
+constexpr std::string_view kStopped = "dispatch_stopped";
+constexpr std::string_view kPruneBeats = "dispatch_prune_beats";
+constexpr std::string_view kBacklog = "dispatch_backlog";
 }  // namespace
 
 const std::vector<Statement>& OutboxStatements() {
@@ -26,14 +30,26 @@ const std::vector<Statement>& OutboxStatements() {
        "  ON w.tenant_id = p.tenant_id AND w.active AND p.type = ANY (w.events) "
        "  ON CONFLICT (event_id, webhook_id) DO NOTHING) "
        "UPDATE events SET fanned_out_at = now() WHERE id IN (SELECT id FROM pending)"},
-      // $1 batch, $2 lease seconds
+      // $1 most to claim, $2 lease seconds, $3 limit per subscription, $4 the tenant's deliveries
+      // this dispatcher has in flight. A subscription's in-flight deliveries count against its limit,
+      // so a slow receiver holds only its own subscription's slots. Window functions cannot sit
+      // beside FOR UPDATE: the candidates are locked first, then ranked per subscription; a backlog
+      // of one subscription fills the candidates at most until it is at its limit and left out.
       {kClaim,
-       "WITH due AS (SELECT id FROM deliveries WHERE state = 'pending' AND next_attempt_at <= now() "
-       "  ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED), "
+       "WITH busy AS (SELECT webhook_id, count(*) AS n FROM deliveries WHERE id = ANY ($4::uuid[]) GROUP BY webhook_id), "
+       "candidate AS (SELECT id, webhook_id, next_attempt_at FROM deliveries "
+       "  WHERE state = 'pending' AND next_attempt_at <= now() AND NOT id = ANY ($4::uuid[]) "
+       "  AND webhook_id NOT IN (SELECT webhook_id FROM busy WHERE n >= $3) "
+       "  ORDER BY next_attempt_at LIMIT 200 FOR UPDATE SKIP LOCKED), "
+       "ranked AS (SELECT c.id, c.next_attempt_at, coalesce(b.n, 0) "
+       "  + row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at) AS slot "
+       "  FROM candidate c LEFT JOIN busy b USING (webhook_id)), "
+       "due AS (SELECT id FROM ranked WHERE slot <= $3 ORDER BY next_attempt_at LIMIT $1), "
        "claimed AS (UPDATE deliveries d SET next_attempt_at = now() + make_interval(secs => $2), "
        "  updated_at = now() FROM due WHERE d.id = due.id "
        "  RETURNING d.id, d.attempts, d.event_id, d.webhook_id) "
-       "SELECT c.id, c.attempts, e.id, e.type, rfc3339(e.created_at), e.payload::text, w.id, w.url, w.secret, w.active "
+       "SELECT c.id, c.attempts, e.id, e.type, rfc3339(e.created_at), e.payload::text, w.id, w.url, w.secret, w.active, "
+       "e.traceparent "
        "FROM claimed c JOIN events e ON e.id = c.event_id JOIN webhooks w ON w.id = c.webhook_id"},
       // $1 delivery, $2 status
       {kSucceeded,
@@ -51,6 +67,14 @@ const std::vector<Statement>& OutboxStatements() {
       {kDisable, "UPDATE webhooks SET active = false, disabled_reason = $2, updated_at = now() WHERE id = $1"},
       // $1 days
       {kPrune, "SELECT dispatch_prune(make_interval(days => $1))"},
+      // $1 dispatcher (host:pid), $2 seconds between beats
+      {kBeat,
+       "INSERT INTO dispatcher_heartbeats (dispatcher, every_seconds) VALUES ($1, $2) "
+       "ON CONFLICT (dispatcher) DO UPDATE SET beat_at = now()"},
+      {kStopped, "DELETE FROM dispatcher_heartbeats WHERE dispatcher = $1"},
+      // Rows of dispatchers that died without a clean stop: stale for a day, then gone.
+      {kPruneBeats, "DELETE FROM dispatcher_heartbeats WHERE beat_at < now() - interval '1 day'"},
+      {kBacklog, "SELECT waiting, oldest_seconds FROM dispatch_backlog()"},
   };
   return statements;
 }
@@ -69,9 +93,10 @@ int FanOut(Db& db, const std::string& tenant_id) {
   return static_cast<int>(updated.affected());
 }
 
-std::vector<Claimed> ClaimDue(Db& db, const std::string& tenant_id, int batch, int lease_seconds) {
+std::vector<Claimed> ClaimDue(Db& db, const std::string& tenant_id, const ClaimLimits& limits,
+                              const std::vector<std::string>& in_flight) {
   db.BeginForTenant(tenant_id);
-  Rows rows = db.Run(kClaim, {batch, lease_seconds});
+  Rows rows = db.Run(kClaim, {limits.most, limits.lease_seconds, limits.per_subscription, TextArrayLiteral(in_flight)});
   db.Commit();
   std::vector<Claimed> claimed;
   for (int row = 0; row < rows.size(); row++) {
@@ -86,6 +111,7 @@ std::vector<Claimed> ClaimDue(Db& db, const std::string& tenant_id, int batch, i
     c.url = rows.Text(row, 7);
     c.secret = rows.Text(row, 8);
     c.webhook_active = rows.Bool(row, 9);
+    c.traceparent = rows.OptionalText(row, 10).value_or("");
     claimed.push_back(std::move(c));
   }
   return claimed;
@@ -111,7 +137,17 @@ void Record(Db& db, const std::string& tenant_id, const Claimed& delivery, const
 
 long Prune(Db& db, int keep_days) {
   Rows rows = db.Run(kPrune, {keep_days});
+  db.Exec(kPruneBeats);
   return static_cast<long>(rows.Int(0, 0));
+}
+
+void Beat(Db& db, const std::string& dispatcher, int every_seconds) { db.Exec(kBeat, {dispatcher, every_seconds}); }
+
+void Stopped(Db& db, const std::string& dispatcher) { db.Exec(kStopped, {dispatcher}); }
+
+Backlog CurrentBacklog(Db& db) {
+  Rows rows = db.Run(kBacklog);
+  return {rows.Int(0, 0), rows.Int(0, 1)};
 }
 
 }  // namespace icat::dispatcher

@@ -1,6 +1,6 @@
 // The dispatcher's side of Postgres: which tenants have work, fan-out, claiming due deliveries
-// under a lease, and recording what happened. Everything runs as icat_app inside a tenant's
-// transaction, so row-level security holds here too.
+// under a lease, recording what happened, and its heartbeat. Everything runs as icat_app; tenants'
+// rows only inside the tenant's transaction, so row-level security holds here too.
 #pragma once
 
 #include <optional>
@@ -26,12 +26,21 @@ struct Claimed {
   std::string event_id, type, created_at, payload_json;
   std::string webhook_id, url, secret;
   bool webhook_active = true;
+  std::string traceparent;  // of the request or ingest that caused the event; empty: none
 };
 
-// Claims up to `batch` due deliveries of the tenant: their next_attempt_at moves `lease_seconds`
+struct ClaimLimits {
+  int most = 0;              // deliveries to claim at most (the tenant's and the dispatcher's free slots)
+  int lease_seconds = 0;
+  int per_subscription = 0;  // in flight at once per subscription, those of `in_flight` included
+};
+
+// Claims due deliveries of the tenant, oldest first, within `limits`; in_flight: the ids of the
+// tenant's deliveries this dispatcher is sending now. Their next_attempt_at moves lease_seconds
 // ahead and the claim commits at once, so a dispatcher that dies mid-send leaves them due again
 // when the lease ends (at-least-once), and a second dispatcher skips them meanwhile.
-std::vector<Claimed> ClaimDue(Db& db, const std::string& tenant_id, int batch, int lease_seconds);
+std::vector<Claimed> ClaimDue(Db& db, const std::string& tenant_id, const ClaimLimits& limits,
+                              const std::vector<std::string>& in_flight);
 
 struct Outcome {
   std::optional<int> status;  // HTTP status, when a response came
@@ -43,7 +52,19 @@ struct Outcome {
 
 void Record(Db& db, const std::string& tenant_id, const Claimed& delivery, const Outcome& outcome);
 
-// Deletes finished log rows older than `keep_days`; returns how many deliveries went.
+// Deletes finished log rows older than `keep_days` and day-old heartbeats of dispatchers that died;
+// returns how many deliveries went.
 long Prune(Db& db, int keep_days);
+
+// The dispatcher's heartbeat (dispatcher_heartbeats, read by GET /api/status): `dispatcher` names
+// this process (host:pid); Stopped deletes its row at a clean stop.
+void Beat(Db& db, const std::string& dispatcher, int every_seconds);
+void Stopped(Db& db, const std::string& dispatcher);
+
+// Events not fanned out and deliveries due, across tenants, and the oldest one's wait (metrics).
+struct Backlog {
+  long long waiting = 0, oldest_seconds = 0;
+};
+Backlog CurrentBacklog(Db& db);
 
 }  // namespace icat::dispatcher

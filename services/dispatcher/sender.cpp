@@ -1,4 +1,4 @@
-// Concurrent webhook POSTs with libcurl's multi interface.
+// One webhook POST with libcurl, on the calling thread (a worker of workers.hpp).
 #include "sender.hpp"
 
 #include <curl/curl.h>
@@ -59,32 +59,18 @@ std::unique_ptr<Transfer> Prepare(const Outgoing& out, int timeout_seconds) {
 }
 }  // namespace
 
-std::vector<Sent> SendAll(const std::vector<Outgoing>& requests, int timeout_seconds) {
-  std::vector<Sent> results(requests.size());
-  std::vector<std::unique_ptr<Transfer>> transfers;
-  CURLM* multi = curl_multi_init();
-  for (const Outgoing& out : requests) {
-    transfers.push_back(Prepare(out, timeout_seconds));
-    curl_multi_add_handle(multi, transfers.back()->easy);
+Sent Send(const Outgoing& request, int timeout_seconds) {
+  std::unique_ptr<Transfer> transfer = Prepare(request, timeout_seconds);
+  Sent sent;
+  CURLcode code = curl_easy_perform(transfer->easy);
+  long status = 0;
+  curl_easy_getinfo(transfer->easy, CURLINFO_RESPONSE_CODE, &status);
+  if (status > 0) {  // an answer came, even if the transfer failed after it
+    sent.status = static_cast<int>(status);
+  } else {
+    sent.error = transfer->error[0] ? transfer->error : curl_easy_strerror(code);
   }
-  int running = 0;
-  do {
-    curl_multi_perform(multi, &running);
-    if (running) curl_multi_poll(multi, nullptr, 0, 200, nullptr);
-  } while (running);
-  for (size_t i = 0; i < transfers.size(); i++) {
-    CURL* e = transfers[i]->easy;
-    long status = 0;
-    curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-    if (status > 0) {
-      results[i].status = static_cast<int>(status);
-    } else {
-      results[i].error = transfers[i]->error[0] ? transfers[i]->error : "no response";
-    }
-    curl_multi_remove_handle(multi, e);
-  }
-  curl_multi_cleanup(multi);
-  return results;
+  return sent;
 }
 
 }  // namespace icat::dispatcher

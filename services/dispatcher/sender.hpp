@@ -1,4 +1,4 @@
-// Sending deliveries: libcurl, concurrently, each pinned to the addresses the URL guard approved.
+// Sending a delivery: libcurl, pinned to the addresses the URL guard approved.
 #pragma once
 
 #include <optional>
@@ -21,8 +21,8 @@ struct Sent {
   std::string error;          // the transport error otherwise
 };
 
-// POSTs every request at once and waits for all (each at most timeout_seconds). curl connects only
-// to the approved addresses (no second DNS look-up) and follows no redirect.
-std::vector<Sent> SendAll(const std::vector<Outgoing>& requests, int timeout_seconds);
+// POSTs the request and waits for the answer, at most timeout_seconds. curl connects only to the
+// approved addresses (no second DNS look-up) and follows no redirect. Thread-safe (CURLOPT_NOSIGNAL).
+Sent Send(const Outgoing& request, int timeout_seconds);
 
 }  // namespace icat::dispatcher

@@ -30,6 +30,7 @@ Receiver::Receiver(const std::string& address) : address_(address) {
 }
 
 Receiver::~Receiver() {
+  Release();
   stop_ = true;
   thread_.join();
   close(listen_fd_);
@@ -45,6 +46,20 @@ void Receiver::Script(std::vector<int> statuses) {
 void Receiver::DelayNext(std::chrono::milliseconds delay) {
   std::lock_guard lock(mutex_);
   delay_next_ = delay;
+}
+
+void Receiver::HoldNext() {
+  std::lock_guard lock(mutex_);
+  hold_next_ = true;
+  released_ = false;
+}
+
+void Receiver::Release() {
+  {
+    std::lock_guard lock(mutex_);
+    released_ = true;
+  }
+  release_.notify_all();
 }
 
 std::vector<ReceivedRequest> Receiver::WaitFor(size_t n, std::chrono::milliseconds timeout) {
@@ -120,6 +135,7 @@ void Receiver::Answer(int fd) {
   }
   int status = 200;
   std::chrono::milliseconds delay{0};
+  bool hold = false;
   {
     std::lock_guard lock(mutex_);
     if (!statuses_.empty()) {
@@ -127,10 +143,15 @@ void Receiver::Answer(int fd) {
       statuses_.pop_front();
     }
     std::swap(delay, delay_next_);
+    std::swap(hold, hold_next_);
     received_.push_back(std::move(request));
   }
   arrived_.notify_all();
   if (delay.count() > 0) std::this_thread::sleep_for(delay);
+  if (hold) {
+    std::unique_lock lock(mutex_);
+    release_.wait(lock, [&] { return released_; });
+  }
   std::string reply = "HTTP/1.1 " + std::to_string(status) + " Scripted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
   ssize_t ignored = write(fd, reply.data(), reply.size());
   (void)ignored;

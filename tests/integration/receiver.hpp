@@ -32,6 +32,10 @@ class Receiver {
   void Script(std::vector<int> statuses);
   // Holds the next reply this long (a delivery in flight).
   void DelayNext(std::chrono::milliseconds delay);
+  // Holds the next reply until Release (or the destructor): a receiver slow for exactly as long
+  // as the test wants. The request is recorded (WaitFor sees it) before the hold.
+  void HoldNext();
+  void Release();
   // Waits until at least n requests arrived or timeout passed; returns what arrived.
   std::vector<ReceivedRequest> WaitFor(size_t n, std::chrono::milliseconds timeout);
   std::vector<ReceivedRequest> Received();
@@ -49,6 +53,9 @@ class Receiver {
   std::vector<ReceivedRequest> received_;
   std::deque<int> statuses_;
   std::chrono::milliseconds delay_next_{0};
+  bool hold_next_ = false;
+  bool released_ = false;
+  std::condition_variable release_;
   std::thread thread_;
 };
 

@@ -1,7 +1,9 @@
 // icat-dispatcher against real receivers: signed, chosen, isolated, retried, disabled on 410,
-// kept away from refused addresses, and at least once across a SIGKILL.
+// kept away from refused addresses, at least once across a SIGKILL; and fair: a held receiver
+// delays neither another tenant nor another subscription, and a subscription at its limit waits.
 #include <boost/test/unit_test.hpp>
 #include <signal.h>
+#include <sys/wait.h>
 
 #include <thread>
 
@@ -253,6 +255,132 @@ BOOST_AUTO_TEST_CASE(watched_cve_appearing_on_a_licensed_image_gives_cve_watch_m
   ExpectSigned(got[0], webhook, StringMember(body, "id"));
   std::this_thread::sleep_for(2s);
   BOOST_TEST(receiver.Received().size() == 1u);  // the other finding is not watched
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+// The stack's dispatcher stopped and the test's own running in its place: its receiver timeout is
+// far beyond every wait of these tests, so a held receiver holds its delivery for exactly as long
+// as the test wants, and `settings` (NAME=value) are added to the stack's. The stack's dispatcher
+// comes back at the end. Declare it before the receivers: they release their holds first.
+class OwnDispatcher {
+ public:
+  explicit OwnDispatcher(const std::vector<std::string>& settings = {}) {
+    Stack("dispatcher-stop");
+    std::vector<std::string> argv = {"/usr/bin/env", "ICAT_WEBHOOK_TIMEOUT_SECONDS=60"};
+    argv.insert(argv.end(), settings.begin(), settings.end());
+    argv.push_back(GetEnv().bin_dir + "/icat-dispatcher");
+    pid_ = SpawnQuiet(argv);
+  }
+  ~OwnDispatcher() {
+    kill(pid_, SIGTERM);
+    waitpid(pid_, nullptr, 0);
+    try {
+      Stack("dispatcher-start");
+    } catch (const std::exception& e) {
+      BOOST_ERROR(e.what());
+    }
+  }
+  OwnDispatcher(const OwnDispatcher&) = delete;
+  OwnDispatcher& operator=(const OwnDispatcher&) = delete;
+
+ private:
+  pid_t pid_ = 0;
+};
+
+// Whether the dispatcher has claimed the event's delivery (a claim moves next_attempt_at past now).
+bool Claimed(const std::string& event_id) {
+  auto rows = PgQuery("SELECT next_attempt_at > now() FROM deliveries WHERE event_id = $1", {event_id});
+  return !rows.empty() && *rows[0][0] == "t";
+}
+
+// Two events of another tenant, the second written after the first arrived: the claim of the
+// second began after a whole round of claims, which saw every delivery due before this call.
+void RoundsPassed(const Tenant& other_tenant, Receiver& its_receiver) {
+  size_t before = its_receiver.Received().size();
+  Emit(other_tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(its_receiver.WaitFor(before + 1, 15s).size() == before + 1);
+  Emit(other_tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(its_receiver.WaitFor(before + 2, 15s).size() == before + 2);
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(webhook_fairness)
+
+BOOST_AUTO_TEST_CASE(held_receiver_of_one_tenant_does_not_delay_another_tenants_delivery) {
+  OwnDispatcher dispatcher;
+  Tenant slow_tenant, other_tenant;
+  Receiver slow, fast;
+  slow.HoldNext();
+  Webhook held = Subscribe(slow_tenant, slow.Url(), "scan.completed");
+  Subscribe(other_tenant, fast.Url(), "scan.completed");
+  Emit(slow_tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(slow.WaitFor(1, 15s).size() == 1u);  // in flight, and held there
+  Emit(other_tenant, "scan.completed");
+  BOOST_TEST(fast.WaitFor(1, 15s).size() == 1u);
+  BOOST_TEST(DeliveryOf(held)->attempts == 0);  // still unanswered when the other tenant's arrived
+  slow.Release();
+  BOOST_TEST(WaitForState(held, "succeeded", 10s));
+}
+
+BOOST_AUTO_TEST_CASE(held_receiver_does_not_delay_another_subscription_of_the_same_tenant) {
+  OwnDispatcher dispatcher;
+  Tenant tenant;
+  Receiver slow, fast;
+  slow.HoldNext();
+  Webhook held = Subscribe(tenant, slow.Url(), "scan.completed");
+  Webhook other = Subscribe(tenant, fast.Url(), "vulnerability.fixed");
+  Emit(tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(slow.WaitFor(1, 15s).size() == 1u);
+  Emit(tenant, "vulnerability.fixed");
+  BOOST_TEST(fast.WaitFor(1, 15s).size() == 1u);
+  BOOST_TEST(DeliveryOf(held)->attempts == 0);
+  BOOST_TEST(WaitForState(other, "succeeded", 10s));
+  slow.Release();
+  BOOST_TEST(WaitForState(held, "succeeded", 10s));
+}
+
+BOOST_AUTO_TEST_CASE(tenant_at_its_limit_gets_its_next_delivery_only_after_the_held_one) {
+  OwnDispatcher dispatcher({"ICAT_WEBHOOK_CONCURRENCY_PER_TENANT=1"});
+  Tenant tenant, other_tenant;
+  Receiver slow, second_hook, fast;
+  slow.HoldNext();
+  Webhook held = Subscribe(tenant, slow.Url(), "scan.completed");
+  Webhook waiting = Subscribe(tenant, second_hook.Url(), "vulnerability.fixed");
+  Subscribe(other_tenant, fast.Url(), "scan.completed");
+  Emit(tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(slow.WaitFor(1, 15s).size() == 1u);
+  std::string second = Emit(tenant, "vulnerability.fixed");
+  BOOST_TEST_REQUIRE(WaitFor([&] { return DeliveryOf(waiting).has_value(); }, 15s));
+  RoundsPassed(other_tenant, fast);
+  BOOST_TEST(!Claimed(second));
+  BOOST_TEST(second_hook.Received().empty());
+  slow.Release();
+  BOOST_TEST(second_hook.WaitFor(1, 15s).size() == 1u);
+  BOOST_TEST(WaitForState(held, "succeeded", 10s));
+}
+
+BOOST_AUTO_TEST_CASE(subscription_at_its_limit_gets_its_next_delivery_only_after_the_held_one) {
+  OwnDispatcher dispatcher({"ICAT_WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION=1"});
+  Tenant tenant, other_tenant;
+  Receiver slow, fast;
+  slow.HoldNext();
+  Webhook held = Subscribe(tenant, slow.Url(), "scan.completed");
+  Subscribe(other_tenant, fast.Url(), "scan.completed");
+  std::string first = Emit(tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(slow.WaitFor(1, 15s).size() == 1u);
+  std::string second = Emit(tenant, "scan.completed");
+  BOOST_TEST_REQUIRE(WaitFor([&] { return !PgQuery("SELECT 1 FROM deliveries WHERE event_id = $1", {second}).empty(); }, 15s));
+  RoundsPassed(other_tenant, fast);
+  BOOST_TEST(!Claimed(second));
+  slow.Release();
+  auto got = slow.WaitFor(2, 15s);
+  BOOST_TEST_REQUIRE(got.size() == 2u);
+  BOOST_TEST(Header(got[0], "webhook-id") == first);
+  BOOST_TEST(Header(got[1], "webhook-id") == second);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

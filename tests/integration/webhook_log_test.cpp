@@ -2,6 +2,7 @@
 // against the running dispatcher and a loopback receiver: retries shown as one delivery, a signed
 // ping, roles, tenants, disabled subscriptions, pages and the state filter.
 #include <boost/test/unit_test.hpp>
+#include <regex>
 #include <thread>
 
 #include "icat/crypto.hpp"
@@ -138,6 +139,37 @@ BOOST_AUTO_TEST_CASE(receiver_failing_twice_is_one_delivery_with_three_attempts_
   BOOST_TEST(*it::ParseRfc3339(it::StringMember(d, "updatedAt")) >=
              *it::ParseRfc3339(it::StringMember(d, "createdAt")));
   BOOST_TEST(d.MemberCount() == 10u);
+}
+
+// The dispatcher's count of delivered attempts, from ICAT_METRICS_URL.
+double DeliveredCount() {
+  const char* url = std::getenv("ICAT_METRICS_URL");
+  BOOST_TEST_REQUIRE((url && *url));
+  std::string page = it::Get(url).body;
+  std::smatch m;
+  static const std::regex kLine(R"x(icat_webhook_deliveries_total\{group="dispatcher",result="delivered"\} (\d+))x");
+  return std::regex_search(page, m, kLine) ? std::stod(m[1].str()) : -1;
+}
+
+BOOST_AUTO_TEST_CASE(a_ping_passes_the_trace_of_its_request_on_to_the_receiver_in_a_span_of_its_own) {
+  it::PortalTenant t;
+  it::Receiver receiver;
+  Hook hook = Subscribe(t, receiver.Url(), R"(["scan.completed"])");
+  double delivered = DeliveredCount();
+  BOOST_TEST_REQUIRE(delivered >= 0, "the dispatcher reports no icat_webhook_deliveries_total");
+  std::string trace_id = it::RandomSuffix(32), parent_id = it::RandomSuffix(16);
+  it::Headers headers = t.As(t.admin);
+  headers.push_back({"traceparent", "00-" + trace_id + "-" + parent_id + "-01"});
+  it::Response r = it::Send("POST", "/api/webhooks/" + hook.id + "/ping", headers);
+  BOOST_TEST_REQUIRE(r.status == 202, r.Summary());
+  auto got = receiver.WaitFor(1, 15s);
+  BOOST_TEST_REQUIRE(got.size() == 1u);
+  std::string sent = Header(got[0], "traceparent");
+  std::smatch m;
+  BOOST_TEST_REQUIRE(std::regex_match(sent, m, std::regex("00-([0-9a-f]{32})-([0-9a-f]{16})-01")), sent);
+  BOOST_TEST(m[1].str() == trace_id);
+  BOOST_TEST(m[2].str() != parent_id);
+  BOOST_TEST(it::WaitFor([&] { return DeliveredCount() >= delivered + 1; }, 5s));
 }
 
 BOOST_AUTO_TEST_CASE(ping_reaches_the_receiver_signed_with_type_ping_and_shows_in_the_log) {

@@ -4,7 +4,6 @@
 
 #include "icat/json.hpp"
 #include "../../handlers/catalog/catalog.hpp"
-#include "../../handlers/status/status.hpp"
 
 using icat::catalog::ImageView;
 using icat::catalog::VersionView;
@@ -87,19 +86,6 @@ BOOST_AUTO_TEST_CASE(every_version_says_whether_it_was_scanned_and_when) {
   ImageView no_versions{"id-2", "zlib", "", "r/zlib", std::nullopt, std::nullopt};
   auto bare = icat::ParseJson(icat::catalog::ImageDetailJson(no_versions, {}));
   BOOST_TEST(bare["scanStatus"].GetString() == std::string("unscanned"));
-}
-
-BOOST_AUTO_TEST_CASE(status_is_degraded_without_redis_and_unavailable_without_postgres) {
-  auto ok = icat::ParseJson(icat::status::StatusJson(true, true));
-  BOOST_TEST(ok["status"].GetString() == std::string("ok"));
-  BOOST_TEST(!ok.HasMember("error"));
-  auto degraded = icat::ParseJson(icat::status::StatusJson(true, false));
-  BOOST_TEST(degraded["status"].GetString() == std::string("degraded"));
-  BOOST_TEST(degraded["checks"]["redis"].GetString() == std::string("unavailable"));
-  auto down = icat::ParseJson(icat::status::StatusJson(false, true));
-  BOOST_TEST(down["status"].GetString() == std::string("unavailable"));
-  BOOST_TEST(down["error"].GetString() == std::string("SERVICE_UNAVAILABLE"));
-  BOOST_TEST(down["checks"]["postgres"].GetString() == std::string("unavailable"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

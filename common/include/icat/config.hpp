@@ -94,6 +94,7 @@ class Config {
   std::string log_format;             // ICAT_LOG_FORMAT: text or json
   std::string jwt_secret;             // read from ICAT_JWT_SECRET_FILE; empty when unset
   std::string blob_dir;               // ICAT_BLOB_DIR: the SBOM blob store
+  std::string pool_address;           // ICAT_POOL_ADDRESS: each pool's FastCGI address, {group} in it
   std::string metrics_dir;            // ICAT_METRICS_DIR: where this program keeps its metrics; empty: none
   long ingest_max_bytes = 0;          // ICAT_INGEST_MAX_BYTES: largest file icatctl ingest reads
   std::string signing_key_file;       // ICAT_SIGNING_KEY_FILE: path only, read by icatctl ingest

@@ -9,16 +9,9 @@ namespace it = icat::test;
 
 namespace {
 
-std::string PodReview(const std::string& uid, const std::string& image) {
-  return R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":")" + uid +
-         R"(","kind":{"group":"","version":"v1","kind":"Pod"},"namespace":"web","operation":"CREATE",)"
-         R"("object":{"metadata":{"name":"front"},"spec":{"containers":[{"name":"app","image":")" +
-         image + R"("}]}}}})";
-}
-
 // Posts PodReview and asserts the answer; returns its verdict.
 it::AdmissionAnswer Review(const std::string& key, const std::string& uid, const std::string& image) {
-  return it::ExpectAnswer(it::PostReview(key, PodReview(uid, image)), uid);
+  return it::ExpectAnswer(it::PostReview(key, it::PodReview(uid, image)), uid);
 }
 
 // Enough reviews for every admission worker to have judged the image at least once (and to hold

@@ -5,6 +5,13 @@
 
 namespace icat::test {
 
+std::string PodReview(const std::string& uid, const std::string& image) {
+  return R"({"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":")" + uid +
+         R"(","kind":{"group":"","version":"v1","kind":"Pod"},"namespace":"web","operation":"CREATE",)"
+         R"("object":{"metadata":{"name":"front"},"spec":{"containers":[{"name":"app","image":")" +
+         image + R"("}]}}}})";
+}
+
 Response PostReview(const std::string& key, const std::string& body) {
   return Send("POST", "/v1/admission", {{"Authorization", "Bearer " + key}, {"Content-Type", "application/json"}},
               body);

@@ -9,6 +9,9 @@
 
 namespace icat::test {
 
+// An AdmissionReview v1 of a Pod CREATE in namespace "web" with one container running image.
+std::string PodReview(const std::string& uid, const std::string& image);
+
 // POST /v1/admission as the API server sends it: Bearer key, a JSON body.
 Response PostReview(const std::string& key, const std::string& body);
 // POST /v1/admission/<key> as a managed cluster's API server sends it: no credential header.

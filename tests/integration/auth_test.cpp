@@ -1,7 +1,6 @@
 // API-key authentication on /v1: how keys are sent, refused, scoped, revoked, expired and limited.
 #include <atomic>
 #include <boost/test/unit_test.hpp>
-#include <regex>
 #include <thread>
 
 #include "icat/api_key.hpp"
@@ -24,17 +23,6 @@ std::string WithBadChecksum(const std::string& key) {
 void ExpectUnauthenticated(const it::Response& r) {
   it::ExpectError(r, 401, "UNAUTHENTICATED");
   BOOST_TEST(r.Header("www-authenticate").rfind("Bearer", 0) == 0u, r.Summary());
-}
-
-struct RateLimitHeader {
-  long limit = -1, remaining = -1, reset = -1;
-};
-
-std::optional<RateLimitHeader> ParseRateLimit(const std::string& text) {
-  static const std::regex form(R"(^limit=(\d+), remaining=(\d+), reset=(\d+)$)");
-  std::smatch m;
-  if (!std::regex_match(text, m, form)) return std::nullopt;
-  return RateLimitHeader{std::stol(m[1]), std::stol(m[2]), std::stol(m[3])};
 }
 
 }  // namespace
@@ -304,8 +292,8 @@ BOOST_AUTO_TEST_CASE(successful_response_carries_rate_limit_headers_counting_dow
   it::ExpectJson200(first);
   it::ExpectJson200(second);
   BOOST_TEST(first.Header("ratelimit-policy") == std::to_string(limit) + ";w=60", first.Summary());
-  std::optional<RateLimitHeader> a = ParseRateLimit(first.Header("ratelimit"));
-  std::optional<RateLimitHeader> b = ParseRateLimit(second.Header("ratelimit"));
+  std::optional<it::RateLimitHeader> a = it::ParseRateLimit(first.Header("ratelimit"));
+  std::optional<it::RateLimitHeader> b = it::ParseRateLimit(second.Header("ratelimit"));
   BOOST_TEST_REQUIRE(a.has_value(), "RateLimit header: '" << first.Header("ratelimit") << "'");
   BOOST_TEST_REQUIRE(b.has_value(), "RateLimit header: '" << second.Header("ratelimit") << "'");
   BOOST_TEST(a->limit == limit);
@@ -322,7 +310,7 @@ BOOST_AUTO_TEST_CASE(request_over_the_per_key_limit_is_429_with_retry_after) {
   // Start early in a window, so the whole burst falls into one.
   {
     std::string probe_key = tenant.CreateKey();
-    std::optional<RateLimitHeader> probe = ParseRateLimit(it::Get("/v1/images", it::Bearer(probe_key)).Header("ratelimit"));
+    std::optional<it::RateLimitHeader> probe = it::ParseRateLimit(it::Get("/v1/images", it::Bearer(probe_key)).Header("ratelimit"));
     BOOST_TEST_REQUIRE(probe.has_value());
     if (probe->reset < 15) std::this_thread::sleep_for(std::chrono::seconds(probe->reset + 1));
   }
@@ -331,7 +319,7 @@ BOOST_AUTO_TEST_CASE(request_over_the_per_key_limit_is_429_with_retry_after) {
   for (long i = 1; i <= limit; i++) {
     it::Response r = it::Get("/v1/images", it::Bearer(key));
     BOOST_TEST_REQUIRE(r.status == 200, "request " << i << " of " << limit << ": " << r.Summary());
-    std::optional<RateLimitHeader> header = ParseRateLimit(r.Header("ratelimit"));
+    std::optional<it::RateLimitHeader> header = it::ParseRateLimit(r.Header("ratelimit"));
     BOOST_TEST_REQUIRE(header.has_value(), "request " << i);
     BOOST_TEST(header->remaining == limit - i, "request " << i);
   }

@@ -15,18 +15,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// A key made through the portal: {id, secret}.
-struct PortalKey {
-  std::string id, secret;
-};
-
-PortalKey CreatePortalKey(const it::PortalTenant& t) {
-  rapidjson::Document body = it::JsonOf(it::Send("POST", "/api/api-keys", t.As(t.admin),
-                                                 R"({"name": "cache test", "scopes": ["read:catalog"]})"));
-  BOOST_TEST_REQUIRE(body.IsObject());
-  return {it::StringMember(body, "id"), it::StringMember(body, "secret")};
-}
-
 std::string CacheKeyOf(const std::string& secret) { return icat::ApiKeyCacheKey(icat::Sha256Hex(secret)); }
 
 void ExpectRefused(const it::Response& r) {
@@ -59,7 +47,7 @@ int Successes(const std::string& secret, int n) {
 // A portal tenant's key whose cache entry is filled (live): what each revocation test revokes.
 struct CachedKey {
   it::PortalTenant t;
-  PortalKey key = CreatePortalKey(t);
+  it::PortalKey key = it::CreatePortalKey(t);
   std::string entry = FilledEntry(key.secret);
   it::Response Revoke() const { return it::Send("DELETE", "/api/api-keys/" + key.id, t.As(t.admin)); }
 };

@@ -91,6 +91,13 @@ Headers PortalTenant::As(const PortalUser& u) const {
   return {{"Authorization", "Bearer " + Token(u)}, {"X-Tenant", subdomain()}, {"Content-Type", "application/json"}};
 }
 
+PortalKey CreatePortalKey(const PortalTenant& t) {
+  rapidjson::Document body = JsonOf(Send("POST", "/api/api-keys", t.As(t.admin),
+                                         R"({"name": "portal key", "scopes": ["read:catalog"]})"));
+  BOOST_TEST_REQUIRE(body.IsObject());
+  return {StringMember(body, "id"), StringMember(body, "secret")};
+}
+
 std::string Quote(std::string_view text) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);

@@ -44,6 +44,12 @@ class PortalTenant {
   Headers As(const PortalUser& user) const;
 };
 
+// A read:catalog key made through the portal (POST /api/api-keys as the admin): {id, secret}.
+struct PortalKey {
+  std::string id, secret;
+};
+PortalKey CreatePortalKey(const PortalTenant& t);
+
 // Signs claims with the stack's secret (ICAT_JWT_SECRET_FILE).
 std::string MintToken(const AccessClaims& claims);
 std::string JwtSecret();

@@ -139,6 +139,16 @@ std::string Response::Summary() const {
   return out.str();
 }
 
+namespace {
+thread_local std::string base_url_override;  // RequestsTo's; empty: ICAT_BASE_URL
+}  // namespace
+
+RequestsTo::RequestsTo(std::string base_url) : previous_(std::move(base_url_override)) {
+  base_url_override = std::move(base_url);
+}
+
+RequestsTo::~RequestsTo() { base_url_override = std::move(previous_); }
+
 HttpClient::HttpClient() {
   CurlGlobalInit();
   curl_ = curl_easy_init();
@@ -152,7 +162,7 @@ Response HttpClient::Send(std::string_view method, std::string_view url, const H
   Response response;
   std::string full_url = url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0
                              ? std::string(url)
-                             : GetEnv().base_url + std::string(url);
+                             : (base_url_override.empty() ? GetEnv().base_url : base_url_override) + std::string(url);
   std::string method_text(method);
   curl_easy_reset(curl_);
   curl_easy_setopt(curl_, CURLOPT_URL, full_url.c_str());
@@ -289,6 +299,13 @@ bool IsNullMember(const rapidjson::Value& object, const char* name) {
   bool present = object.IsObject() && object.HasMember(name);
   BOOST_TEST(present, "member " << name << " missing");
   return present && object[name].IsNull();
+}
+
+std::optional<RateLimitHeader> ParseRateLimit(const std::string& text) {
+  static const std::regex form(R"(^limit=(\d+), remaining=(\d+), reset=(\d+)$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, form)) return std::nullopt;
+  return RateLimitHeader{std::stol(m[1]), std::stol(m[2]), std::stol(m[3])};
 }
 
 // ------------------------------------------------------------------ time

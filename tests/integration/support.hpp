@@ -81,10 +81,29 @@ Response Send(std::string_view method, std::string_view url, const Headers& head
               const std::optional<std::string>& body = std::nullopt);
 Response Get(std::string_view url, const Headers& headers = {});
 
+// Within its scope, this thread's requests to a path (not to an absolute URL) go to base_url instead
+// of ICAT_BASE_URL, so every helper that sends to a path talks to another node (tools/stack node).
+class RequestsTo {
+ public:
+  explicit RequestsTo(std::string base_url);
+  ~RequestsTo();
+  RequestsTo(const RequestsTo&) = delete;
+  RequestsTo& operator=(const RequestsTo&) = delete;
+
+ private:
+  std::string previous_;
+};
+
 Headers Bearer(std::string_view key);     // Authorization: Bearer <key>
 Headers XApiKey(std::string_view key);    // X-API-Key: <key>
 
 // ------------------------------------------------------------------ assertions on responses
+
+// The RateLimit header of a /v1 reply: "limit=L, remaining=N, reset=S"; nullopt when malformed.
+struct RateLimitHeader {
+  long limit = -1, remaining = -1, reset = -1;
+};
+std::optional<RateLimitHeader> ParseRateLimit(const std::string& text);
 
 // Parses the body as JSON; a Boost.Test failure (and an empty object) when it is not.
 rapidjson::Document JsonOf(const Response& response);

@@ -81,11 +81,13 @@ std::string TextArrayLiteral(const std::vector<std::string>& elements);
 
 // One connection. Statements go out as libpq pipelines: a transaction's BEGIN and the tenant travel
 // in the round trip of its first statement, and RunAll sends several statements in one round trip.
+// The transaction scope is virtual: the seam where the pipeline's unit tests watch what it opens,
+// commits and rolls back (tests/unit/pipeline_test.cpp), without a Postgres.
 class Db {
  public:
   // Nothing connects here; the first use does.
   Db(std::string dsn, std::vector<Statement> statements, int statement_timeout_ms = 0);
-  ~Db();
+  virtual ~Db();
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;
 
@@ -109,13 +111,13 @@ class Db {
   // Postgres is then invisible to clients). Throws DbError when unreachable.
   void Begin();
   // Begin, then set_config('app.tenant_id', tenant, true) for row-level security.
-  void BeginForTenant(std::string_view tenant_id);
+  virtual void BeginForTenant(std::string_view tenant_id);
   // For read-only requests: no BEGIN and no COMMIT. Each round trip is its own implicit
   // transaction that sets the tenant first; under READ COMMITTED every statement takes its own
   // snapshot inside an explicit transaction too, so reads see what they would see there.
-  void ReadAsTenant(std::string_view tenant_id);
-  void Commit();    // COMMIT when a statement ran since Begin; ends a read scope
-  void Rollback();  // never throws; a broken connection is reset on the next Begin
+  virtual void ReadAsTenant(std::string_view tenant_id);
+  virtual void Commit();    // COMMIT when a statement ran since Begin; ends a read scope
+  virtual void Rollback();  // never throws; a broken connection is reset on the next Begin
 
   bool Ping();  // SELECT 1, reconnecting if needed; false when Postgres is unreachable
 

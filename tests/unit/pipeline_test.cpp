@@ -1,0 +1,244 @@
+// The request pipeline (HandleRequest) without Postgres or Redis: its stages in their order
+// (route, texts, body, authentication, role, transaction, handler, commit or rollback) and its
+// error mapping. A recording Db stands in at the seam the pipeline has (the transaction scope);
+// each test says which stage must answer and which later stages must not have run.
+#include <boost/test/unit_test.hpp>
+#include <ctime>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "icat/errors.hpp"
+#include "icat/jwt.hpp"
+#include "icat/pipeline.hpp"
+
+namespace {
+
+using icat::Access;
+using icat::Reply;
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+// Records the transaction scope the pipeline opens and ends; a statement would fail (no Postgres).
+class RecordingDb : public icat::Db {
+ public:
+  RecordingDb() : icat::Db("host=/nonexistent-icat-unit-test dbname=none connect_timeout=1", {}) {}
+  void BeginForTenant(std::string_view tenant) override { calls.push_back("begin " + std::string(tenant)); }
+  void ReadAsTenant(std::string_view tenant) override { calls.push_back("read " + std::string(tenant)); }
+  void Commit() override { calls.push_back("commit"); }
+  void Rollback() override { calls.push_back("rollback"); }
+  std::vector<std::string> calls;
+};
+
+// What the handlers of the test routes saw, and what they do.
+struct Script {
+  int runs = 0;
+  std::vector<std::string> db_calls_at_run;  // the scope already open when the handler ran
+  std::function<Reply(icat::Context&)> act = [](icat::Context&) { return Reply::Json(200, "{}"); };
+};
+Script* script = nullptr;
+
+Reply Handle(icat::Context& ctx) {
+  script->runs++;
+  script->db_calls_at_run = static_cast<RecordingDb&>(ctx.db).calls;
+  return script->act(ctx);
+}
+
+const std::vector<icat::Route>& Routes() {
+  static const std::vector<icat::Route> routes = {
+      {"GET", "/public", Access::kPublic, "", Handle},
+      {"POST", "/public", Access::kPublic, "", Handle, true},
+      {"GET", "/v1/things", Access::kApiKey, "read:catalog", Handle},
+      {"POST", "/v1/things", Access::kApiKey, "admission", Handle, true},
+      {"GET", "/api/things", Access::kPortal, "", Handle},
+      {"POST", "/api/things", Access::kPortalAdmin, "", Handle, true},
+  };
+  return routes;
+}
+
+const std::string kSecret(40, 's');
+const std::string kTenantId = "11111111-2222-4333-8444-555555555555";
+
+std::string Token(const std::string& role) {
+  long long now = std::time(nullptr);
+  return icat::IssueAccessToken({"u-1", kTenantId, "acme", role, now, now + 600, "jti-1"}, kSecret);
+}
+
+// One request through the pipeline; the Db it used is in `db`.
+struct Run {
+  Script script;
+  RecordingDb db;
+  Reply reply;
+
+  Reply Send(std::string method, std::string path, Headers headers = {}, std::string body = "",
+             std::string query = "") {
+    icat::Config config;
+    config.max_body_bytes = 1024;
+    config.jwt_secret = kSecret;
+    config.key_prefix = "icat";
+    icat::Redis redis(icat::RedisEndpoint{}, 10);
+    icat::ReplyCache cache(0, 0);
+    icat::Request request;
+    request.method = std::move(method);
+    request.path = std::move(path);
+    request.query = std::move(query);
+    request.request_id = "rid-unit";
+    for (auto& [name, value] : headers) request.headers[name] = value;
+    request.content_length = static_cast<long>(body.size());
+    request.body = std::move(body);
+    ::script = &this->script;
+    reply = icat::HandleRequest(Routes(), std::move(request), db, redis, cache, config, "unit");
+    ::script = nullptr;
+    return reply;
+  }
+  std::string Error() const {
+    size_t at = reply.body.find("\"error\":\"");
+    return at == std::string::npos ? "" : reply.body.substr(at + 9, reply.body.find('"', at + 9) - at - 9);
+  }
+  std::string Header(const std::string& name) const {
+    for (const auto& [n, v] : reply.headers) {
+      if (n == name) return v;
+    }
+    return "";
+  }
+};
+
+Headers Json() { return {{"content-type", "application/json"}}; }
+Headers Portal(const std::string& role) {
+  return {{"authorization", "Bearer " + Token(role)}, {"x-tenant", "acme"}, {"content-type", "application/json"}};
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(pipeline_order)
+
+BOOST_AUTO_TEST_CASE(routing_answers_404_and_405_with_allow_before_anything_else) {
+  Run run;
+  run.Send("GET", "/nowhere");
+  BOOST_TEST(run.reply.status == 404);
+  BOOST_TEST(run.Error() == "NOT_FOUND");
+  run.Send("DELETE", "/public", {}, "", "q=%ff");  // bad text too: the route is judged first
+  BOOST_TEST(run.reply.status == 405);
+  BOOST_TEST(run.Header("Allow") == "GET, POST");
+  BOOST_TEST(run.script.runs == 0);
+}
+
+BOOST_AUTO_TEST_CASE(head_is_answered_by_the_get_route_as_a_read) {
+  Run run;
+  run.Send("HEAD", "/api/things", Portal("viewer"));
+  BOOST_TEST(run.reply.status == 200);
+  BOOST_TEST(run.script.runs == 1);
+  BOOST_TEST(run.script.db_calls_at_run == std::vector<std::string>{"read " + kTenantId});
+}
+
+BOOST_AUTO_TEST_CASE(texts_are_checked_before_the_body_and_the_body_before_the_credential) {
+  Run run;
+  // Bad UTF-8 in the query, an oversized body of the wrong type, no credential: the texts answer.
+  run.Send("POST", "/v1/things", {{"content-type", "text/plain"}}, std::string(2000, 'x'), "q=%ff");
+  BOOST_TEST(run.reply.status == 400);
+  BOOST_TEST(run.Error() == "VALIDATION_ERROR");
+  // The size before the type, both before the credential.
+  run.Send("POST", "/v1/things", {{"content-type", "text/plain"}}, std::string(2000, 'x'));
+  BOOST_TEST(run.Error() == "PAYLOAD_TOO_LARGE");
+  run.Send("POST", "/v1/things", {{"content-type", "text/plain"}}, "{}");
+  BOOST_TEST(run.Error() == "UNSUPPORTED_MEDIA_TYPE");
+  run.Send("POST", "/v1/things", Json(), "{\"a\":");
+  BOOST_TEST(run.Error() == "MALFORMED_JSON");
+  // A well-formed body without a key: now the credential.
+  run.Send("POST", "/v1/things", Json(), "{}");
+  BOOST_TEST(run.reply.status == 401);
+  BOOST_TEST(run.Error() == "UNAUTHENTICATED");
+  BOOST_TEST(run.Header("WWW-Authenticate") == "Bearer");
+  BOOST_TEST(run.script.runs == 0);
+  BOOST_TEST(run.db.calls == std::vector<std::string>(5, "rollback"));  // a failure leaves nothing open
+}
+
+BOOST_AUTO_TEST_CASE(the_credential_is_checked_before_the_role_and_both_before_any_transaction) {
+  Run run;
+  run.Send("POST", "/api/things", Json(), "{}");
+  BOOST_TEST(run.reply.status == 401);
+  run.Send("POST", "/api/things", {{"authorization", "Bearer not-a-token"}, {"x-tenant", "acme"}}, "{}");
+  BOOST_TEST(run.reply.status == 415);  // the body is judged before the token
+  run.Send("POST", "/api/things", Portal("viewer"), "{}");
+  BOOST_TEST(run.reply.status == 403);
+  BOOST_TEST(run.Error() == "FORBIDDEN");
+  BOOST_TEST(run.script.runs == 0);
+  // No transaction for the write was opened; the denial's audit entry is written in a scope of its own.
+  for (const std::string& call : run.db.calls) BOOST_TEST((call == "rollback" || call == "begin " + kTenantId));
+}
+
+BOOST_AUTO_TEST_CASE(a_write_runs_in_the_tenants_transaction_which_commits_after_the_handler) {
+  Run run;
+  run.Send("POST", "/api/things", Portal("admin"), "{}");
+  BOOST_TEST(run.reply.status == 200);
+  BOOST_TEST(run.script.db_calls_at_run == std::vector<std::string>{"begin " + kTenantId});
+  BOOST_TEST(run.db.calls == (std::vector<std::string>{"begin " + kTenantId, "commit"}));
+}
+
+BOOST_AUTO_TEST_CASE(a_failing_handler_rolls_back_and_never_commits) {
+  Run run;
+  run.script.act = [](icat::Context&) -> Reply { throw icat::ApiError(icat::Error::kCONFLICT, "no"); };
+  run.Send("POST", "/api/things", Portal("admin"), "{}");
+  BOOST_TEST(run.reply.status == 409);
+  BOOST_TEST(run.db.calls == (std::vector<std::string>{"begin " + kTenantId, "rollback"}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(pipeline_errors)
+
+BOOST_AUTO_TEST_CASE(postgres_failures_become_the_api_errors_of_sqlstates_def) {
+  struct Case {
+    std::string sqlstate;
+    int status;
+    std::string error;
+  };
+  for (const Case& c : std::vector<Case>{{"23505", 409, "CONFLICT"},
+                                         {"23503", 409, "CONFLICT"},
+                                         {"23514", 400, "VALIDATION_ERROR"},
+                                         {"22021", 400, "VALIDATION_ERROR"},
+                                         {"57014", 503, "SERVICE_UNAVAILABLE"},
+                                         {"08006", 503, "SERVICE_UNAVAILABLE"},
+                                         {"42P01", 500, "INTERNAL_ERROR"}}) {
+    BOOST_TEST_CONTEXT("SQLSTATE " << c.sqlstate) {
+      Run run;
+      run.script.act = [&](icat::Context&) -> Reply { throw icat::DbError("boom", c.sqlstate, false); };
+      run.Send("GET", "/public");
+      BOOST_TEST(run.reply.status == c.status);
+      BOOST_TEST(run.Error() == c.error);
+      BOOST_TEST(run.script.runs == 1);
+      BOOST_TEST(run.reply.body.find("boom") == std::string::npos);  // Postgres' words stay in the log
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_serialization_failure_is_run_once_more_then_answered_503) {
+  Run once;
+  once.script.act = [&](icat::Context&) -> Reply {
+    if (once.script.runs == 1) throw icat::DbError("could not serialize", "40001", false);
+    return Reply::Json(200, "{}");
+  };
+  once.Send("POST", "/api/things", Portal("admin"), "{}");
+  BOOST_TEST(once.reply.status == 200);
+  BOOST_TEST(once.script.runs == 2);
+  BOOST_TEST(once.db.calls == (std::vector<std::string>{"begin " + kTenantId, "rollback", "begin " + kTenantId,
+                                                        "commit"}));
+  Run always;
+  always.script.act = [](icat::Context&) -> Reply { throw icat::DbError("deadlock detected", "40P01", false); };
+  always.Send("POST", "/api/things", Portal("admin"), "{}");
+  BOOST_TEST(always.reply.status == 503);
+  BOOST_TEST(always.Header("Retry-After") == "1");
+  BOOST_TEST(always.script.runs == 2);
+}
+
+BOOST_AUTO_TEST_CASE(an_unexpected_exception_is_a_500_naming_the_request_id_only) {
+  Run run;
+  run.script.act = [](icat::Context&) -> Reply { throw std::runtime_error("secret internals"); };
+  run.Send("GET", "/public");
+  BOOST_TEST(run.reply.status == 500);
+  BOOST_TEST(run.Error() == "INTERNAL_ERROR");
+  BOOST_TEST(run.reply.body.find("rid-unit") != std::string::npos);
+  BOOST_TEST(run.reply.body.find("secret internals") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

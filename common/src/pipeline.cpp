@@ -176,6 +176,7 @@ std::string RouteName(const RouteMatch& match, const Request& request) {
 
 Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, ReplyCache& cache,
                     const Config& config, std::string_view group) {
+  if (request.path == kPoolProbePath) return Reply{204, {}, {}};
   auto started = std::chrono::steady_clock::now();
   RouteMatch match = MatchRoute(routes, request.method, request.path);
   Context ctx{request, db, redis, config, {}, {}, {}, {}, false, ContinueTrace(request.Header("traceparent"))};

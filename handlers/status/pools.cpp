@@ -1,7 +1,7 @@
 // The pools check: one minimal FastCGI request to each pool, with a deadline.
 //
-// The request (GET /-/pool-probe, request id "pool-probe") matches no route, so a worker's pipeline
-// answers it 404 at its first step: no Postgres, no Redis, one log line. The answer proves what
+// The request (GET kPoolProbePath, request id "pool-probe") is answered 204 by a worker's pipeline
+// before anything else: no Postgres, no Redis, no log line, no metric. The answer proves what
 // nginx needs: a worker accepts and runs requests. A lone FCGI_GET_VALUES management record, which
 // would not reach the pipeline, went unanswered by Debian 12's libfcgi 2.4.2 (docs/decisions.md, "Health").
 #include "pools.hpp"
@@ -15,6 +15,8 @@
 
 #include <cstring>
 #include <future>
+
+#include "icat/router.hpp"
 
 namespace icat::status {
 
@@ -36,7 +38,7 @@ std::string NameValue(const std::string& name, const std::string& value) {
 
 // Request 1: responder role, connection closed after it; its parameters; an empty body.
 std::string ProbeRequest() {
-  std::string params = NameValue("REQUEST_METHOD", "GET") + NameValue("REQUEST_URI", "/-/pool-probe") +
+  std::string params = NameValue("REQUEST_METHOD", "GET") + NameValue("REQUEST_URI", std::string(kPoolProbePath)) +
                        NameValue("REQUEST_ID", "pool-probe");
   return Record(kBeginRequest, std::string({0, 1, 0, 0, 0, 0, 0, 0})) + Record(kParams, params) +
          Record(kParams, "") + Record(kStdin, "");
@@ -95,7 +97,7 @@ bool ReadFully(int fd, char* into, size_t n, Clock::time_point deadline) {
   return got == n;
 }
 
-// Reads the reply's records (the pipeline's 404) until FCGI_END_REQUEST.
+// Reads the reply's records (the pipeline's 204) until FCGI_END_REQUEST.
 bool Answered(int fd, Clock::time_point deadline) {
   unsigned char header[8];
   while (ReadFully(fd, reinterpret_cast<char*>(header), sizeof header, deadline)) {

@@ -242,3 +242,15 @@ BOOST_AUTO_TEST_CASE(an_unexpected_exception_is_a_500_naming_the_request_id_only
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(pipeline_probe)
+
+BOOST_AUTO_TEST_CASE(the_pool_probe_is_answered_204_before_any_stage) {
+  Run run;
+  run.Send("GET", std::string(icat::kPoolProbePath), {}, "", "q=%ff");
+  BOOST_TEST(run.reply.status == 204);
+  BOOST_TEST(run.reply.body.empty());
+  BOOST_TEST(run.db.calls.empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -43,6 +43,11 @@ struct Route {
   std::optional<Reply> (*refusal)(const Context&, const ApiError&) = nullptr;
 };
 
+// The path GET /api/status sends each pool to see that a worker accepts and answers (handlers/status/
+// pools.cpp). No route has it and nginx routes nothing under /-/; the pipeline answers it 204 at
+// once, without a log line or a metric, so health checks add no noise.
+inline constexpr std::string_view kPoolProbePath = "/-/pool-probe";
+
 struct RouteMatch {
   const Route* route = nullptr;                    // null: no route for this method
   std::map<std::string, std::string> path_params;  // decoded

@@ -14,6 +14,7 @@
 #include "icat/audit.hpp"
 #include "icat/auth.hpp"
 #include "icat/errors.hpp"
+#include "icat/fastcgi_client.hpp"
 #include "icat/json.hpp"
 #include "icat/log.hpp"
 #include "icat/metrics.hpp"
@@ -177,6 +178,7 @@ std::string RouteName(const RouteMatch& match, const Request& request) {
 Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, ReplyCache& cache,
                     const Config& config, std::string_view group) {
   if (request.path == kPoolProbePath) return Reply{204, {}, {}};
+  if (request.path == kPoolReadyPath) return Reply{db.Ping() ? 204 : 503, {}, {}};
   auto started = std::chrono::steady_clock::now();
   RouteMatch match = MatchRoute(routes, request.method, request.path);
   Context ctx{request, db, redis, config, {}, {}, {}, {}, false, ContinueTrace(request.Header("traceparent"))};
@@ -313,9 +315,35 @@ std::vector<std::string> RouteNames(const std::vector<Route>& routes) {
   return names;
 }
 
+// --probe live|ready: one request to a running pool at the --socket address, as Kubernetes'
+// exec probes run it. live: a worker answers; ready: and it reaches Postgres. 0 when so, else 1.
+int Probe(std::string_view group, std::string_view kind, const std::string& socket) {
+  std::string address = socket.empty() || socket[0] == '/' ? "unix:" + socket
+                        : socket[0] == ':'                 ? "127.0.0.1" + socket
+                                                           : socket;
+  std::optional<FastCgiEndpoint> endpoint = ParseFastCgiAddress(address);
+  if (kind != "live" && kind != "ready") {
+    std::cerr << "icat-" << group << ": --probe takes live or ready\n";
+    return 2;
+  }
+  if (!endpoint) {
+    std::cerr << "icat-" << group << ": --probe needs --socket PATH|:PORT|HOST:PORT\n";
+    return 2;
+  }
+  std::optional<int> status = FastCgiGet(*endpoint, kind == "live" ? kPoolProbePath : kPoolReadyPath, "probe",
+                                         std::chrono::seconds(4));
+  if (status == 204) return 0;
+  std::cerr << "icat-" << group << ": not " << kind << ": "
+            << (status ? "answered " + std::to_string(*status) + " (Postgres unreachable)" : "no answer from " + address)
+            << "\n";
+  return 1;
+}
+
 void PrintUsage(std::string_view group) {
   std::cout << "usage: icat-" << group << " [--socket PATH|:PORT|HOST:PORT] [--workers N]\n"
+            << "       icat-" << group << " --probe live|ready --socket PATH|:PORT|HOST:PORT\n"
             << "Serves the " << group << " endpoints over FastCGI with N pre-forked workers (default 2).\n"
+            << "--probe asks a running pool instead: live, a worker answers; ready, and it reaches Postgres.\n"
             << "Without --socket the listening socket is fd 0 (systemd socket activation, spawn-fcgi).\n"
             << "Configuration comes from ICAT_* environment variables (see README.md).\n";
 }
@@ -326,6 +354,7 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
                int argc, char** argv) {
   SetLogProgram("icat-" + std::string(group));
   ServerOptions options;
+  std::string probe;
   for (int i = 1; i < argc; i++) {
     std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -333,6 +362,8 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
       return 0;
     } else if (arg == "--socket" && i + 1 < argc) {
       options.socket = argv[++i];
+    } else if (arg == "--probe" && i + 1 < argc) {
+      probe = argv[++i];
     } else if (arg == "--workers" && i + 1 < argc) {
       options.workers = std::atoi(argv[++i]);
       if (options.workers < 1 || options.workers > 512) {
@@ -344,6 +375,7 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
       return 2;
     }
   }
+  if (!probe.empty()) return Probe(group, probe, options.socket);
   Config config;
   try {
     config = Config::FromEnvironment();

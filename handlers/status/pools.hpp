@@ -17,18 +17,8 @@ inline const std::vector<std::string> kPoolGroups = {"account", "admission", "au
 // ICAT_POOL_ADDRESS with {group} replaced: "unix:/run/icat/{group}.sock" -> "unix:/run/icat/sbom.sock".
 std::string PoolAddress(std::string_view pattern, std::string_view group);
 
-// "unix:/path" or "host:port" ("[v6]:port"), as nginx writes a FastCGI address.
-struct PoolEndpoint {
-  std::string path;  // a unix socket, or
-  std::string host, port;
-};
-std::optional<PoolEndpoint> ParsePoolEndpoint(std::string_view address);
-
 // Why ICAT_POOL_ADDRESS cannot work, or nullopt when it can.
 std::optional<std::string> PoolAddressProblem(std::string_view pattern);
-
-// Connects and sends a request no route matches; true when its answer ends within timeout.
-bool ProbePool(const PoolEndpoint& endpoint, std::chrono::milliseconds timeout);
 
 // Every pool but `self` (the one answering: its own reply proves it up), probed side by side;
 // (group, up) in kPoolGroups order, `self` included as up.

@@ -254,3 +254,14 @@ BOOST_AUTO_TEST_CASE(the_pool_probe_is_answered_204_before_any_stage) {
 }
 
 BOOST_AUTO_TEST_SUITE_END()
+
+BOOST_AUTO_TEST_SUITE(pipeline_ready)
+
+BOOST_AUTO_TEST_CASE(the_ready_probe_is_503_while_postgres_cannot_be_reached) {
+  Run run;  // its Db points at a socket that does not exist
+  run.Send("GET", std::string(icat::kPoolReadyPath));
+  BOOST_TEST(run.reply.status == 503);
+  BOOST_TEST(run.script.runs == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -7,6 +7,7 @@
 
 #include "../../handlers/status/pools.hpp"
 #include "../../handlers/status/status.hpp"
+#include "icat/fastcgi_client.hpp"
 #include "icat/json.hpp"
 
 using icat::status::Health;
@@ -70,18 +71,18 @@ BOOST_AUTO_TEST_CASE(status_is_unavailable_without_postgres) {
 }
 
 BOOST_AUTO_TEST_CASE(pool_address_names_each_group_as_unix_socket_or_host_and_port) {
-  using icat::status::ParsePoolEndpoint;
+  using icat::ParseFastCgiAddress;
   using icat::status::PoolAddress;
   BOOST_TEST(PoolAddress("unix:/run/icat/{group}.sock", "sbom") == "unix:/run/icat/sbom.sock");
   BOOST_TEST(PoolAddress("icat-{group}:9000", "auth") == "icat-auth:9000");
-  BOOST_TEST(ParsePoolEndpoint("unix:/run/icat/sbom.sock")->path == "/run/icat/sbom.sock");
-  auto tcp = ParsePoolEndpoint("icat-auth:9000");
+  BOOST_TEST(ParseFastCgiAddress("unix:/run/icat/sbom.sock")->path == "/run/icat/sbom.sock");
+  auto tcp = ParseFastCgiAddress("icat-auth:9000");
   BOOST_TEST_REQUIRE(tcp.has_value());
   BOOST_TEST(tcp->host == "icat-auth");
   BOOST_TEST(tcp->port == "9000");
-  BOOST_TEST(ParsePoolEndpoint("[::1]:9000")->host == "::1");
+  BOOST_TEST(ParseFastCgiAddress("[::1]:9000")->host == "::1");
   for (const char* bad : {"unix:relative.sock", "icat-auth", "icat-auth:", "icat-auth:99999", ":9000", "unix:"}) {
-    BOOST_TEST(!ParsePoolEndpoint(bad).has_value(), bad);
+    BOOST_TEST(!ParseFastCgiAddress(bad).has_value(), bad);
   }
 }
 

@@ -47,6 +47,9 @@ struct Route {
 // pools.cpp). No route has it and nginx routes nothing under /-/; the pipeline answers it 204 at
 // once, without a log line or a metric, so health checks add no noise.
 inline constexpr std::string_view kPoolProbePath = "/-/pool-probe";
+// The same, answered 204 only when the worker reaches Postgres (503 otherwise): a pool's readiness
+// (icat-<group> --probe ready, Kubernetes' readinessProbe).
+inline constexpr std::string_view kPoolReadyPath = "/-/pool-ready";
 
 struct RouteMatch {
   const Route* route = nullptr;                    // null: no route for this method

@@ -75,10 +75,12 @@ const std::vector<Setting>& AllSettings() {
        "File holding the Redis password (instead of one in ICAT_REDIS_URL)."},
       {"ICAT_REDIS_PORT", kInt, "6379", 1, 65535, "", kStack, "Port of the local Redis (tools/stack)."},
       {"ICAT_REDIS_TIMEOUT_MS", kInt, "200", 10, 10000, "", kHandlers | kIcatctl, "Connect and command timeout for Redis."},
+      {"ICAT_REDIS_TLS_CA_FILE", kFile, "", 0, 0, "", kHandlers | kIcatctl,
+       "CA certificates (PEM) a rediss:// server's certificate must chain to; empty: the system's (/etc/ssl/certs)."},
       {"ICAT_REDIS_URL", kRedisUrl, "redis://127.0.0.1:6379/0", 0, 0, "", kHandlers | kIcatctl,
        "Redis: redis://[[user]:password@]host:port/db (host a name, an IPv4 address or [IPv6]) or "
-       "unix://[[user]:password@]/path/redis.sock?db=0, user and password percent-encoded; rediss:// (TLS) needs "
-       "hiredis 1.0 and is refused."},
+       "unix://[[user]:password@]/path/redis.sock?db=0, user and password percent-encoded; rediss:// for TLS "
+       "(the certificate checked against ICAT_REDIS_TLS_CA_FILE and the host)."},
       {"ICAT_REFRESH_TOKEN_DAYS", kInt, "30", 1, 365, "", kHandlers,
        "Lifetime of a portal refresh token; every refresh issues a new one."},
       {"ICAT_REGISTRY", kText, "registry.example.test/hardened", 0, 0, "", kIcatctl,
@@ -200,10 +202,6 @@ RedisEndpoint RedisEndpointOf(std::string_view name, const std::string& url) {
                        "unix://[[user]:password@]/path/redis.sock?db=0 (user and password percent-encoded, an IPv6 "
                        "host in brackets)");
   }
-  if (endpoint->tls) {
-    throw SettingError(std::string(name) + ": rediss:// (TLS) needs hiredis 1.0 or later, and this program has hiredis " +
-                       HiredisVersion() + "; reach a TLS Redis through a local TLS tunnel (docs/security.md)");
-  }
   return *endpoint;
 }
 
@@ -302,6 +300,7 @@ RedisEndpoint RedisSetting() {
   if (!endpoint.username.empty() && endpoint.password.empty()) {
     throw SettingError("ICAT_REDIS_URL names a Redis user but no password (in the URL or ICAT_REDIS_PASSWORD_FILE)");
   }
+  endpoint.tls_ca_file = TextSetting("ICAT_REDIS_TLS_CA_FILE");
   return endpoint;
 }
 
@@ -343,7 +342,7 @@ std::string RuleText(const Setting& row) {
     case kFile: return "a file path (empty: none)";
     case kSecretFile: return "a path to a file of " + std::to_string(row.min) + "+ bytes (empty: none)";
     case kCidrList: return "comma-separated addresses or CIDRs";
-    case kRedisUrl: return "a redis:// or unix:// URL";
+    case kRedisUrl: return "a redis://, rediss:// or unix:// URL";
     case kPgDsn: return "a libpq connection string";
   }
   return "";

@@ -7,6 +7,7 @@
 
 #include "icat/log.hpp"
 #include "icat/metrics.hpp"
+#include "icat/tls_tunnel.hpp"
 
 namespace icat {
 
@@ -40,17 +41,28 @@ void AppendCommand(redisContext* context, const std::vector<std::string>& args) 
 }
 }  // namespace
 
-std::string HiredisVersion() {
-  return std::to_string(HIREDIS_MAJOR) + "." + std::to_string(HIREDIS_MINOR) + "." + std::to_string(HIREDIS_PATCH);
-}
 
 Redis::Redis(RedisEndpoint endpoint, int timeout_ms) : endpoint_(std::move(endpoint)), timeout_ms_(timeout_ms) {}
 
 Redis::~Redis() { Disconnect(); }
 
 void Redis::Disconnect() {
-  if (context_) redisFree(context_);
+  if (context_) redisFree(context_);  // closes the tunnel's plain end, which ends its thread
   context_ = nullptr;
+  tunnel_.reset();
+}
+
+// A TLS connection's plain end as hiredis' socket; null, after a warning, when there is none.
+redisContext* Redis::ConnectTls(const timeval& timeout) {
+  std::string error;
+  tunnel_ = TlsTunnel::Open(endpoint_.host, endpoint_.port, endpoint_.tls_ca_file, timeout_ms_, &error);
+  if (!tunnel_) {
+    LogWarn("redis unreachable: " + error);
+    return nullptr;
+  }
+  redisContext* context = redisConnectFd(tunnel_->TakePlainEnd());
+  if (context && !context->err) redisSetTimeout(context, timeout);
+  return context;
 }
 
 bool Redis::SignIn() {
@@ -81,10 +93,13 @@ bool Redis::EnsureConnected() {
   if (std::chrono::steady_clock::now() < retry_after_) return false;
   timeval timeout{timeout_ms_ / 1000, (timeout_ms_ % 1000) * 1000};
   const std::string& host = endpoint_.host;
-  context_ = host.rfind('/', 0) == 0 ? redisConnectUnixWithTimeout(host.c_str(), timeout)
-                                     : redisConnectWithTimeout(host.c_str(), endpoint_.port, timeout);
+  context_ = endpoint_.tls                 ? ConnectTls(timeout)
+             : host.rfind('/', 0) == 0   ? redisConnectUnixWithTimeout(host.c_str(), timeout)
+                                         : redisConnectWithTimeout(host.c_str(), endpoint_.port, timeout);
   bool connected = context_ && !context_->err && redisSetTimeout(context_, timeout) == REDIS_OK;
-  if (!connected) LogWarn(std::string("redis unreachable: ") + (context_ ? context_->errstr : "out of memory"));
+  if (!connected && (!endpoint_.tls || context_)) {
+    LogWarn(std::string("redis unreachable: ") + (context_ ? context_->errstr : "out of memory"));
+  }
   if (!connected || !SignIn()) {
     metrics::Add(metrics::Metric::kRedisErrors);
     Disconnect();

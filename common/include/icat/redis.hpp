@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +12,8 @@
 struct redisContext;
 
 namespace icat {
+
+class TlsTunnel;
 
 struct RedisReply {
   enum class Type { kNil, kString, kInteger, kStatus, kError, kArray };
@@ -26,7 +29,8 @@ struct RedisReply {
 struct RedisEndpoint {
   std::string host;      // a host name or address (IPv6 without brackets), or a unix socket's path (port 0)
   int port = 0;
-  bool tls = false;      // rediss://: understood, so that start can refuse it by name (HiredisVersion)
+  bool tls = false;      // rediss://: TLS, through a TlsTunnel (tls_tunnel.hpp; hiredis 0.14 has none)
+  std::string tls_ca_file;  // ICAT_REDIS_TLS_CA_FILE: the CAs the server's certificate must chain to; empty: the system's
   int db = 0;
   std::string username;  // an ACL user (Redis 6+); empty: the default user
   std::string password;  // empty: no AUTH
@@ -38,8 +42,6 @@ struct RedisEndpoint {
 // text is none of these (redis_url.cpp).
 std::optional<RedisEndpoint> ParseRedisUrl(std::string_view url);
 
-// "0.14.1": the hiredis this program is linked with. TLS (rediss://) needs 1.0 or later.
-std::string HiredisVersion();
 
 class Redis {
  public:
@@ -59,10 +61,12 @@ class Redis {
   void Disconnect();
 
   bool SignIn();  // AUTH and SELECT on a new connection
+  redisContext* ConnectTls(const struct timeval& timeout);
 
   RedisEndpoint endpoint_;
   int timeout_ms_;
   redisContext* context_ = nullptr;
+  std::unique_ptr<TlsTunnel> tunnel_;  // rediss://: the TLS behind context_'s socket
   // After a failure, no reconnect is tried before this time, so a dead Redis costs requests nothing.
   std::chrono::steady_clock::time_point retry_after_{};
 };

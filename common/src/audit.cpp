@@ -8,15 +8,15 @@
 namespace icat {
 
 namespace {
-constexpr std::string_view kAuditInsert = "audit_insert";
+// clang-format off
+constexpr Statement kAuditInsert{"audit_insert",
+    "INSERT INTO audit_log (tenant_id, actor, action, target, client_ip, request_id, detail, trace_id) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)"};
+// clang-format on
 }  // namespace
 
 const std::vector<Statement>& AuditStatements() {
-  static const std::vector<Statement> statements = {
-      {kAuditInsert,
-       "INSERT INTO audit_log (tenant_id, actor, action, target, client_ip, request_id, detail, trace_id) "
-       "VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8)"},
-  };
+  static const std::vector<Statement> statements = {kAuditInsert};
   return statements;
 }
 

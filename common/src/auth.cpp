@@ -22,8 +22,16 @@
 namespace icat {
 
 namespace {
-constexpr std::string_view kLookupKey = "auth_lookup_key";
-constexpr std::string_view kTouchKey = "auth_touch_key";
+// clang-format off
+constexpr Statement kLookupKey{"auth_lookup_key",
+    "SELECT key_id, tenant_id, scopes, extract(epoch FROM expires_at)::bigint AS expires_at, "
+    "revoked_at IS NOT NULL AS revoked "
+    "FROM auth_api_key($1::bytea)"};
+// Written at most once a minute per key: the WHERE makes a recent use a no-op.
+constexpr Statement kTouchKey{"auth_touch_key",
+    "UPDATE api_keys SET last_used_at = now() WHERE id = $1 "
+    "AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')"};
+// clang-format on
 constexpr std::string_view kLive = "key";
 constexpr std::string_view kRevoked = "revoked";
 constexpr std::string_view kUnknown = "unknown";
@@ -88,9 +96,10 @@ std::optional<KeyRecord> Decode(const Config& config, std::string_view hash_hex,
 KeyRecord LookUpInPostgres(Db& db, std::string_view hash_hex) {
   Rows rows = db.Run(kLookupKey, {"\\x" + std::string(hash_hex)});
   if (rows.empty()) return {std::string(kUnknown)};
-  if (rows.Bool(0, 4)) return {std::string(kRevoked)};
-  return {std::string(kLive), std::string(rows.Text(0, 0)), std::string(rows.Text(0, 1)),
-          ParseTextArray(rows.Text(0, 2)), rows.Int(0, 3)};
+  if (rows.Bool(0, rows.Column("revoked"))) return {std::string(kRevoked)};
+  return {std::string(kLive), std::string(rows.Text(0, rows.Column("key_id"))),
+          std::string(rows.Text(0, rows.Column("tenant_id"))), ParseTextArray(rows.Text(0, rows.Column("scopes"))),
+          rows.Int(0, rows.Column("expires_at"))};
 }
 
 [[noreturn]] void Unauthenticated(std::string message) {
@@ -157,15 +166,7 @@ void CountFailure(Context& ctx, long long now) {
 }  // namespace
 
 const std::vector<Statement>& AuthStatements() {
-  static const std::vector<Statement> statements = {
-      {kLookupKey,
-       "SELECT key_id, tenant_id, scopes, extract(epoch FROM expires_at)::bigint, revoked_at IS NOT NULL "
-       "FROM auth_api_key($1::bytea)"},
-      // Written at most once a minute per key: the WHERE makes a recent use a no-op.
-      {kTouchKey,
-       "UPDATE api_keys SET last_used_at = now() WHERE id = $1 "
-       "AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')"},
-  };
+  static const std::vector<Statement> statements = {kLookupKey, kTouchKey};
   return statements;
 }
 

@@ -4,6 +4,7 @@
 #include <poll.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <utility>
 
 #include "icat/log.hpp"
@@ -14,6 +15,17 @@ namespace icat {
 namespace {
 constexpr const char* kSetTenant = "icat_set_tenant";
 }  // namespace
+
+int Rows::Column(std::string_view name) const {
+  int found = -1;
+  for (int col = 0; col < PQnfields(result_.get()); col++) {
+    if (name != PQfname(result_.get(), col)) continue;
+    if (found >= 0) throw std::logic_error("two result columns are called " + std::string(name));
+    found = col;
+  }
+  if (found < 0) throw std::logic_error("no result column is called " + std::string(name));
+  return found;
+}
 
 std::optional<std::string> Rows::OptionalText(int row, int col) const {
   if (IsNull(row, col)) return std::nullopt;
@@ -91,7 +103,24 @@ void Db::Connect() {
   }
   Check(PQprepare(conn_, kSetTenant, "SELECT set_config('app.tenant_id', $1, true)", 0, nullptr));
   for (const Statement& s : statements_) {
-    Check(PQprepare(conn_, std::string(s.name).c_str(), std::string(s.sql).c_str(), 0, nullptr));
+    PGresult* result = PQprepare(conn_, std::string(s.name).c_str(), std::string(s.sql).c_str(), 0, nullptr);
+    try {
+      Check(result);
+    } catch (const DbError& e) {
+      if (e.connection_lost) throw;
+      Disconnect();  // half prepared: the next use starts again
+      throw DbError("statement " + std::string(s.name) + " does not prepare: " + e.what(), e.sqlstate, false);
+    }
+  }
+}
+
+bool Db::ConnectAtStart() {
+  try {
+    Connect();
+    return true;
+  } catch (const DbError& e) {
+    if (e.connection_lost) return false;
+    throw;
   }
 }
 
@@ -129,19 +158,32 @@ struct ParamArrays {
 using Result = std::unique_ptr<PGresult, decltype(&PQclear)>;
 }  // namespace
 
-Rows Db::Run(std::string_view name, const std::vector<Param>& params) {
-  return std::move(Send({{name, false, &params}}).front());
+bool StatementsPrepareAtStart(std::string_view program, const std::string& dsn,
+                              const std::vector<Statement>& statements, int statement_timeout_ms) {
+  try {
+    if (!Db(dsn, statements, statement_timeout_ms).ConnectAtStart()) {
+      LogWarn("postgres unreachable at start; statements are prepared when it answers");
+    }
+    return true;
+  } catch (const DbError& e) {
+    std::cerr << program << ": " << e.what() << "\n";
+    return false;
+  }
+}
+
+Rows Db::Run(const Statement& statement, const std::vector<Param>& params) {
+  return std::move(Send({{statement.name, false, &params}}).front());
 }
 
 std::vector<Rows> Db::RunAll(const std::vector<Call>& calls) {
   std::vector<Step> steps;
-  for (const Call& call : calls) steps.push_back({call.name, false, &call.params});
+  for (const Call& call : calls) steps.push_back({call.statement.name, false, &call.params});
   return Send(steps);
 }
 
 void Db::ExecAllThenCommit(const std::vector<Call>& calls) {
   std::vector<Step> steps;
-  for (const Call& call : calls) steps.push_back({call.name, false, &call.params});
+  for (const Call& call : calls) steps.push_back({call.statement.name, false, &call.params});
   (void)Send(steps, true);
 }
 
@@ -261,7 +303,7 @@ void Db::Commit() {
   tenant_.clear();
   if (scope != Scope::kOpen) return;
   metrics::Add(metrics::Metric::kPostgresRoundTrips);
-  Rows ignored = Check(PQexec(conn_, "COMMIT"));
+  (void)Check(PQexec(conn_, "COMMIT"));
 }
 
 void Db::Rollback() {

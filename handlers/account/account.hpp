@@ -42,8 +42,9 @@ struct Page {
   std::optional<std::string> after_time, after_id;  // the last row of the previous page
 };
 Page ReadPage(const Request& request);  // 400 VALIDATION_ERROR naming limit or cursor
-// The cursor after row limit-1 when the query (LIMIT limit+1) returned more rows than shown.
-std::optional<std::string> NextCursor(const Rows& rows, int limit, int time_col, int id_col);
+// The cursor after row limit-1 when the query (LIMIT limit+1) returned more rows than shown: its
+// columns cursor_time and id.
+std::optional<std::string> NextCursor(const Rows& rows, int limit);
 
 // The :id path parameter; 404 NOT_FOUND (with `what` in the message) when it is not a UUID.
 std::string PathId(const Context& ctx, std::string_view what);

@@ -9,6 +9,7 @@
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/validate.hpp"
+#include "queries.hpp"
 
 namespace icat::account {
 
@@ -21,9 +22,10 @@ void CheckExceptionImages(Context& ctx, const AdmissionPolicy& policy, std::vect
     if (e.image_id) ids.push_back(*e.image_id);
   }
   if (ids.empty()) return;
-  Rows rows = ctx.db.Run("account_visible_images", {ctx.principal.tenant_id, TextArrayLiteral(ids)});
+  Rows rows = ctx.db.Run(kVisibleImages, {ctx.principal.tenant_id, TextArrayLiteral(ids)});
   std::set<std::string, std::less<>> visible;
-  for (int row = 0; row < rows.size(); row++) visible.insert(std::string(rows.Text(row, 0)));
+  const int image_id = rows.Column("image_id");
+  for (int row = 0; row < rows.size(); row++) visible.insert(std::string(rows.Text(row, image_id)));
   for (size_t i = 0; i < policy.exceptions.size(); i++) {
     const std::optional<std::string>& image = policy.exceptions[i].image_id;
     if (image && visible.find(*image) == visible.end()) {
@@ -63,8 +65,9 @@ std::string DecisionListJson(const std::vector<DecisionView>& decisions,
 //       (docs/portal.md lists them), or the defaults when the tenant never saved one
 //   400 VALIDATION_ERROR (headers); 401
 Reply GetAdmissionPolicy(Context& ctx) {
-  Rows rows = ctx.db.Run("account_get_policy", {ctx.principal.tenant_id});
-  AdmissionPolicy policy = rows.empty() ? AdmissionPolicy{} : StoredAdmissionPolicy(rows.Text(0, 0));
+  Rows rows = ctx.db.Run(kGetPolicy, {ctx.principal.tenant_id});
+  AdmissionPolicy policy =
+      rows.empty() ? AdmissionPolicy{} : StoredAdmissionPolicy(rows.Text(0, rows.Column("policy")));
   return JsonReply(200, AdmissionPolicyJson(policy));
 }
 
@@ -79,7 +82,7 @@ Reply PutAdmissionPolicy(Context& ctx) {
   CheckExceptionImages(ctx, policy, issues);
   ThrowIfIssues(issues);
   std::string json = AdmissionPolicyJson(policy);
-  ctx.db.Exec("account_put_policy", {ctx.principal.tenant_id, json, ctx.principal.user_id});
+  ctx.db.Exec(kPutPolicy, {ctx.principal.tenant_id, json, ctx.principal.user_id});
   Audit(ctx, "admission_policy.updated", "admission-policy", json);
   ctx.cached_data_changed = true;  // admission workers keep the policy
   return JsonReply(200, json);
@@ -93,26 +96,29 @@ Reply ListAdmissionDecisions(Context& ctx) {
   std::optional<std::string> allowed = ctx.request.Query("allowed");
   if (allowed && *allowed != "true" && *allowed != "false") ThrowInvalid("allowed", "must be true or false");
   Page page = ReadPage(ctx.request);
-  Rows rows = ctx.db.Run("account_list_decisions",
-                         {ctx.principal.tenant_id, allowed, page.after_time, page.after_id, page.limit + 1});
+  Rows rows =
+      ctx.db.Run(kListDecisions, {ctx.principal.tenant_id, allowed, page.after_time, page.after_id, page.limit + 1});
+  const int id = rows.Column("id"), created_at = rows.Column("created_at"), request_uid = rows.Column("request_uid"),
+            operation = rows.Column("operation"), kind = rows.Column("kind"), namespace_name = rows.Column("namespace"),
+            name = rows.Column("name"), images = rows.Column("images"), allowed_col = rows.Column("allowed"),
+            mode = rows.Column("mode"), dry_run = rows.Column("dry_run"), reasons = rows.Column("reasons");
   std::vector<DecisionView> decisions;
   for (int row = 0; row < rows.size() && row < page.limit; row++) {
-    DecisionView d;
-    d.id = rows.Text(row, 0);
-    d.created_at = rows.Text(row, 1);
-    d.request_uid = rows.Text(row, 2);
-    d.operation = rows.Text(row, 3);
-    d.kind = rows.Text(row, 4);
-    d.namespace_name = rows.OptionalText(row, 5);
-    d.name = rows.OptionalText(row, 6);
-    d.images_json = rows.Text(row, 7);
-    d.allowed = rows.Bool(row, 8);
-    d.mode = rows.Text(row, 9);
-    d.dry_run = rows.Bool(row, 10);
-    d.reasons_json = rows.Text(row, 11);
-    decisions.push_back(std::move(d));
+    DecisionView& d = decisions.emplace_back();
+    d.id = rows.Text(row, id);
+    d.created_at = rows.Text(row, created_at);
+    d.request_uid = rows.Text(row, request_uid);
+    d.operation = rows.Text(row, operation);
+    d.kind = rows.Text(row, kind);
+    d.namespace_name = rows.OptionalText(row, namespace_name);
+    d.name = rows.OptionalText(row, name);
+    d.images_json = rows.Text(row, images);
+    d.allowed = rows.Bool(row, allowed_col);
+    d.mode = rows.Text(row, mode);
+    d.dry_run = rows.Bool(row, dry_run);
+    d.reasons_json = rows.Text(row, reasons);
   }
-  return JsonReply(200, DecisionListJson(decisions, NextCursor(rows, page.limit, 12, 0)));
+  return JsonReply(200, DecisionListJson(decisions, NextCursor(rows, page.limit)));
 }
 
 }  // namespace icat::account

@@ -9,9 +9,10 @@
 #include "icat/crypto.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
-#include "icat/paging.hpp"
 #include "icat/log.hpp"
+#include "icat/paging.hpp"
 #include "icat/validate.hpp"
+#include "queries.hpp"
 
 namespace icat::account {
 
@@ -21,19 +22,26 @@ constexpr size_t kMaxKeyNameChars = 100;
 
 std::vector<std::string_view> ScopeNames() { return AllScopes(); }
 
-// Columns of ICAT_KEY_COLUMNS (queries.hpp).
-ApiKeyView KeyAt(const Rows& rows, int row) {
-  ApiKeyView k;
-  k.id = rows.Text(row, 0);
-  k.name = rows.Text(row, 1);
-  k.prefix = rows.Text(row, 2);
-  k.scopes = ParseTextArray(rows.Text(row, 3));
-  k.created_at = rows.Text(row, 4);
-  k.expires_at = rows.OptionalText(row, 5);
-  k.last_used_at = rows.OptionalText(row, 6);
-  k.state = rows.Text(row, 7);
-  k.created_by = rows.OptionalText(row, 8);
-  return k;
+// At most `count` rows of ICAT_KEY_COLUMNS (queries.hpp).
+std::vector<ApiKeyView> KeysAt(const Rows& rows, int count) {
+  const int id = rows.Column("id"), name = rows.Column("name"), prefix = rows.Column("prefix"),
+            scopes = rows.Column("scopes"), created_at = rows.Column("created_at"),
+            expires_at = rows.Column("expires_at"), last_used_at = rows.Column("last_used_at"),
+            state = rows.Column("state"), created_by = rows.Column("created_by");
+  std::vector<ApiKeyView> keys;
+  for (int row = 0; row < rows.size() && row < count; row++) {
+    ApiKeyView& k = keys.emplace_back();
+    k.id = rows.Text(row, id);
+    k.name = rows.Text(row, name);
+    k.prefix = rows.Text(row, prefix);
+    k.scopes = ParseTextArray(rows.Text(row, scopes));
+    k.created_at = rows.Text(row, created_at);
+    k.expires_at = rows.OptionalText(row, expires_at);
+    k.last_used_at = rows.OptionalText(row, last_used_at);
+    k.state = rows.Text(row, state);
+    k.created_by = rows.OptionalText(row, created_by);
+  }
+  return keys;
 }
 
 void WriteKeyFields(JsonWriter& w, const ApiKeyView& k) {
@@ -97,11 +105,8 @@ std::string ApiKeyListJson(const std::vector<ApiKeyView>& keys, const std::optio
 //   400 VALIDATION_ERROR (limit, cursor, headers); 401; 403 FORBIDDEN (not an admin)
 Reply ListApiKeys(Context& ctx) {
   Page page = ReadPage(ctx.request);
-  Rows rows =
-      ctx.db.Run("account_list_keys", {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
-  std::vector<ApiKeyView> keys;
-  for (int row = 0; row < rows.size() && row < page.limit; row++) keys.push_back(KeyAt(rows, row));
-  return JsonReply(200, ApiKeyListJson(keys, NextCursor(rows, page.limit, 9, 0)));
+  Rows rows = ctx.db.Run(kListKeys, {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
+  return JsonReply(200, ApiKeyListJson(KeysAt(rows, page.limit), NextCursor(rows, page.limit)));
 }
 
 // POST /api/api-keys {"name", "scopes": [...], "expiresAt"?}   (portal; admin)
@@ -111,10 +116,9 @@ Reply ListApiKeys(Context& ctx) {
 Reply CreateApiKey(Context& ctx) {
   NewKeyInput in = ReadNewKey(ctx);
   NewApiKey key = GenerateApiKey(ctx.config.key_prefix);
-  Rows rows =
-      ctx.db.Run("account_insert_key", {ctx.principal.tenant_id, in.name, key.prefix, "\\x" + HexEncode(key.hash),
-                                        TextArrayLiteral(in.scopes), in.expires_at, ctx.principal.user_id});
-  ApiKeyView view = KeyAt(rows, 0);
+  Rows rows = ctx.db.Run(kInsertKey, {ctx.principal.tenant_id, in.name, key.prefix, "\\x" + HexEncode(key.hash),
+                                      TextArrayLiteral(in.scopes), in.expires_at, ctx.principal.user_id});
+  ApiKeyView view = KeysAt(rows, 1).at(0);
   view.secret = key.secret;
   Audit(ctx, "key.created", view.id, StringObjectJson({{"name", view.name}, {"prefix", view.prefix}}));
   return JsonReply(201, ApiKeyJson(view), true);
@@ -125,17 +129,18 @@ Reply CreateApiKey(Context& ctx) {
 //   404 NOT_FOUND: unknown, malformed or another tenant's id; 401; 403 FORBIDDEN
 Reply RevokeApiKey(Context& ctx) {
   std::string id = PathId(ctx, "API key");
-  Rows found = ctx.db.Run("account_key_for_revoke", {ctx.principal.tenant_id, id});
+  Rows found = ctx.db.Run(kKeyForRevoke, {ctx.principal.tenant_id, id});
   if (found.empty()) throw ApiError(Error::kNOT_FOUND, "No such API key.");
-  if (!found.Bool(0, 1)) {
-    Rows revoked = ctx.db.Run("account_revoke_key", {ctx.principal.tenant_id, id});
+  if (!found.Bool(0, found.Column("revoked"))) {
+    ctx.db.Exec(kRevokeKey, {ctx.principal.tenant_id, id});
     Audit(ctx, "key.revoked", id,
-          StringObjectJson({{"name", std::string(found.Text(0, 2))}, {"prefix", std::string(found.Text(0, 3))}}));
+          StringObjectJson({{"name", std::string(found.Text(0, found.Column("name")))},
+                            {"prefix", std::string(found.Text(0, found.Column("prefix")))}}));
   }
   // The Redis tombstone goes in before the commit: cache fills use SET NX, so none can replace it,
   // and the revoked row is committed before this reply leaves. A rollback after this point leaves
   // the key refused until the tombstone expires: the safe side.
-  if (!MarkApiKeyRevoked(ctx.redis, ctx.config, found.Text(0, 0))) {
+  if (!MarkApiKeyRevoked(ctx.redis, ctx.config, found.Text(0, found.Column("key_hash_hex")))) {
     // Committed all the same (Postgres refuses the key from now on), but a 204 would promise what
     // a cached copy in an unreachable Redis may break: 503, and a repeat sets the tombstone.
     LogWarn("rid=" + ctx.request.request_id + " redis unreachable at key revoke " + id);

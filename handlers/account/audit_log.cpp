@@ -4,6 +4,7 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
+#include "queries.hpp"
 
 namespace icat::account {
 
@@ -54,12 +55,16 @@ Reply ListAuditLog(Context& ctx) {
   }
   int limit = ParseLimit(ctx.request);
   std::optional<std::string> after = AfterId(ctx.request);
-  Rows rows = ctx.db.Run("account_list_audit", {ctx.principal.tenant_id, action, after, limit + 1});
+  Rows rows = ctx.db.Run(kListAudit, {ctx.principal.tenant_id, action, after, limit + 1});
+  const int id = rows.Column("id"), at = rows.Column("at"), actor = rows.Column("actor"),
+            action_col = rows.Column("action"), target = rows.Column("target"), client_ip = rows.Column("client_ip"),
+            request_id = rows.Column("request_id"), detail = rows.Column("detail"), trace_id = rows.Column("trace_id");
   std::vector<AuditEntryView> entries;
   for (int row = 0; row < rows.size() && row < limit; row++) {
-    entries.push_back({rows.Int(row, 0), std::string(rows.Text(row, 1)), std::string(rows.Text(row, 2)),
-                       std::string(rows.Text(row, 3)), rows.OptionalText(row, 4), rows.OptionalText(row, 5),
-                       rows.OptionalText(row, 6), std::string(rows.Text(row, 7)), rows.OptionalText(row, 8)});
+    entries.push_back({rows.Int(row, id), std::string(rows.Text(row, at)), std::string(rows.Text(row, actor)),
+                       std::string(rows.Text(row, action_col)), rows.OptionalText(row, target),
+                       rows.OptionalText(row, client_ip), rows.OptionalText(row, request_id),
+                       std::string(rows.Text(row, detail)), rows.OptionalText(row, trace_id)});
   }
   std::optional<std::string> next;
   if (rows.size() > limit) next = EncodeCursor({std::to_string(entries.back().id)});

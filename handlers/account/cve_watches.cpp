@@ -8,6 +8,7 @@
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/validate.hpp"
+#include "queries.hpp"
 
 namespace icat::account {
 
@@ -15,15 +16,20 @@ namespace {
 
 constexpr size_t kMaxNoteChars = 500;
 
-// Columns of ICAT_WATCH_COLUMNS (queries.hpp).
-CveWatchView WatchAt(const Rows& rows, int row) {
-  CveWatchView w;
-  w.id = rows.Text(row, 0);
-  w.cve_id = rows.Text(row, 1);
-  w.note = rows.OptionalText(row, 2);
-  w.created_at = rows.Text(row, 3);
-  w.created_by = rows.OptionalText(row, 4);
-  return w;
+// At most `count` rows of ICAT_WATCH_COLUMNS (queries.hpp).
+std::vector<CveWatchView> WatchesAt(const Rows& rows, int count) {
+  const int id = rows.Column("id"), cve_id = rows.Column("cve_id"), note = rows.Column("note"),
+            created_at = rows.Column("created_at"), created_by = rows.Column("created_by");
+  std::vector<CveWatchView> watches;
+  for (int row = 0; row < rows.size() && row < count; row++) {
+    CveWatchView& w = watches.emplace_back();
+    w.id = rows.Text(row, id);
+    w.cve_id = rows.Text(row, cve_id);
+    w.note = rows.OptionalText(row, note);
+    w.created_at = rows.Text(row, created_at);
+    w.created_by = rows.OptionalText(row, created_by);
+  }
+  return watches;
 }
 
 // Fills each watch's images with one query for the whole page.
@@ -31,12 +37,16 @@ void AddImages(Context& ctx, std::vector<CveWatchView>& watches) {
   if (watches.empty()) return;
   std::vector<std::string> ids;
   for (const CveWatchView& w : watches) ids.push_back(w.id);
-  Rows rows = ctx.db.Run("account_watched_images", {ctx.principal.tenant_id, TextArrayLiteral(ids)});
+  Rows rows = ctx.db.Run(kWatchedImages, {ctx.principal.tenant_id, TextArrayLiteral(ids)});
   std::map<std::string, std::vector<WatchedImage>, std::less<>> by_watch;
+  const int watch_id = rows.Column("watch_id"), image_id = rows.Column("image_id"),
+            image_name = rows.Column("image_name"), version_id = rows.Column("version_id"), tag = rows.Column("tag"),
+            packages = rows.Column("packages");
   for (int row = 0; row < rows.size(); row++) {
-    by_watch[std::string(rows.Text(row, 0))].push_back({std::string(rows.Text(row, 1)), std::string(rows.Text(row, 2)),
-                                                        std::string(rows.Text(row, 3)), std::string(rows.Text(row, 4)),
-                                                        ParseTextArray(rows.Text(row, 5))});
+    by_watch[std::string(rows.Text(row, watch_id))].push_back(
+        {std::string(rows.Text(row, image_id)), std::string(rows.Text(row, image_name)),
+         std::string(rows.Text(row, version_id)), std::string(rows.Text(row, tag)),
+         ParseTextArray(rows.Text(row, packages))});
   }
   for (CveWatchView& w : watches) w.images = std::move(by_watch[w.id]);
 }
@@ -82,12 +92,10 @@ std::string CveWatchListJson(const std::vector<CveWatchView>& watches, const std
 //   400 VALIDATION_ERROR (limit, cursor, headers); 401
 Reply ListCveWatches(Context& ctx) {
   Page page = ReadPage(ctx.request);
-  Rows rows =
-      ctx.db.Run("account_list_watches", {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
-  std::vector<CveWatchView> watches;
-  for (int row = 0; row < rows.size() && row < page.limit; row++) watches.push_back(WatchAt(rows, row));
+  Rows rows = ctx.db.Run(kListWatches, {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
+  std::vector<CveWatchView> watches = WatchesAt(rows, page.limit);
   AddImages(ctx, watches);
-  return JsonReply(200, CveWatchListJson(watches, NextCursor(rows, page.limit, 5, 0)));
+  return JsonReply(200, CveWatchListJson(watches, NextCursor(rows, page.limit)));
 }
 
 // POST /api/cve-watches {"cveId", "note"?}   (portal; admin)
@@ -105,9 +113,9 @@ Reply CreateCveWatch(Context& ctx) {
   body.CheckUnknown();
   ThrowIfIssues(issues);
 
-  Rows rows = ctx.db.Run("account_insert_watch", {ctx.principal.tenant_id, *cve_id, note, ctx.principal.user_id});
+  Rows rows = ctx.db.Run(kInsertWatch, {ctx.principal.tenant_id, *cve_id, note, ctx.principal.user_id});
   if (rows.empty()) throw ApiError(Error::kCONFLICT, *cve_id + " is already on the watch list.");
-  std::vector<CveWatchView> watch = {WatchAt(rows, 0)};
+  std::vector<CveWatchView> watch = WatchesAt(rows, 1);
   AddImages(ctx, watch);
   Audit(ctx, "cve_watch.created", watch[0].id, StringObjectJson({{"cveId", *cve_id}}));
   ctx.cached_data_changed = true;  // admission workers keep the watch list
@@ -118,9 +126,9 @@ Reply CreateCveWatch(Context& ctx) {
 //   204; 404 NOT_FOUND: unknown, malformed or another tenant's id; 401; 403 FORBIDDEN
 Reply DeleteCveWatch(Context& ctx) {
   std::string id = PathId(ctx, "CVE watch");
-  Rows rows = ctx.db.Run("account_delete_watch", {ctx.principal.tenant_id, id});
+  Rows rows = ctx.db.Run(kDeleteWatch, {ctx.principal.tenant_id, id});
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such CVE watch.");
-  Audit(ctx, "cve_watch.deleted", id, StringObjectJson({{"cveId", std::string(rows.Text(0, 0))}}));
+  Audit(ctx, "cve_watch.deleted", id, StringObjectJson({{"cveId", std::string(rows.Text(0, rows.Column("cve_id")))}}));
   ctx.cached_data_changed = true;
   return NoContent();
 }

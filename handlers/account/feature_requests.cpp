@@ -8,6 +8,7 @@
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/validate.hpp"
+#include "queries.hpp"
 
 namespace icat::account {
 
@@ -19,23 +20,32 @@ constexpr size_t kMaxTitleChars = 200;
 constexpr size_t kMaxDescriptionChars = 10000;
 constexpr size_t kMaxPackageChars = 200;
 
-// Columns of ICAT_REQUEST_COLUMNS (queries.hpp).
-FeatureRequestView RequestAt(const Rows& rows, int row) {
-  FeatureRequestView f;
-  f.id = rows.Text(row, 0);
-  f.type = rows.Text(row, 1);
-  f.title = rows.Text(row, 2);
-  f.description = rows.Text(row, 3);
-  f.status = rows.Text(row, 4);
-  f.created_at = rows.Text(row, 5);
-  f.updated_at = rows.Text(row, 6);
-  f.image_id = rows.OptionalText(row, 7);
-  f.image_name = rows.OptionalText(row, 8);
-  f.cve_id = rows.OptionalText(row, 9);
-  f.package_name = rows.OptionalText(row, 10);
-  f.created_by_id = rows.OptionalText(row, 11);
-  f.created_by_email = rows.OptionalText(row, 12);
-  return f;
+// At most `count` rows of ICAT_REQUEST_COLUMNS (queries.hpp).
+std::vector<FeatureRequestView> RequestsAt(const Rows& rows, int count) {
+  const int id = rows.Column("id"), type = rows.Column("type"), title = rows.Column("title"),
+            description = rows.Column("description"), status = rows.Column("status"),
+            created_at = rows.Column("created_at"), updated_at = rows.Column("updated_at"),
+            image_id = rows.Column("image_id"), image_name = rows.Column("image_name"), cve_id = rows.Column("cve_id"),
+            package_name = rows.Column("package_name"), created_by_id = rows.Column("created_by_id"),
+            created_by_email = rows.Column("created_by_email");
+  std::vector<FeatureRequestView> requests;
+  for (int row = 0; row < rows.size() && row < count; row++) {
+    FeatureRequestView& f = requests.emplace_back();
+    f.id = rows.Text(row, id);
+    f.type = rows.Text(row, type);
+    f.title = rows.Text(row, title);
+    f.description = rows.Text(row, description);
+    f.status = rows.Text(row, status);
+    f.created_at = rows.Text(row, created_at);
+    f.updated_at = rows.Text(row, updated_at);
+    f.image_id = rows.OptionalText(row, image_id);
+    f.image_name = rows.OptionalText(row, image_name);
+    f.cve_id = rows.OptionalText(row, cve_id);
+    f.package_name = rows.OptionalText(row, package_name);
+    f.created_by_id = rows.OptionalText(row, created_by_id);
+    f.created_by_email = rows.OptionalText(row, created_by_email);
+  }
+  return requests;
 }
 
 void WriteRequest(JsonWriter& w, const FeatureRequestView& f) {
@@ -78,7 +88,7 @@ NewRequest ReadNewRequest(Context& ctx) {
   in.description = body.String("description", Need::kRequired, kMaxDescriptionChars, 1, true).value_or("");
   in.image_id = body.String("imageId", Need::kOptional, 36);
   if (in.image_id &&
-      (!IsUuid(*in.image_id) || ctx.db.Run("account_image_visible", {ctx.principal.tenant_id, *in.image_id}).empty())) {
+      (!IsUuid(*in.image_id) || ctx.db.Run(kImageVisible, {ctx.principal.tenant_id, *in.image_id}).empty())) {
     body.Issue("imageId", "is not an image of your catalogue");
   }
   std::optional<std::string> cve = body.String("cveId", Need::kOptional, 40);
@@ -123,11 +133,9 @@ Reply ListFeatureRequests(Context& ctx) {
     ThrowInvalid("type", "must be one of feature, package, bug");
   }
   Page page = ReadPage(ctx.request);
-  Rows rows = ctx.db.Run("account_list_requests",
+  Rows rows = ctx.db.Run(kListRequests,
                          {ctx.principal.tenant_id, status, type, page.after_time, page.after_id, page.limit + 1});
-  std::vector<FeatureRequestView> requests;
-  for (int row = 0; row < rows.size() && row < page.limit; row++) requests.push_back(RequestAt(rows, row));
-  return JsonReply(200, FeatureRequestListJson(requests, NextCursor(rows, page.limit, 13, 0)));
+  return JsonReply(200, FeatureRequestListJson(RequestsAt(rows, page.limit), NextCursor(rows, page.limit)));
 }
 
 // POST /api/feature-requests {"type": feature|package|bug, "title", "description", "imageId"?,
@@ -138,9 +146,9 @@ Reply ListFeatureRequests(Context& ctx) {
 //       request, unknown fields); 401; 403 FORBIDDEN; 415; MALFORMED_JSON
 Reply CreateFeatureRequest(Context& ctx) {
   NewRequest in = ReadNewRequest(ctx);
-  Rows rows = ctx.db.Run("account_insert_request", {ctx.principal.tenant_id, in.type, in.title, in.description,
-                                                    in.image_id, in.cve_id, in.package_name, ctx.principal.user_id});
-  FeatureRequestView view = RequestAt(rows, 0);
+  Rows rows = ctx.db.Run(kInsertRequest, {ctx.principal.tenant_id, in.type, in.title, in.description, in.image_id,
+                                          in.cve_id, in.package_name, ctx.principal.user_id});
+  FeatureRequestView view = RequestsAt(rows, 1).at(0);
   Audit(ctx, "feature_request.created", view.id, StringObjectJson({{"type", view.type}, {"title", view.title}}));
   return JsonReply(201, FeatureRequestJson(view));
 }

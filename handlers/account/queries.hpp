@@ -15,134 +15,155 @@ namespace icat::account {
 // A user id from a token, or NULL when that user is gone (created_by stays valid).
 #define ICAT_USER(n) "(SELECT id FROM users WHERE id = $" #n "::uuid AND tenant_id = $1)"
 
-#define ICAT_KEY_COLUMNS                                                                                      \
-  "k.id, k.name, k.prefix, k.scopes, rfc3339(k.created_at), rfc3339(k.expires_at), rfc3339(k.last_used_at), " \
-  "CASE WHEN k.revoked_at IS NOT NULL THEN 'revoked' WHEN k.expires_at <= now() THEN 'expired' "              \
-  "ELSE 'active' END, k.created_by, rfc3339_us(k.created_at)"
-#define ICAT_WATCH_COLUMNS "w.id, w.cve_id, w.note, rfc3339(w.created_at), w.created_by, rfc3339_us(w.created_at)"
-#define ICAT_REQUEST_COLUMNS                                                                                   \
-  "f.id, f.type, f.title, f.description, f.status, rfc3339(f.created_at), rfc3339(f.updated_at), f.image_id, " \
-  "i.name, f.cve_id, f.package_name, u.id, u.email, rfc3339_us(f.created_at) "                                 \
+#define ICAT_KEY_COLUMNS                                                                                         \
+  "k.id, k.name, k.prefix, k.scopes, rfc3339(k.created_at) AS created_at, rfc3339(k.expires_at) AS expires_at, " \
+  "rfc3339(k.last_used_at) AS last_used_at, "                                                                    \
+  "CASE WHEN k.revoked_at IS NOT NULL THEN 'revoked' WHEN k.expires_at <= now() THEN 'expired' "                 \
+  "ELSE 'active' END AS state, k.created_by, rfc3339_us(k.created_at) AS cursor_time"
+#define ICAT_WATCH_COLUMNS                                                      \
+  "w.id, w.cve_id, w.note, rfc3339(w.created_at) AS created_at, w.created_by, " \
+  "rfc3339_us(w.created_at) AS cursor_time"
+#define ICAT_REQUEST_COLUMNS                                                                          \
+  "f.id, f.type, f.title, f.description, f.status, rfc3339(f.created_at) AS created_at, "             \
+  "rfc3339(f.updated_at) AS updated_at, f.image_id, i.name AS image_name, f.cve_id, f.package_name, " \
+  "u.id AS created_by_id, u.email AS created_by_email, rfc3339_us(f.created_at) AS cursor_time "      \
   "FROM f LEFT JOIN images i ON i.id = f.image_id LEFT JOIN users u ON u.id = f.created_by "
-#define ICAT_WEBHOOK_COLUMNS                                                                           \
-  "w.id, w.url, w.events, w.active, w.disabled_reason, rfc3339(w.created_at), rfc3339(w.updated_at), " \
-  "rfc3339_us(w.created_at)"
+#define ICAT_WEBHOOK_COLUMNS                                                                  \
+  "w.id, w.url, w.events, w.active, w.disabled_reason, rfc3339(w.created_at) AS created_at, " \
+  "rfc3339(w.updated_at) AS updated_at, rfc3339_us(w.created_at) AS cursor_time"
 
 // Each statement reads as SQL, a line per clause.
 // clang-format off
+// ---- API keys. $1 tenant.
+inline constexpr Statement kListKeys{"account_list_keys",
+    "SELECT " ICAT_KEY_COLUMNS " FROM api_keys k WHERE k.tenant_id = $1 AND " ICAT_AFTER("k", 2, 3)
+    "ORDER BY k.created_at DESC, k.id DESC LIMIT $4"};
+// $2 name, $3 prefix, $4 key hash (bytea hex), $5 scopes, $6 expiry or NULL, $7 creator
+inline constexpr Statement kInsertKey{"account_insert_key",
+    "WITH k AS (INSERT INTO api_keys (tenant_id, name, prefix, key_hash, scopes, expires_at, created_by) "
+    "VALUES ($1, $2, $3, $4::bytea, $5::text[], $6::timestamptz, " ICAT_USER(7) ") RETURNING *) "
+    "SELECT " ICAT_KEY_COLUMNS " FROM k"};
+// $2 key id. Locked, so two revokes of one key audit once.
+inline constexpr Statement kKeyForRevoke{"account_key_for_revoke",
+    "SELECT encode(key_hash, 'hex') AS key_hash_hex, revoked_at IS NOT NULL AS revoked, name, prefix FROM api_keys "
+    "WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE"};
+inline constexpr Statement kRevokeKey{"account_revoke_key",
+    "UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1 AND id = $2::uuid"};
+
+// ---- CVE watches. $1 tenant.
+inline constexpr Statement kListWatches{"account_list_watches",
+    "SELECT " ICAT_WATCH_COLUMNS " FROM cve_watches w WHERE w.tenant_id = $1 AND " ICAT_AFTER("w", 2, 3)
+    "ORDER BY w.created_at DESC, w.id DESC LIMIT $4"};
+// $2 watch ids: the licensed images whose latest version's latest scan carries each watched id
+// (as the id or an alias; a VEX not-affected finding does not count).
+inline constexpr Statement kWatchedImages{"account_watched_images",
+    "SELECT w.id AS watch_id, i.id AS image_id, i.name AS image_name, v.id AS version_id, v.tag, "
+    "array_agg(DISTINCT x.package_name ORDER BY x.package_name) AS packages "
+    "FROM cve_watches w JOIN licenses l ON l.tenant_id = w.tenant_id JOIN images i ON i.id = l.image_id "
+    "JOIN image_versions v ON v.id = i.latest_version_id "
+    "JOIN vulnerabilities x ON x.scan_id = v.latest_scan_id AND x.fix_state <> 'not-affected' "
+    "AND (x.vuln_id = w.cve_id OR w.cve_id = ANY (x.aliases)) "
+    "WHERE w.tenant_id = $1 AND w.id = ANY ($2::uuid[]) "
+    "GROUP BY w.id, i.id, i.name, v.id, v.tag ORDER BY w.id, i.name"};
+// $2 CVE id, $3 note, $4 creator. No row: the tenant already watches it.
+inline constexpr Statement kInsertWatch{"account_insert_watch",
+    "WITH w AS (INSERT INTO cve_watches (tenant_id, cve_id, note, created_by) VALUES ($1, $2, $3, " ICAT_USER(4)
+    ") ON CONFLICT (tenant_id, cve_id) DO NOTHING RETURNING *) SELECT " ICAT_WATCH_COLUMNS " FROM w"};
+inline constexpr Statement kDeleteWatch{"account_delete_watch",
+    "DELETE FROM cve_watches WHERE tenant_id = $1 AND id = $2::uuid RETURNING cve_id"};
+
+// ---- Feature requests. $1 tenant.
+// $2 status or NULL, $3 type or NULL, $4/$5 cursor, $6 limit
+inline constexpr Statement kListRequests{"account_list_requests",
+    "WITH f AS (SELECT * FROM feature_requests f WHERE f.tenant_id = $1 AND ($2::text IS NULL OR f.status = $2) "
+    "AND ($3::text IS NULL OR f.type = $3) AND " ICAT_AFTER("f", 4, 5)
+    "ORDER BY f.created_at DESC, f.id DESC LIMIT $6) "
+    "SELECT " ICAT_REQUEST_COLUMNS "ORDER BY f.created_at DESC, f.id DESC"};
+// $2 type, $3 title, $4 description, $5 image, $6 CVE, $7 package, $8 creator
+inline constexpr Statement kInsertRequest{"account_insert_request",
+    "WITH f AS (INSERT INTO feature_requests (tenant_id, type, title, description, image_id, cve_id, package_name, "
+    "created_by) VALUES ($1, $2, $3, $4, $5::uuid, $6, $7, " ICAT_USER(8) ") RETURNING *) "
+    "SELECT " ICAT_REQUEST_COLUMNS};
+// $2 image id: whether the tenant holds a licence for it
+inline constexpr Statement kImageVisible{"account_image_visible",
+    "SELECT 1 FROM licenses WHERE tenant_id = $1 AND image_id = $2::uuid"};
+
+// ---- Webhook subscriptions. $1 tenant.
+inline constexpr Statement kListWebhooks{"account_list_webhooks",
+    "SELECT " ICAT_WEBHOOK_COLUMNS " FROM webhooks w WHERE w.tenant_id = $1 AND " ICAT_AFTER("w", 2, 3)
+    "ORDER BY w.created_at DESC, w.id DESC LIMIT $4"};
+// $2 url, $3 events, $4 active, $5 secret (kept when the URL is already subscribed).
+// The last two columns: whether the row is new, and its secret.
+inline constexpr Statement kUpsertWebhook{"account_upsert_webhook",
+    "INSERT INTO webhooks AS w (tenant_id, url, events, active, secret) VALUES ($1, $2, $3::text[], $4, $5) "
+    "ON CONFLICT (tenant_id, url) DO UPDATE SET events = EXCLUDED.events, active = EXCLUDED.active, "
+    "disabled_reason = CASE WHEN EXCLUDED.active THEN NULL ELSE w.disabled_reason END, updated_at = now() "
+    "RETURNING " ICAT_WEBHOOK_COLUMNS ", w.xmax = 0 AS created, w.secret"};
+// $2 id, $3 url, $4 events, $5 active
+inline constexpr Statement kUpdateWebhook{"account_update_webhook",
+    "UPDATE webhooks w SET url = $3, events = $4::text[], active = $5, "
+    "disabled_reason = CASE WHEN $5 THEN NULL ELSE w.disabled_reason END, updated_at = now() "
+    "WHERE w.tenant_id = $1 AND w.id = $2::uuid RETURNING " ICAT_WEBHOOK_COLUMNS};
+// $2 url, $3 id: another subscription of the tenant with this URL
+inline constexpr Statement kWebhookUrlTaken{"account_webhook_url_taken",
+    "SELECT 1 FROM webhooks WHERE tenant_id = $1 AND url = $2 AND id <> $3::uuid"};
+inline constexpr Statement kDeleteWebhook{"account_delete_webhook",
+    "DELETE FROM webhooks WHERE tenant_id = $1 AND id = $2::uuid RETURNING url"};
+
+// ---- Webhook delivery log and ping. $1 tenant, $2 webhook id.
+// Locked (FOR SHARE) until the ping's delivery is written, so a concurrent PUT or DELETE waits.
+inline constexpr Statement kWebhookForPing{"account_webhook_for_ping",
+    "SELECT w.url, w.active, w.disabled_reason FROM webhooks w WHERE w.tenant_id = $1 AND w.id = $2::uuid FOR SHARE"};
+inline constexpr Statement kWebhookExists{"account_webhook_exists",
+    "SELECT 1 FROM webhooks WHERE tenant_id = $1 AND id = $2::uuid"};
+// $3 state or NULL, $4/$5 cursor, $6 limit. next_attempt_at only while pending.
+inline constexpr Statement kListDeliveries{"account_list_deliveries",
+    "SELECT d.id, d.event_id, e.type AS event_type, d.state, d.attempts, d.last_status, d.last_error, "
+    "CASE WHEN d.state = 'pending' THEN rfc3339(d.next_attempt_at) END AS next_attempt_at, "
+    "rfc3339(d.created_at) AS created_at, rfc3339(d.updated_at) AS updated_at, rfc3339_us(d.created_at) AS cursor_time "
+    "FROM deliveries d JOIN events e ON e.id = d.event_id "
+    "WHERE d.tenant_id = $1 AND d.webhook_id = $2::uuid AND ($3::text IS NULL OR d.state = $3) AND "
+    ICAT_AFTER("d", 4, 5) "ORDER BY d.created_at DESC, d.id DESC LIMIT $6"};
+// $3 the event's data, $4 the request's traceparent (its delivery passes it on). The event is
+// born fanned out: its one delivery, to this subscription alone, is written here, and the
+// dispatcher sends it like any other due delivery.
+inline constexpr Statement kInsertPing{"account_insert_ping",
+    "WITH e AS (INSERT INTO events (tenant_id, type, payload, fanned_out_at, traceparent) "
+    "VALUES ($1, 'ping', $3::jsonb, now(), $4) "
+    "RETURNING id), d AS (INSERT INTO deliveries (tenant_id, event_id, webhook_id) SELECT $1, e.id, $2::uuid FROM e "
+    "RETURNING id, event_id) SELECT event_id, id AS delivery_id FROM d"};
+
+// ---- Admission policy and decisions. $1 tenant.
+inline constexpr Statement kGetPolicy{"account_get_policy",
+    "SELECT policy::text FROM admission_policies WHERE tenant_id = $1"};
+// $2 policy, $3 editor
+inline constexpr Statement kPutPolicy{"account_put_policy",
+    "INSERT INTO admission_policies (tenant_id, policy, updated_by, updated_at) "
+    "VALUES ($1, $2::jsonb, " ICAT_USER(3) ", now()) ON CONFLICT (tenant_id) DO UPDATE "
+    "SET policy = EXCLUDED.policy, updated_by = EXCLUDED.updated_by, updated_at = now()"};
+// $2 image ids: those the tenant holds a licence for
+inline constexpr Statement kVisibleImages{"account_visible_images",
+    "SELECT image_id FROM licenses WHERE tenant_id = $1 AND image_id = ANY ($2::uuid[])"};
+// $2 allowed filter or NULL, $3/$4 cursor, $5 limit
+inline constexpr Statement kListDecisions{"account_list_decisions",
+    "SELECT d.id, rfc3339(d.created_at) AS created_at, d.request_uid, d.operation, d.kind, d.namespace, d.name, "
+    "d.images::text AS images, d.allowed, d.mode, d.dry_run, d.reasons::text AS reasons, "
+    "rfc3339_us(d.created_at) AS cursor_time FROM admission_decisions d "
+    "WHERE d.tenant_id = $1 AND ($2::boolean IS NULL OR d.allowed = $2) AND " ICAT_AFTER("d", 3, 4)
+    "ORDER BY d.created_at DESC, d.id DESC LIMIT $5"};
+
+// ---- Audit log. $1 tenant, $2 action or NULL, $3 last id of the previous page or NULL, $4 limit
+inline constexpr Statement kListAudit{"account_list_audit",
+    "SELECT id, rfc3339(at) AS at, actor, action, target, client_ip, request_id, detail::text, trace_id FROM audit_log "
+    "WHERE tenant_id = $1 AND ($2::text IS NULL OR action = $2) AND ($3::bigint IS NULL OR id < $3) "
+    "ORDER BY id DESC LIMIT $4"};
+
+// The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
-    // ---- API keys. $1 tenant.
-    {"account_list_keys",
-     "SELECT " ICAT_KEY_COLUMNS " FROM api_keys k WHERE k.tenant_id = $1 AND " ICAT_AFTER("k", 2, 3)
-     "ORDER BY k.created_at DESC, k.id DESC LIMIT $4"},
-    // $2 name, $3 prefix, $4 key hash (bytea hex), $5 scopes, $6 expiry or NULL, $7 creator
-    {"account_insert_key",
-     "WITH k AS (INSERT INTO api_keys (tenant_id, name, prefix, key_hash, scopes, expires_at, created_by) "
-     "VALUES ($1, $2, $3, $4::bytea, $5::text[], $6::timestamptz, " ICAT_USER(7) ") RETURNING *) "
-     "SELECT " ICAT_KEY_COLUMNS " FROM k"},
-    // $2 key id. Locked, so two revokes of one key audit once.
-    {"account_key_for_revoke",
-     "SELECT encode(key_hash, 'hex'), revoked_at IS NOT NULL, name, prefix FROM api_keys "
-     "WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE"},
-    {"account_revoke_key", "UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1 AND id = $2::uuid"},
-
-    // ---- CVE watches. $1 tenant.
-    {"account_list_watches",
-     "SELECT " ICAT_WATCH_COLUMNS " FROM cve_watches w WHERE w.tenant_id = $1 AND " ICAT_AFTER("w", 2, 3)
-     "ORDER BY w.created_at DESC, w.id DESC LIMIT $4"},
-    // $2 watch ids: the licensed images whose latest version's latest scan carries each watched id
-    // (as the id or an alias; a VEX not-affected finding does not count).
-    {"account_watched_images",
-     "SELECT w.id, i.id, i.name, v.id, v.tag, array_agg(DISTINCT x.package_name ORDER BY x.package_name) "
-     "FROM cve_watches w JOIN licenses l ON l.tenant_id = w.tenant_id JOIN images i ON i.id = l.image_id "
-     "JOIN image_versions v ON v.id = i.latest_version_id "
-     "JOIN vulnerabilities x ON x.scan_id = v.latest_scan_id AND x.fix_state <> 'not-affected' "
-     "AND (x.vuln_id = w.cve_id OR w.cve_id = ANY (x.aliases)) "
-     "WHERE w.tenant_id = $1 AND w.id = ANY ($2::uuid[]) "
-     "GROUP BY w.id, i.id, i.name, v.id, v.tag ORDER BY w.id, i.name"},
-    // $2 CVE id, $3 note, $4 creator. No row: the tenant already watches it.
-    {"account_insert_watch",
-     "WITH w AS (INSERT INTO cve_watches (tenant_id, cve_id, note, created_by) VALUES ($1, $2, $3, " ICAT_USER(4)
-     ") ON CONFLICT (tenant_id, cve_id) DO NOTHING RETURNING *) SELECT " ICAT_WATCH_COLUMNS " FROM w"},
-    {"account_delete_watch", "DELETE FROM cve_watches WHERE tenant_id = $1 AND id = $2::uuid RETURNING cve_id"},
-
-    // ---- Feature requests. $1 tenant.
-    // $2 status or NULL, $3 type or NULL, $4/$5 cursor, $6 limit
-    {"account_list_requests",
-     "WITH f AS (SELECT * FROM feature_requests f WHERE f.tenant_id = $1 AND ($2::text IS NULL OR f.status = $2) "
-     "AND ($3::text IS NULL OR f.type = $3) AND " ICAT_AFTER("f", 4, 5)
-     "ORDER BY f.created_at DESC, f.id DESC LIMIT $6) "
-     "SELECT " ICAT_REQUEST_COLUMNS "ORDER BY f.created_at DESC, f.id DESC"},
-    // $2 type, $3 title, $4 description, $5 image, $6 CVE, $7 package, $8 creator
-    {"account_insert_request",
-     "WITH f AS (INSERT INTO feature_requests (tenant_id, type, title, description, image_id, cve_id, package_name, "
-     "created_by) VALUES ($1, $2, $3, $4, $5::uuid, $6, $7, " ICAT_USER(8) ") RETURNING *) "
-     "SELECT " ICAT_REQUEST_COLUMNS},
-    // $2 image id: whether the tenant holds a licence for it
-    {"account_image_visible", "SELECT 1 FROM licenses WHERE tenant_id = $1 AND image_id = $2::uuid"},
-
-    // ---- Webhook subscriptions. $1 tenant.
-    {"account_list_webhooks",
-     "SELECT " ICAT_WEBHOOK_COLUMNS " FROM webhooks w WHERE w.tenant_id = $1 AND " ICAT_AFTER("w", 2, 3)
-     "ORDER BY w.created_at DESC, w.id DESC LIMIT $4"},
-    // $2 url, $3 events, $4 active, $5 secret (kept when the URL is already subscribed).
-    // The last two columns: whether the row is new, and its secret.
-    {"account_upsert_webhook",
-     "INSERT INTO webhooks AS w (tenant_id, url, events, active, secret) VALUES ($1, $2, $3::text[], $4, $5) "
-     "ON CONFLICT (tenant_id, url) DO UPDATE SET events = EXCLUDED.events, active = EXCLUDED.active, "
-     "disabled_reason = CASE WHEN EXCLUDED.active THEN NULL ELSE w.disabled_reason END, updated_at = now() "
-     "RETURNING " ICAT_WEBHOOK_COLUMNS ", w.xmax = 0, w.secret"},
-    // $2 id, $3 url, $4 events, $5 active
-    {"account_update_webhook",
-     "UPDATE webhooks w SET url = $3, events = $4::text[], active = $5, "
-     "disabled_reason = CASE WHEN $5 THEN NULL ELSE w.disabled_reason END, updated_at = now() "
-     "WHERE w.tenant_id = $1 AND w.id = $2::uuid RETURNING " ICAT_WEBHOOK_COLUMNS},
-    // $2 url, $3 id: another subscription of the tenant with this URL
-    {"account_webhook_url_taken", "SELECT 1 FROM webhooks WHERE tenant_id = $1 AND url = $2 AND id <> $3::uuid"},
-    {"account_delete_webhook", "DELETE FROM webhooks WHERE tenant_id = $1 AND id = $2::uuid RETURNING url"},
-
-    // ---- Webhook delivery log and ping. $1 tenant, $2 webhook id.
-    // Locked (FOR SHARE) until the ping's delivery is written, so a concurrent PUT or DELETE waits.
-    {"account_webhook_for_ping",
-     "SELECT w.url, w.active, w.disabled_reason FROM webhooks w WHERE w.tenant_id = $1 AND w.id = $2::uuid FOR SHARE"},
-    {"account_webhook_exists", "SELECT 1 FROM webhooks WHERE tenant_id = $1 AND id = $2::uuid"},
-    // $3 state or NULL, $4/$5 cursor, $6 limit. next_attempt_at only while pending.
-    {"account_list_deliveries",
-     "SELECT d.id, d.event_id, e.type, d.state, d.attempts, d.last_status, d.last_error, "
-     "CASE WHEN d.state = 'pending' THEN rfc3339(d.next_attempt_at) END, rfc3339(d.created_at), "
-     "rfc3339(d.updated_at), rfc3339_us(d.created_at) FROM deliveries d JOIN events e ON e.id = d.event_id "
-     "WHERE d.tenant_id = $1 AND d.webhook_id = $2::uuid AND ($3::text IS NULL OR d.state = $3) AND "
-     ICAT_AFTER("d", 4, 5) "ORDER BY d.created_at DESC, d.id DESC LIMIT $6"},
-    // $3 the event's data, $4 the request's traceparent (its delivery passes it on). The event is
-    // born fanned out: its one delivery, to this subscription alone, is written here, and the
-    // dispatcher sends it like any other due delivery.
-    {"account_insert_ping",
-     "WITH e AS (INSERT INTO events (tenant_id, type, payload, fanned_out_at, traceparent) "
-     "VALUES ($1, 'ping', $3::jsonb, now(), $4) "
-     "RETURNING id), d AS (INSERT INTO deliveries (tenant_id, event_id, webhook_id) SELECT $1, e.id, $2::uuid FROM e "
-     "RETURNING id, event_id) SELECT event_id, id FROM d"},
-
-    // ---- Admission policy and decisions. $1 tenant.
-    {"account_get_policy", "SELECT policy::text FROM admission_policies WHERE tenant_id = $1"},
-    // $2 policy, $3 editor
-    {"account_put_policy",
-     "INSERT INTO admission_policies (tenant_id, policy, updated_by, updated_at) "
-     "VALUES ($1, $2::jsonb, " ICAT_USER(3) ", now()) ON CONFLICT (tenant_id) DO UPDATE "
-     "SET policy = EXCLUDED.policy, updated_by = EXCLUDED.updated_by, updated_at = now()"},
-    // $2 image ids: those the tenant holds a licence for
-    {"account_visible_images", "SELECT image_id FROM licenses WHERE tenant_id = $1 AND image_id = ANY ($2::uuid[])"},
-    // $2 allowed filter or NULL, $3/$4 cursor, $5 limit
-    {"account_list_decisions",
-     "SELECT d.id, rfc3339(d.created_at), d.request_uid, d.operation, d.kind, d.namespace, d.name, d.images::text, "
-     "d.allowed, d.mode, d.dry_run, d.reasons::text, rfc3339_us(d.created_at) FROM admission_decisions d "
-     "WHERE d.tenant_id = $1 AND ($2::boolean IS NULL OR d.allowed = $2) AND " ICAT_AFTER("d", 3, 4)
-     "ORDER BY d.created_at DESC, d.id DESC LIMIT $5"},
-
-    // ---- Audit log. $1 tenant, $2 action or NULL, $3 last id of the previous page or NULL, $4 limit
-    {"account_list_audit",
-     "SELECT id, rfc3339(at), actor, action, target, client_ip, request_id, detail::text, trace_id FROM audit_log "
-     "WHERE tenant_id = $1 AND ($2::text IS NULL OR action = $2) AND ($3::bigint IS NULL OR id < $3) "
-     "ORDER BY id DESC LIMIT $4"},
+    kListKeys, kInsertKey, kKeyForRevoke, kRevokeKey, kListWatches, kWatchedImages, kInsertWatch,
+    kDeleteWatch, kListRequests, kInsertRequest, kImageVisible, kListWebhooks, kUpsertWebhook, kUpdateWebhook,
+    kWebhookUrlTaken, kDeleteWebhook, kWebhookForPing, kWebhookExists, kListDeliveries, kInsertPing,
+    kGetPolicy, kPutPolicy, kVisibleImages, kListDecisions, kListAudit,
 };
 // clang-format on
 

@@ -23,9 +23,10 @@ Page ReadPage(const Request& request) {
   return page;
 }
 
-std::optional<std::string> NextCursor(const Rows& rows, int limit, int time_col, int id_col) {
+std::optional<std::string> NextCursor(const Rows& rows, int limit) {
   if (rows.size() <= limit) return std::nullopt;
-  return EncodeCursor({std::string(rows.Text(limit - 1, time_col)), std::string(rows.Text(limit - 1, id_col))});
+  return EncodeCursor({std::string(rows.Text(limit - 1, rows.Column("cursor_time"))),
+                       std::string(rows.Text(limit - 1, rows.Column("id")))});
 }
 
 std::string PathId(const Context& ctx, std::string_view what) {

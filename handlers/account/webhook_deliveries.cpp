@@ -8,6 +8,7 @@
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/validate.hpp"
+#include "queries.hpp"
 
 namespace icat::account {
 
@@ -15,20 +16,27 @@ namespace {
 
 const std::vector<std::string_view> kStates = {"pending", "succeeded", "failed"};
 
-// Columns of account_list_deliveries (queries.hpp).
-DeliveryView DeliveryAt(const Rows& rows, int row) {
-  DeliveryView d;
-  d.id = rows.Text(row, 0);
-  d.event_id = rows.Text(row, 1);
-  d.event_type = rows.Text(row, 2);
-  d.state = rows.Text(row, 3);
-  d.attempts = rows.Int(row, 4);
-  if (!rows.IsNull(row, 5)) d.last_status = rows.Int(row, 5);
-  d.last_error = rows.OptionalText(row, 6);
-  d.next_attempt_at = rows.OptionalText(row, 7);
-  d.created_at = rows.Text(row, 8);
-  d.updated_at = rows.Text(row, 9);
-  return d;
+// At most `count` rows of kListDeliveries (queries.hpp).
+std::vector<DeliveryView> DeliveriesAt(const Rows& rows, int count) {
+  const int id = rows.Column("id"), event_id = rows.Column("event_id"), event_type = rows.Column("event_type"),
+            state = rows.Column("state"), attempts = rows.Column("attempts"), last_status = rows.Column("last_status"),
+            last_error = rows.Column("last_error"), next_attempt_at = rows.Column("next_attempt_at"),
+            created_at = rows.Column("created_at"), updated_at = rows.Column("updated_at");
+  std::vector<DeliveryView> deliveries;
+  for (int row = 0; row < rows.size() && row < count; row++) {
+    DeliveryView& d = deliveries.emplace_back();
+    d.id = rows.Text(row, id);
+    d.event_id = rows.Text(row, event_id);
+    d.event_type = rows.Text(row, event_type);
+    d.state = rows.Text(row, state);
+    d.attempts = rows.Int(row, attempts);
+    if (!rows.IsNull(row, last_status)) d.last_status = rows.Int(row, last_status);
+    d.last_error = rows.OptionalText(row, last_error);
+    d.next_attempt_at = rows.OptionalText(row, next_attempt_at);
+    d.created_at = rows.Text(row, created_at);
+    d.updated_at = rows.Text(row, updated_at);
+  }
+  return deliveries;
 }
 
 void WriteDelivery(JsonWriter& w, const DeliveryView& d) {
@@ -104,14 +112,12 @@ Reply ListWebhookDeliveries(Context& ctx) {
     ThrowInvalid("state", "must be one of pending, succeeded, failed");
   }
   Page page = ReadPage(ctx.request);
-  if (ctx.db.Run("account_webhook_exists", {ctx.principal.tenant_id, id}).empty()) {
+  if (ctx.db.Run(kWebhookExists, {ctx.principal.tenant_id, id}).empty()) {
     throw ApiError(Error::kNOT_FOUND, "No such webhook.");
   }
-  Rows rows = ctx.db.Run("account_list_deliveries",
-                         {ctx.principal.tenant_id, id, state, page.after_time, page.after_id, page.limit + 1});
-  std::vector<DeliveryView> deliveries;
-  for (int row = 0; row < rows.size() && row < page.limit; row++) deliveries.push_back(DeliveryAt(rows, row));
-  return JsonReply(200, DeliveryListJson(deliveries, NextCursor(rows, page.limit, 10, 0)));
+  Rows rows =
+      ctx.db.Run(kListDeliveries, {ctx.principal.tenant_id, id, state, page.after_time, page.after_id, page.limit + 1});
+  return JsonReply(200, DeliveryListJson(DeliveriesAt(rows, page.limit), NextCursor(rows, page.limit)));
 }
 
 // POST /api/webhooks/:id/ping   (portal; admin) — no body, or {}
@@ -123,13 +129,14 @@ Reply ListWebhookDeliveries(Context& ctx) {
 Reply PingWebhook(Context& ctx) {
   std::string id = PathId(ctx, "webhook");
   RequireNoInput(ctx.request);
-  Rows hook = ctx.db.Run("account_webhook_for_ping", {ctx.principal.tenant_id, id});
+  Rows hook = ctx.db.Run(kWebhookForPing, {ctx.principal.tenant_id, id});
   if (hook.empty()) throw ApiError(Error::kNOT_FOUND, "No such webhook.");
-  std::string url(hook.Text(0, 0));
-  if (!hook.Bool(0, 1)) throw ApiError(Error::kCONFLICT, DisabledMessage(hook.OptionalText(0, 2)));
-  Rows rows = ctx.db.Run("account_insert_ping",
-                         {ctx.principal.tenant_id, id, PingDataJson(id, url), ctx.trace.Traceparent()});
-  std::string event_id(rows.Text(0, 0)), delivery_id(rows.Text(0, 1));
+  std::string url(hook.Text(0, hook.Column("url")));
+  if (!hook.Bool(0, hook.Column("active"))) {
+    throw ApiError(Error::kCONFLICT, DisabledMessage(hook.OptionalText(0, hook.Column("disabled_reason"))));
+  }
+  Rows rows = ctx.db.Run(kInsertPing, {ctx.principal.tenant_id, id, PingDataJson(id, url), ctx.trace.Traceparent()});
+  std::string event_id(rows.Text(0, rows.Column("event_id"))), delivery_id(rows.Text(0, rows.Column("delivery_id")));
   Audit(ctx, "webhook.pinged", id, StringObjectJson({{"url", url}, {"eventId", event_id}, {"deliveryId", delivery_id}}));
   return JsonReply(202, PingAcceptedJson(event_id, delivery_id));
 }

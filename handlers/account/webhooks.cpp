@@ -10,6 +10,7 @@
 #include "icat/url_guard.hpp"
 #include "icat/validate.hpp"
 #include "icat/vocabulary.hpp"
+#include "queries.hpp"
 
 namespace icat::account {
 
@@ -18,17 +19,23 @@ namespace {
 const std::vector<std::string_view> kEvents = AsList(kEventTypes);
 constexpr size_t kSecretBytes = 32;
 
-// Columns of ICAT_WEBHOOK_COLUMNS (queries.hpp).
-WebhookView WebhookAt(const Rows& rows, int row) {
-  WebhookView h;
-  h.id = rows.Text(row, 0);
-  h.url = rows.Text(row, 1);
-  h.events = ParseTextArray(rows.Text(row, 2));
-  h.active = rows.Bool(row, 3);
-  h.disabled_reason = rows.OptionalText(row, 4);
-  h.created_at = rows.Text(row, 5);
-  h.updated_at = rows.Text(row, 6);
-  return h;
+// At most `count` rows of ICAT_WEBHOOK_COLUMNS (queries.hpp).
+std::vector<WebhookView> WebhooksAt(const Rows& rows, int count) {
+  const int id = rows.Column("id"), url = rows.Column("url"), events = rows.Column("events"),
+            active = rows.Column("active"), disabled_reason = rows.Column("disabled_reason"),
+            created_at = rows.Column("created_at"), updated_at = rows.Column("updated_at");
+  std::vector<WebhookView> hooks;
+  for (int row = 0; row < rows.size() && row < count; row++) {
+    WebhookView& h = hooks.emplace_back();
+    h.id = rows.Text(row, id);
+    h.url = rows.Text(row, url);
+    h.events = ParseTextArray(rows.Text(row, events));
+    h.active = rows.Bool(row, active);
+    h.disabled_reason = rows.OptionalText(row, disabled_reason);
+    h.created_at = rows.Text(row, created_at);
+    h.updated_at = rows.Text(row, updated_at);
+  }
+  return hooks;
 }
 
 void WriteWebhook(JsonWriter& w, const WebhookView& h) {
@@ -95,11 +102,8 @@ std::string WebhookListJson(const std::vector<WebhookView>& webhooks, const std:
 //   (never the secret); 400 VALIDATION_ERROR (limit, cursor, headers); 401
 Reply ListWebhooks(Context& ctx) {
   Page page = ReadPage(ctx.request);
-  Rows rows =
-      ctx.db.Run("account_list_webhooks", {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
-  std::vector<WebhookView> hooks;
-  for (int row = 0; row < rows.size() && row < page.limit; row++) hooks.push_back(WebhookAt(rows, row));
-  return JsonReply(200, WebhookListJson(hooks, NextCursor(rows, page.limit, 7, 0)));
+  Rows rows = ctx.db.Run(kListWebhooks, {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
+  return JsonReply(200, WebhookListJson(WebhooksAt(rows, page.limit), NextCursor(rows, page.limit)));
 }
 
 // POST /api/webhooks {"url", "events": [...], "active"?}   (portal; admin) — upsert by URL
@@ -111,11 +115,11 @@ Reply ListWebhooks(Context& ctx) {
 Reply UpsertWebhook(Context& ctx) {
   Subscription in = ReadSubscription(ctx);
   std::string secret = "whsec_" + Base64Encode(RandomBytes(kSecretBytes));
-  Rows rows = ctx.db.Run("account_upsert_webhook",
-                         {ctx.principal.tenant_id, in.url, TextArrayLiteral(in.events), in.active, secret});
-  WebhookView view = WebhookAt(rows, 0);
-  bool created = rows.Bool(0, 8);
-  if (created) view.secret = std::string(rows.Text(0, 9));
+  Rows rows =
+      ctx.db.Run(kUpsertWebhook, {ctx.principal.tenant_id, in.url, TextArrayLiteral(in.events), in.active, secret});
+  WebhookView view = WebhooksAt(rows, 1).at(0);
+  bool created = rows.Bool(0, rows.Column("created"));
+  if (created) view.secret = std::string(rows.Text(0, rows.Column("secret")));
   Audit(ctx, created ? "webhook.created" : "webhook.updated", view.id, AuditOf(view));
   return JsonReply(created ? 201 : 200, WebhookJson(view), created);
 }
@@ -127,13 +131,12 @@ Reply UpsertWebhook(Context& ctx) {
 Reply UpdateWebhook(Context& ctx) {
   std::string id = PathId(ctx, "webhook");
   Subscription in = ReadSubscription(ctx);
-  if (!ctx.db.Run("account_webhook_url_taken", {ctx.principal.tenant_id, in.url, id}).empty()) {
+  if (!ctx.db.Run(kWebhookUrlTaken, {ctx.principal.tenant_id, in.url, id}).empty()) {
     throw ApiError(Error::kCONFLICT, "Another webhook subscription already has this URL.");
   }
-  Rows rows = ctx.db.Run("account_update_webhook",
-                         {ctx.principal.tenant_id, id, in.url, TextArrayLiteral(in.events), in.active});
+  Rows rows = ctx.db.Run(kUpdateWebhook, {ctx.principal.tenant_id, id, in.url, TextArrayLiteral(in.events), in.active});
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such webhook.");
-  WebhookView view = WebhookAt(rows, 0);
+  WebhookView view = WebhooksAt(rows, 1).at(0);
   Audit(ctx, "webhook.updated", id, AuditOf(view));
   return JsonReply(200, WebhookJson(view));
 }
@@ -142,9 +145,9 @@ Reply UpdateWebhook(Context& ctx) {
 //   204; 404 NOT_FOUND: unknown, malformed or another tenant's id; 401; 403 FORBIDDEN
 Reply DeleteWebhook(Context& ctx) {
   std::string id = PathId(ctx, "webhook");
-  Rows rows = ctx.db.Run("account_delete_webhook", {ctx.principal.tenant_id, id});
+  Rows rows = ctx.db.Run(kDeleteWebhook, {ctx.principal.tenant_id, id});
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such webhook.");
-  Audit(ctx, "webhook.deleted", id, StringObjectJson({{"url", std::string(rows.Text(0, 0))}}));
+  Audit(ctx, "webhook.deleted", id, StringObjectJson({{"url", std::string(rows.Text(0, rows.Column("url")))}}));
   return NoContent();
 }
 

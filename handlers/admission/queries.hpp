@@ -9,59 +9,61 @@
 
 namespace icat::admission {
 
-inline constexpr std::string_view kTenantRules = "admission_tenant_rules";
-inline constexpr std::string_view kResolveImages = "admission_resolve_images";
-inline constexpr std::string_view kFindings = "admission_findings";
-inline constexpr std::string_view kRecordDecision = "admission_record_decision";
-inline constexpr std::string_view kAsyncCommit = "admission_async_commit";
+// Each statement reads as SQL, a line per clause.
+// clang-format off
+// $1 tenant: the stored policy (NULL: the defaults) and the CVE watch list.
+inline constexpr Statement kTenantRules{"admission_tenant_rules",
+    "SELECT (SELECT policy::text FROM admission_policies WHERE tenant_id = $1) AS policy, "
+    "ARRAY(SELECT cve_id FROM cve_watches WHERE tenant_id = $1 ORDER BY cve_id) AS watched"};
+// Switches the transaction to asynchronous commit: a review waits for no WAL flush; a crash of
+// Postgres itself may lose the last fraction of a second of decision records (docs/admission.md).
+inline constexpr Statement kAsyncCommit{"admission_async_commit",
+    "SELECT set_config('synchronous_commit', 'off', true)"};
+// $1 tenant, $2 digests ('' for none), $3 repositories, $4 tags; arrays of equal length.
+// One row per reference that resolved: its 1-based position, version id, image id, image name, tag,
+// and whether the version has a scan (requireScan).
+// A reference with a digest resolves by that digest only (the runtime pulls those bytes, whatever
+// the tag says), preferring a version of the same repository; one without, by repository and tag.
+inline constexpr Statement kResolveImages{"admission_resolve_images",
+    "SELECT r.n, m.version_id, m.image_id, m.image_name, m.tag, m.scanned "
+    "FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS r(digest, repository, tag, n) "
+    "CROSS JOIN LATERAL ("
+    "  SELECT v.id AS version_id, i.id AS image_id, i.name AS image_name, v.tag, "
+    "         v.latest_scan_id IS NOT NULL AS scanned, i.repository = r.repository AS same_repository, "
+    "         v.published_at "
+    "  FROM image_versions v JOIN images i ON i.id = v.image_id "
+    "  JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+    "  WHERE r.digest <> '' AND v.digest = r.digest "
+    "  UNION ALL "
+    "  SELECT v.id, i.id, i.name, v.tag, v.latest_scan_id IS NOT NULL, true, v.published_at "
+    "  FROM images i JOIN image_versions v ON v.image_id = i.id AND v.tag = r.tag "
+    "  JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+    "  WHERE r.digest = '' AND i.repository = r.repository "
+    "  ORDER BY same_repository DESC, published_at DESC LIMIT 1"
+    ") m"};
+// $1 version ids, $2 severity rank threshold (99: rule off), $3 watched ids ('{}': rule off).
+// The package findings of each version's latest scan that a rule can count: at or above the
+// threshold, or carrying a watched id or alias. VEX not-affected findings never count.
+// Columns: version id, vulnerability id, aliases, severity, fix state, first seen (epoch s or NULL).
+inline constexpr Statement kFindings{"admission_findings",
+    "SELECT v.id AS version_id, f.vuln_id, f.aliases, f.severity, f.fix_state, "
+    "extract(epoch FROM s.first_seen_at)::bigint AS first_seen "
+    "FROM image_versions v JOIN vulnerabilities f ON f.scan_id = v.latest_scan_id "
+    "LEFT JOIN vulnerability_first_seen s ON s.version_id = v.id AND s.vuln_id = f.vuln_id "
+    "WHERE v.id = ANY ($1::uuid[]) AND f.fix_state <> 'not-affected' "
+    "AND (CASE f.severity WHEN 'critical' THEN 4 WHEN 'high' THEN 3 WHEN 'medium' THEN 2 WHEN 'low' THEN 1 "
+    "     ELSE 0 END >= $2::int OR f.vuln_id = ANY ($3::text[]) OR f.aliases && $3::text[])"};
+// $1 tenant, $2 request uid, $3 operation, $4 kind, $5 namespace, $6 name, $7 images (JSON),
+// $8 allowed, $9 mode, $10 dry run, $11 reasons (JSON)
+inline constexpr Statement kRecordDecision{"admission_record_decision",
+    "INSERT INTO admission_decisions (tenant_id, request_uid, operation, kind, namespace, name, images, allowed, "
+    "mode, dry_run, reasons) VALUES ($1, $2, $3, $4, NULLIF($5, ''), NULLIF($6, ''), $7::jsonb, $8, $9, $10, "
+    "$11::jsonb)"};
 
+// The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
-    // $1 tenant: the stored policy (NULL: the defaults) and the CVE watch list.
-    {kTenantRules,
-     "SELECT (SELECT policy::text FROM admission_policies WHERE tenant_id = $1), "
-     "ARRAY(SELECT cve_id FROM cve_watches WHERE tenant_id = $1 ORDER BY cve_id)"},
-    // Switches the transaction to asynchronous commit: a review waits for no WAL flush; a crash of
-    // Postgres itself may lose the last fraction of a second of decision records (docs/admission.md).
-    {kAsyncCommit, "SELECT set_config('synchronous_commit', 'off', true)"},
-    // $1 tenant, $2 digests ('' for none), $3 repositories, $4 tags; arrays of equal length.
-    // One row per reference that resolved: its 1-based position, version id, image id, image name, tag,
-    // and whether the version has a scan (requireScan).
-    // A reference with a digest resolves by that digest only (the runtime pulls those bytes, whatever
-    // the tag says), preferring a version of the same repository; one without, by repository and tag.
-    {kResolveImages,
-     "SELECT r.n, m.version_id, m.image_id, m.image_name, m.tag, m.scanned "
-     "FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS r(digest, repository, tag, n) "
-     "CROSS JOIN LATERAL ("
-     "  SELECT v.id AS version_id, i.id AS image_id, i.name AS image_name, v.tag, "
-     "         v.latest_scan_id IS NOT NULL AS scanned, i.repository = r.repository AS same_repository, "
-     "         v.published_at "
-     "  FROM image_versions v JOIN images i ON i.id = v.image_id "
-     "  JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
-     "  WHERE r.digest <> '' AND v.digest = r.digest "
-     "  UNION ALL "
-     "  SELECT v.id, i.id, i.name, v.tag, v.latest_scan_id IS NOT NULL, true, v.published_at "
-     "  FROM images i JOIN image_versions v ON v.image_id = i.id AND v.tag = r.tag "
-     "  JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
-     "  WHERE r.digest = '' AND i.repository = r.repository "
-     "  ORDER BY same_repository DESC, published_at DESC LIMIT 1"
-     ") m"},
-    // $1 version ids, $2 severity rank threshold (99: rule off), $3 watched ids ('{}': rule off).
-    // The package findings of each version's latest scan that a rule can count: at or above the
-    // threshold, or carrying a watched id or alias. VEX not-affected findings never count.
-    // Columns: version id, vulnerability id, aliases, severity, fix state, first seen (epoch s or NULL).
-    {kFindings,
-     "SELECT v.id, f.vuln_id, f.aliases, f.severity, f.fix_state, extract(epoch FROM s.first_seen_at)::bigint "
-     "FROM image_versions v JOIN vulnerabilities f ON f.scan_id = v.latest_scan_id "
-     "LEFT JOIN vulnerability_first_seen s ON s.version_id = v.id AND s.vuln_id = f.vuln_id "
-     "WHERE v.id = ANY ($1::uuid[]) AND f.fix_state <> 'not-affected' "
-     "AND (CASE f.severity WHEN 'critical' THEN 4 WHEN 'high' THEN 3 WHEN 'medium' THEN 2 WHEN 'low' THEN 1 "
-     "     ELSE 0 END >= $2::int OR f.vuln_id = ANY ($3::text[]) OR f.aliases && $3::text[])"},
-    // $1 tenant, $2 request uid, $3 operation, $4 kind, $5 namespace, $6 name, $7 images (JSON),
-    // $8 allowed, $9 mode, $10 dry run, $11 reasons (JSON)
-    {kRecordDecision,
-     "INSERT INTO admission_decisions (tenant_id, request_uid, operation, kind, namespace, name, images, allowed, "
-     "mode, dry_run, reasons) VALUES ($1, $2, $3, $4, NULLIF($5, ''), NULLIF($6, ''), $7::jsonb, $8, $9, $10, "
-     "$11::jsonb)"},
+    kTenantRules, kAsyncCommit, kResolveImages, kFindings, kRecordDecision,
 };
+// clang-format on
 
 }  // namespace icat::admission

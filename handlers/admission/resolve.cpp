@@ -49,14 +49,17 @@ void ReadFindings(Context& ctx, const TenantRules& rules, const std::vector<Judg
   int threshold = rules.policy.severity_threshold ? SeverityRank(*rules.policy.severity_threshold) : kRuleOff;
   std::vector<std::string> watched = rules.policy.deny_watched_cves ? rules.watched : std::vector<std::string>{};
   Rows rows = ctx.db.Run(kFindings, {TextArrayLiteral(version_ids), threshold, TextArrayLiteral(watched)});
+  const int version_id = rows.Column("version_id"), vuln_id = rows.Column("vuln_id"),
+            aliases_col = rows.Column("aliases"), severity = rows.Column("severity"),
+            fix_state = rows.Column("fix_state"), first_seen_col = rows.Column("first_seen");
   for (int row = 0; row < rows.size(); row++) {
     std::optional<long long> first_seen;
-    if (!rows.IsNull(row, 5)) first_seen = rows.Int(row, 5);
-    std::vector<std::string> aliases = ParseTextArray(rows.Text(row, 2));
+    if (!rows.IsNull(row, first_seen_col)) first_seen = rows.Int(row, first_seen_col);
+    std::vector<std::string> aliases = ParseTextArray(rows.Text(row, aliases_col));
     for (JudgedImage* image : asked) {
-      if (!image->resolution || image->resolution->version_id != rows.Text(row, 0)) continue;
-      AddFinding(image->resolution->findings, rows.Text(row, 1), aliases, rows.Text(row, 3), rows.Text(row, 4),
-                 first_seen);
+      if (!image->resolution || image->resolution->version_id != rows.Text(row, version_id)) continue;
+      AddFinding(image->resolution->findings, rows.Text(row, vuln_id), aliases, rows.Text(row, severity),
+                 rows.Text(row, fix_state), first_seen);
     }
   }
 }
@@ -71,15 +74,17 @@ void Resolve(Context& ctx, const TenantRules& rules, const std::vector<JudgedIma
   }
   Rows rows = ctx.db.Run(kResolveImages, {ctx.principal.tenant_id, TextArrayLiteral(digests),
                                           TextArrayLiteral(repositories), TextArrayLiteral(tags)});
+  const int position = rows.Column("n"), version_id = rows.Column("version_id"), image_id = rows.Column("image_id"),
+            image_name = rows.Column("image_name"), tag = rows.Column("tag"), scanned = rows.Column("scanned");
   for (int row = 0; row < rows.size(); row++) {
-    long long n = rows.Int(row, 0);  // the 1-based position of the asked image
+    long long n = rows.Int(row, position);  // the 1-based position of the asked image
     if (n < 1 || n > static_cast<long long>(asked.size())) continue;
-    asked[n - 1]->resolution = Resolution{std::string(rows.Text(row, 1)),
-                                          std::string(rows.Text(row, 2)),
-                                          std::string(rows.Text(row, 3)),
-                                          std::string(rows.Text(row, 4)),
+    asked[n - 1]->resolution = Resolution{std::string(rows.Text(row, version_id)),
+                                          std::string(rows.Text(row, image_id)),
+                                          std::string(rows.Text(row, image_name)),
+                                          std::string(rows.Text(row, tag)),
                                           {},
-                                          rows.Bool(row, 5)};
+                                          rows.Bool(row, scanned)};
   }
   ReadFindings(ctx, rules, asked);
 }
@@ -91,8 +96,9 @@ TenantRules LoadTenantRules(Context& ctx) {
   if (std::optional<TenantRules> cached = cache.Find(ctx.principal.tenant_id, ctx.cache_generation)) return *cached;
   Rows rows = ctx.db.Run(kTenantRules, {ctx.principal.tenant_id});
   TenantRules rules;
-  if (!rows.IsNull(0, 0)) rules.policy = StoredAdmissionPolicy(rows.Text(0, 0));
-  rules.watched = ParseTextArray(rows.Text(0, 1));
+  const int policy = rows.Column("policy");
+  if (!rows.IsNull(0, policy)) rules.policy = StoredAdmissionPolicy(rows.Text(0, policy));
+  rules.watched = ParseTextArray(rows.Text(0, rows.Column("watched")));
   cache.Store(ctx.principal.tenant_id, ctx.cache_generation, rules, 1024 + rules.watched.size() * 32);
   return rules;
 }

@@ -7,38 +7,40 @@
 
 namespace icat::auth {
 
-inline constexpr const char* kLoginLookup = "auth_login_lookup";
-inline constexpr const char* kTenantBySubdomain = "auth_tenant_by_subdomain";
-inline constexpr const char* kInsertRefresh = "auth_insert_refresh";
-inline constexpr const char* kFindRefresh = "auth_find_refresh";
-inline constexpr const char* kMarkRefreshUsed = "auth_mark_refresh_used";
-inline constexpr const char* kRevokeFamily = "auth_revoke_family";
-inline constexpr const char* kGetMe = "auth_get_me";
+// Each statement reads as SQL, a line per clause.
+// clang-format off
+// The owner's function (sql/V0009), run as the tenant: it answers for that tenant only.
+// $1 email. No row: no tenant set; user_id NULL: no such user.
+inline constexpr Statement kLoginLookup{"auth_login_lookup",
+    "SELECT tenant_id, user_id, email, role, password_hash, disabled FROM auth_login_user($1)"};
+inline constexpr Statement kTenantBySubdomain{"auth_tenant_by_subdomain",
+    "SELECT id FROM tenants WHERE subdomain = $1"};
+// $1 tenant, $2 user, $3 family, $4 SHA-256 of the token (bytea hex), $5 lifetime in days
+inline constexpr Statement kInsertRefresh{"auth_insert_refresh",
+    "INSERT INTO refresh_tokens (tenant_id, user_id, family_id, token_hash, expires_at) "
+    "VALUES ($1, $2, $3::uuid, $4::bytea, now() + make_interval(days => $5::int))"};
+// $1 tenant, $2 token hash. Locked, so two uses of one token cannot both rotate it.
+inline constexpr Statement kFindRefresh{"auth_find_refresh",
+    "SELECT r.id, r.user_id, r.family_id, r.used_at IS NOT NULL AS used, r.revoked_at IS NOT NULL AS revoked, "
+    "r.expires_at <= now() AS expired, u.email, u.role, u.id IS NOT NULL AND u.disabled_at IS NULL AS user_active "
+    "FROM refresh_tokens r LEFT JOIN users u ON u.id = r.user_id AND u.tenant_id = r.tenant_id "
+    "WHERE r.tenant_id = $1 AND r.token_hash = $2::bytea FOR UPDATE OF r"};
+inline constexpr Statement kMarkRefreshUsed{"auth_mark_refresh_used",
+    "UPDATE refresh_tokens SET used_at = now() WHERE tenant_id = $1 AND id = $2"};
+// $1 tenant, $2 family: every token of the family, used or not, stops working.
+inline constexpr Statement kRevokeFamily{"auth_revoke_family",
+    "UPDATE refresh_tokens SET revoked_at = now() WHERE tenant_id = $1 AND family_id = $2 AND revoked_at IS NULL"};
+// $1 tenant, $2 user
+inline constexpr Statement kGetMe{"auth_get_me",
+    "SELECT u.id AS user_id, u.email, u.role, rfc3339(u.created_at) AS created_at, t.id AS tenant_id, t.subdomain, "
+    "t.name AS tenant_name "
+    "FROM users u JOIN tenants t ON t.id = u.tenant_id "
+    "WHERE u.tenant_id = $1 AND u.id = $2::uuid AND u.disabled_at IS NULL"};
 
+// The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
-    // The owner's function (sql/V0009), run as the tenant: it answers for that tenant only.
-    // $1 email. No row: no tenant set; user_id NULL: no such user.
-    {kLoginLookup, "SELECT tenant_id, user_id, email, role, password_hash, disabled FROM auth_login_user($1)"},
-    {kTenantBySubdomain, "SELECT id FROM tenants WHERE subdomain = $1"},
-    // $1 tenant, $2 user, $3 family, $4 SHA-256 of the token (bytea hex), $5 lifetime in days
-    {kInsertRefresh,
-     "INSERT INTO refresh_tokens (tenant_id, user_id, family_id, token_hash, expires_at) "
-     "VALUES ($1, $2, $3::uuid, $4::bytea, now() + make_interval(days => $5::int))"},
-    // $1 tenant, $2 token hash. Locked, so two uses of one token cannot both rotate it.
-    {kFindRefresh,
-     "SELECT r.id, r.user_id, r.family_id, r.used_at IS NOT NULL, r.revoked_at IS NOT NULL, r.expires_at <= now(), "
-     "u.email, u.role, u.id IS NOT NULL AND u.disabled_at IS NULL "
-     "FROM refresh_tokens r LEFT JOIN users u ON u.id = r.user_id AND u.tenant_id = r.tenant_id "
-     "WHERE r.tenant_id = $1 AND r.token_hash = $2::bytea FOR UPDATE OF r"},
-    {kMarkRefreshUsed, "UPDATE refresh_tokens SET used_at = now() WHERE tenant_id = $1 AND id = $2"},
-    // $1 tenant, $2 family: every token of the family, used or not, stops working.
-    {kRevokeFamily,
-     "UPDATE refresh_tokens SET revoked_at = now() WHERE tenant_id = $1 AND family_id = $2 AND revoked_at IS NULL"},
-    // $1 tenant, $2 user
-    {kGetMe,
-     "SELECT u.id, u.email, u.role, rfc3339(u.created_at), t.id, t.subdomain, t.name "
-     "FROM users u JOIN tenants t ON t.id = u.tenant_id "
-     "WHERE u.tenant_id = $1 AND u.id = $2::uuid AND u.disabled_at IS NULL"},
+    kLoginLookup, kTenantBySubdomain, kInsertRefresh, kFindRefresh, kMarkRefreshUsed, kRevokeFamily, kGetMe,
 };
+// clang-format on
 
 }  // namespace icat::auth

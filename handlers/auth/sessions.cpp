@@ -135,7 +135,7 @@ void CheckLoginLimits(Context& ctx, const std::string& ip_key, const std::string
 Rows FindLoginUser(Db& db, const Credentials& in) {
   Rows tenant = db.Run(kTenantBySubdomain, {in.tenant});
   if (tenant.empty()) return tenant;
-  db.ReadAsTenant(tenant.Text(0, 0));
+  db.ReadAsTenant(tenant.Text(0, tenant.Column("id")));
   Rows found = db.Run(kLoginLookup, {in.email});
   db.Commit();  // ends the read scope
   return found;
@@ -190,7 +190,7 @@ Reply SessionReply(const SessionView& session) {
     LogWarn("rid=" + ctx.request.request_id + " cannot count a failed login: redis unreachable");
   }
   if (!found.empty()) {
-    TenantTransaction transaction(ctx, std::string(found.Text(0, 0)));
+    TenantTransaction transaction(ctx, std::string(found.Text(0, found.Column("tenant_id"))));
     Audit(ctx, "login.failed", in.email, StringObjectJson({{"email", in.email}, {"reason", std::string(reason)}}));
     transaction.Commit();
   }
@@ -247,16 +247,18 @@ Reply Login(Context& ctx) {
   std::string ip_key = ClientIpKey(ctx), account_key = LoginAccountKey(in.tenant, in.email);
   CheckLoginLimits(ctx, ip_key, account_key);
   Rows found = LookUpLogin(ctx, in, ip_key);
-  bool user_known = !found.empty() && !found.IsNull(0, 1);
+  bool user_known = !found.empty() && !found.IsNull(0, found.Column("user_id"));
   // Always one verification: against the dummy hash when there is no such user.
-  bool password_ok = VerifyPassword(in.password, user_known ? found.Text(0, 4) : kDummyHash);
+  bool password_ok =
+      VerifyPassword(in.password, user_known ? found.Text(0, found.Column("password_hash")) : kDummyHash);
   if (!user_known) RefuseLogin(ctx, in, account_key, found, found.empty() ? "unknown_tenant" : "unknown_user");
   if (!password_ok) RefuseLogin(ctx, in, account_key, found, "wrong_password");
-  if (found.Bool(0, 5)) RefuseLogin(ctx, in, account_key, found, "disabled");
+  if (found.Bool(0, found.Column("disabled"))) RefuseLogin(ctx, in, account_key, found, "disabled");
 
   ClearLoginFailures(ctx.redis, account_key);
-  UserView user{std::string(found.Text(0, 1)), std::string(found.Text(0, 2)), std::string(found.Text(0, 3))};
-  TenantTransaction transaction(ctx, std::string(found.Text(0, 0)));
+  UserView user{std::string(found.Text(0, found.Column("user_id"))), std::string(found.Text(0, found.Column("email"))),
+                std::string(found.Text(0, found.Column("role")))};
+  TenantTransaction transaction(ctx, std::string(found.Text(0, found.Column("tenant_id"))));
   SessionView session = StartSession(ctx, user, in.tenant, RandomUuid());
   Audit(ctx, "login.succeeded", user.id, StringObjectJson({{"email", user.email}}));
   transaction.Commit();
@@ -272,23 +274,26 @@ Reply Refresh(Context& ctx) {
   PresentedToken in = ReadRefreshToken(ctx);
   Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});
   if (tenant.empty()) Unauthenticated("The refresh token is not valid; sign in again.");
-  TenantTransaction transaction(ctx, std::string(tenant.Text(0, 0)));
+  TenantTransaction transaction(ctx, std::string(tenant.Text(0, tenant.Column("id"))));
   Rows token = ctx.db.Run(kFindRefresh, {ctx.principal.tenant_id, in.token_hash});
   if (token.empty()) Unauthenticated("The refresh token is not valid; sign in again.");
-  std::string token_id(token.Text(0, 0)), user_id(token.Text(0, 1)), family(token.Text(0, 2));
+  std::string token_id(token.Text(0, token.Column("id"))), user_id(token.Text(0, token.Column("user_id"))),
+      family(token.Text(0, token.Column("family_id")));
+  const bool used = token.Bool(0, token.Column("used")), revoked = token.Bool(0, token.Column("revoked"));
   ctx.principal.user_id = user_id;
-  if (token.Bool(0, 3) && !token.Bool(0, 4)) {
+  if (used && !revoked) {
     // Reuse: whoever holds the family's newest token may be a thief; everyone signs in again.
-    Rows revoked = ctx.db.Run(kRevokeFamily, {ctx.principal.tenant_id, family});
+    ctx.db.Exec(kRevokeFamily, {ctx.principal.tenant_id, family});
     Audit(ctx, "session.reuse_detected", user_id, StringObjectJson({{"family", family}}));
     transaction.Commit();
     Unauthenticated("This refresh token was already used; its sessions are signed out. Sign in again.");
   }
-  if (token.Bool(0, 3) || token.Bool(0, 4) || token.Bool(0, 5) || !token.Bool(0, 8)) {
+  if (used || revoked || token.Bool(0, token.Column("expired")) || !token.Bool(0, token.Column("user_active"))) {
     Unauthenticated("The refresh token has expired or was revoked; sign in again.");
   }
-  Rows used = ctx.db.Run(kMarkRefreshUsed, {ctx.principal.tenant_id, token_id});
-  UserView user{user_id, std::string(token.Text(0, 6)), std::string(token.Text(0, 7))};
+  ctx.db.Exec(kMarkRefreshUsed, {ctx.principal.tenant_id, token_id});
+  UserView user{user_id, std::string(token.Text(0, token.Column("email"))),
+                std::string(token.Text(0, token.Column("role")))};
   SessionView session = StartSession(ctx, user, in.tenant, family);
   Audit(ctx, "session.refreshed", user_id, StringObjectJson({{"family", family}}));
   transaction.Commit();
@@ -302,10 +307,10 @@ Reply Logout(Context& ctx) {
   PresentedToken in = ReadRefreshToken(ctx);
   Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});
   if (tenant.empty()) Unauthenticated("The refresh token is not valid.");
-  TenantTransaction transaction(ctx, std::string(tenant.Text(0, 0)));
+  TenantTransaction transaction(ctx, std::string(tenant.Text(0, tenant.Column("id"))));
   Rows token = ctx.db.Run(kFindRefresh, {ctx.principal.tenant_id, in.token_hash});
   if (token.empty()) Unauthenticated("The refresh token is not valid.");
-  std::string user_id(token.Text(0, 1)), family(token.Text(0, 2));
+  std::string user_id(token.Text(0, token.Column("user_id"))), family(token.Text(0, token.Column("family_id")));
   ctx.principal.user_id = user_id;
   Rows revoked = ctx.db.Run(kRevokeFamily, {ctx.principal.tenant_id, family});
   if (revoked.affected() > 0) Audit(ctx, "session.logout", user_id, StringObjectJson({{"family", family}}));
@@ -320,11 +325,12 @@ Reply Me(Context& ctx) {
   if (!IsUuid(ctx.principal.user_id)) Unauthenticated("The access token is not valid.");
   Rows rows = ctx.db.Run(kGetMe, {ctx.principal.tenant_id, ctx.principal.user_id});
   if (rows.empty()) Unauthenticated("This account no longer exists or is disabled; sign in again.");
-  MeView me{{std::string(rows.Text(0, 0)), std::string(rows.Text(0, 1)), std::string(rows.Text(0, 2))},
-            std::string(rows.Text(0, 3)),
-            std::string(rows.Text(0, 4)),
-            std::string(rows.Text(0, 5)),
-            std::string(rows.Text(0, 6))};
+  auto text = [&rows](const char* column) { return std::string(rows.Text(0, rows.Column(column))); };
+  MeView me{{text("user_id"), text("email"), text("role")},
+            text("created_at"),
+            text("tenant_id"),
+            text("subdomain"),
+            text("tenant_name")};
   return Reply::Json(200, MeJson(me));
 }
 

@@ -1,44 +1,63 @@
 // GET /v1/images and GET /v1/images/{id}.
 #include "catalog.hpp"
-
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/scan_status.hpp"
+#include "queries.hpp"
 
 namespace icat::catalog {
 
 namespace {
 
-SeverityCounts CountsAt(const Rows& rows, int row, int first_col) {
-  return {rows.Int(row, first_col), rows.Int(row, first_col + 1), rows.Int(row, first_col + 2),
-          rows.Int(row, first_col + 3), rows.Int(row, first_col + 4)};
-}
+// A version's columns in list_images, get_image and list_versions, found once per result: its id,
+// tag, digest, size, published time, tags, five counts, the latest scan's time (NULL: never scanned).
+struct VersionColumns {
+  explicit VersionColumns(const Rows& rows)
+      : id(rows.Column("version_id")),
+        tag(rows.Column("tag")),
+        digest(rows.Column("digest")),
+        size_bytes(rows.Column("size_bytes")),
+        published_at(rows.Column("published_at")),
+        hardening_tags(rows.Column("hardening_tags")),
+        counts{rows.Column("critical_count"), rows.Column("high_count"), rows.Column("medium_count"),
+               rows.Column("low_count"), rows.Column("unknown_count")},
+        scanned_at(rows.Column("scanned_at")) {}
+  int id, tag, digest, size_bytes, published_at, hardening_tags;
+  int counts[5];
+  int scanned_at;
+};
 
-// Reads a version from 12 columns starting at `col`: id, tag, digest, size, published, tags, 5 counts,
-// the latest scan's time (NULL: never scanned).
-VersionView VersionAt(const Rows& rows, int row, int col) {
+VersionView VersionAt(const Rows& rows, const VersionColumns& c, int row) {
   VersionView v;
-  v.id = rows.Text(row, col);
-  v.tag = rows.Text(row, col + 1);
-  v.digest = rows.Text(row, col + 2);
-  if (!rows.IsNull(row, col + 3)) v.size_bytes = rows.Int(row, col + 3);
-  v.published_at = rows.Text(row, col + 4);
-  v.hardening_tags = ParseTextArray(rows.Text(row, col + 5));
-  v.counts = CountsAt(rows, row, col + 6);
-  v.last_scanned_at = rows.OptionalText(row, col + 11);
+  v.id = rows.Text(row, c.id);
+  v.tag = rows.Text(row, c.tag);
+  v.digest = rows.Text(row, c.digest);
+  if (!rows.IsNull(row, c.size_bytes)) v.size_bytes = rows.Int(row, c.size_bytes);
+  v.published_at = rows.Text(row, c.published_at);
+  v.hardening_tags = ParseTextArray(rows.Text(row, c.hardening_tags));
+  v.counts = {rows.Int(row, c.counts[0]), rows.Int(row, c.counts[1]), rows.Int(row, c.counts[2]),
+              rows.Int(row, c.counts[3]), rows.Int(row, c.counts[4])};
+  v.last_scanned_at = rows.OptionalText(row, c.scanned_at);
   return v;
 }
 
-ImageView ImageAt(const Rows& rows, int row) {
-  ImageView image;
-  image.id = rows.Text(row, 0);
-  image.name = rows.Text(row, 1);
-  image.description = rows.Text(row, 2);
-  image.repository = rows.Text(row, 3);
-  image.base_os = rows.OptionalText(row, 4);
-  if (!rows.IsNull(row, 5)) image.latest = VersionAt(rows, row, 5);
-  return image;
+// At most `count` images of list_images or get_image, each with its latest version.
+std::vector<ImageView> ImagesAt(const Rows& rows, int count) {
+  const int id = rows.Column("id"), name = rows.Column("name"), description = rows.Column("description"),
+            repository = rows.Column("repository"), base_os = rows.Column("base_os");
+  const VersionColumns version(rows);
+  std::vector<ImageView> images;
+  for (int row = 0; row < rows.size() && row < count; row++) {
+    ImageView& image = images.emplace_back();
+    image.id = rows.Text(row, id);
+    image.name = rows.Text(row, name);
+    image.description = rows.Text(row, description);
+    image.repository = rows.Text(row, repository);
+    image.base_os = rows.OptionalText(row, base_os);
+    if (!rows.IsNull(row, version.id)) image.latest = VersionAt(rows, version, row);
+  }
+  return images;
 }
 
 void WriteCounts(JsonWriter& w, std::string_view key, const SeverityCounts& c) {
@@ -134,11 +153,10 @@ Reply ListImages(Context& ctx) {
   std::optional<std::string> q = ctx.request.Query("q");
   if (q && q->size() > 200) ThrowInvalid("q", "must be at most 200 characters");
 
-  Rows rows = ctx.db.Run("list_images", {ctx.principal.tenant_id, q ? std::optional(LikeLiteral(*q)) : std::nullopt,
-                                         after ? std::optional((*after)[0]) : std::nullopt,
-                                         after ? std::optional((*after)[1]) : std::nullopt, limit + 1});
-  std::vector<ImageView> images;
-  for (int row = 0; row < rows.size() && row < limit; row++) images.push_back(ImageAt(rows, row));
+  Rows rows = ctx.db.Run(kListImages, {ctx.principal.tenant_id, q ? std::optional(LikeLiteral(*q)) : std::nullopt,
+                                       after ? std::optional((*after)[0]) : std::nullopt,
+                                       after ? std::optional((*after)[1]) : std::nullopt, limit + 1});
+  std::vector<ImageView> images = ImagesAt(rows, limit);
   std::optional<std::string> next;
   if (rows.size() > limit) next = EncodeCursor({images.back().name, images.back().id});
   return Reply::Json(200, ImageListJson(images, next));
@@ -152,17 +170,19 @@ Reply ListImages(Context& ctx) {
 Reply GetImage(Context& ctx) {
   std::string id = ctx.request.PathParam("id");
   if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
-  std::vector<Rows> found = ctx.db.RunAll({{"get_image", {ctx.principal.tenant_id, id}},
-                                           {"list_versions", {ctx.principal.tenant_id, id}}});
+  std::vector<Rows> found =
+      ctx.db.RunAll({{kGetImage, {ctx.principal.tenant_id, id}}, {kListVersions, {ctx.principal.tenant_id, id}}});
   const Rows& image_rows = found[0];
   const Rows& version_rows = found[1];
   if (image_rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such image.");
+  const VersionColumns columns(version_rows);
+  const int completeness = version_rows.Column("sbom_completeness");
   std::vector<VersionView> versions;
   for (int row = 0; row < version_rows.size(); row++) {
-    versions.push_back(VersionAt(version_rows, row, 0));
-    versions.back().sbom_completeness = version_rows.OptionalText(row, 12);
+    versions.push_back(VersionAt(version_rows, columns, row));
+    versions.back().sbom_completeness = version_rows.OptionalText(row, completeness);
   }
-  return Reply::Json(200, ImageDetailJson(ImageAt(image_rows, 0), versions));
+  return Reply::Json(200, ImageDetailJson(ImagesAt(image_rows, 1).at(0), versions));
 }
 
 }  // namespace icat::catalog

@@ -8,63 +8,73 @@
 namespace icat::catalog {
 
 // Columns shared by the list and the detail: the image, then its latest version and that version's counts.
-#define ICAT_IMAGE_COLUMNS                                                                                 \
-  "i.id, i.name, i.description, i.repository, COALESCE(v.base_os, i.base_os), "                           \
-  "v.id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at), v.hardening_tags, "                      \
-  "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, rfc3339(s.scanned_at) "  \
-  "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "                              \
+#define ICAT_IMAGE_COLUMNS                                                                           \
+  "i.id, i.name, i.description, i.repository, COALESCE(v.base_os, i.base_os) AS base_os, "           \
+  "v.id AS version_id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at) AS published_at, "     \
+  "v.hardening_tags, s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, " \
+  "rfc3339(s.scanned_at) AS scanned_at "                                                             \
+  "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "                         \
   "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
 
+// Each statement reads as SQL, a line per clause.
+// clang-format off
+// $1 tenant, $2 name filter (LIKE-escaped) or NULL, $3/$4 cursor (name, id) or NULL, $5 limit: the
+// columns of get_image. The page is read in name order from the name index and cut before anything
+// is formatted. The filters are written so that the cached generic plan (used after five calls)
+// does not take them for selective and sort every licensed image instead: a CASE rather than
+// `$2 IS NULL OR ...`, and a cursor that, absent, starts below every name ('' and the nil UUID;
+// names are never empty), so it always bounds the index scan.
+inline constexpr Statement kListImages{"list_images",
+    "SELECT p.id, p.name, p.description, p.repository, p.base_os, p.version_id, p.tag, p.digest, p.size_bytes, "
+    "rfc3339(p.published_at) AS published_at, p.hardening_tags, p.critical_count, p.high_count, p.medium_count, "
+    "p.low_count, p.unknown_count, rfc3339(p.scanned_at) AS scanned_at "
+    "FROM (SELECT i.id, i.name, i.description, i.repository, COALESCE(v.base_os, i.base_os) base_os, "
+    "v.id version_id, v.tag, v.digest, v.size_bytes, v.published_at, v.hardening_tags, s.critical_count, "
+    "s.high_count, s.medium_count, s.low_count, s.unknown_count, s.scanned_at "
+    "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+    "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
+    "WHERE (i.name, i.id) > (COALESCE($3::text, ''), COALESCE($4::uuid, '00000000-0000-0000-0000-000000000000')) "
+    "AND CASE WHEN $2::text IS NULL THEN true ELSE i.name ILIKE '%' || $2 || '%' END "
+    "ORDER BY i.name, i.id LIMIT $5) p ORDER BY p.name, p.id"};
+// $1 tenant, $2 image id
+inline constexpr Statement kGetImage{"get_image", "SELECT " ICAT_IMAGE_COLUMNS "WHERE i.id = $2::uuid"};
+// $1 tenant, $2 image id: every version, newest published first, with the completeness figures
+// of its latest scan's SBOMs by format
+inline constexpr Statement kListVersions{"list_versions",
+    "SELECT v.id AS version_id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at) AS published_at, "
+    "v.hardening_tags, s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, "
+    "rfc3339(s.scanned_at) AS scanned_at, (SELECT json_object_agg(b.format, b.completeness ORDER BY b.format) "
+    "FROM sboms b WHERE b.scan_id = s.id AND b.completeness IS NOT NULL) AS sbom_completeness "
+    "FROM image_versions v JOIN licenses l ON l.image_id = v.image_id AND l.tenant_id = $1 "
+    "LEFT JOIN scans s ON s.id = v.latest_scan_id "
+    "WHERE v.image_id = $2::uuid ORDER BY v.published_at DESC, v.tag DESC"};
+// $1 tenant, $2 image id, $3 version id: the version, when its image is licensed
+inline constexpr Statement kScanHistoryVersion{"scan_history_version",
+    "SELECT i.id AS image_id, i.name AS image_name, v.id AS version_id, v.tag "
+    "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+    "JOIN image_versions v ON v.image_id = i.id AND v.id = $3::uuid WHERE i.id = $2::uuid"};
+// $1 tenant, $2 version id, $3 from or NULL, $4 to or NULL, $5/$6/$7 cursor (scan time and
+// ingest time in epoch microseconds, id) or NULL, $8 limit: the version's scans oldest first
+inline constexpr Statement kScanHistory{"scan_history",
+    "SELECT s.id, rfc3339(s.scanned_at) AS scanned_at, s.scanner_name, s.scanner_version, "
+    "rfc3339(s.vulndb_updated_at) AS vulndb_updated_at, "
+    "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, s.fixable_count, "
+    "(extract(epoch FROM s.scanned_at) * 1000000)::bigint AS scanned_us, "
+    "(extract(epoch FROM s.created_at) * 1000000)::bigint AS created_us "
+    "FROM scans s JOIN image_versions v ON v.id = s.version_id "
+    "JOIN licenses l ON l.image_id = v.image_id AND l.tenant_id = $1 "
+    "WHERE s.version_id = $2::uuid AND ($3::timestamptz IS NULL OR s.scanned_at >= $3::timestamptz) "
+    "AND ($4::timestamptz IS NULL OR s.scanned_at < $4::timestamptz) "
+    "AND ($5::bigint IS NULL OR (s.scanned_at, s.created_at, s.id) > "
+    "(to_timestamp(0) + $5::bigint * interval '1 microsecond', to_timestamp(0) + $6::bigint * interval '1 microsecond', "
+    "$7::uuid)) "
+    "ORDER BY s.scanned_at, s.created_at, s.id LIMIT $8"};
+
+// The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
-    // $1 tenant, $2 name filter (LIKE-escaped) or NULL, $3/$4 cursor (name, id) or NULL, $5 limit: the
-    // columns of get_image. The page is read in name order from the name index and cut before anything
-    // is formatted. The filters are written so that the cached generic plan (used after five calls)
-    // does not take them for selective and sort every licensed image instead: a CASE rather than
-    // `$2 IS NULL OR ...`, and a cursor that, absent, starts below every name ('' and the nil UUID;
-    // names are never empty), so it always bounds the index scan.
-    {"list_images",
-     "SELECT p.id, p.name, p.description, p.repository, p.base_os, p.version_id, p.tag, p.digest, p.size_bytes, "
-     "rfc3339(p.published_at), p.hardening_tags, p.critical_count, p.high_count, p.medium_count, p.low_count, "
-     "p.unknown_count, rfc3339(p.scanned_at) FROM (SELECT i.id, i.name, i.description, i.repository, "
-     "COALESCE(v.base_os, i.base_os) base_os, "
-     "v.id version_id, v.tag, v.digest, v.size_bytes, v.published_at, v.hardening_tags, s.critical_count, "
-     "s.high_count, s.medium_count, s.low_count, s.unknown_count, s.scanned_at "
-     "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
-     "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
-     "WHERE (i.name, i.id) > (COALESCE($3::text, ''), COALESCE($4::uuid, '00000000-0000-0000-0000-000000000000')) "
-     "AND CASE WHEN $2::text IS NULL THEN true ELSE i.name ILIKE '%' || $2 || '%' END "
-     "ORDER BY i.name, i.id LIMIT $5) p ORDER BY p.name, p.id"},
-    // $1 tenant, $2 image id
-    {"get_image", "SELECT " ICAT_IMAGE_COLUMNS "WHERE i.id = $2::uuid"},
-    // $1 tenant, $2 image id: every version, newest published first, with the completeness figures
-    // of its latest scan's SBOMs by format
-    {"list_versions",
-     "SELECT v.id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at), v.hardening_tags, "
-     "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, rfc3339(s.scanned_at), "
-     "(SELECT json_object_agg(b.format, b.completeness ORDER BY b.format) FROM sboms b "
-     " WHERE b.scan_id = s.id AND b.completeness IS NOT NULL) "
-     "FROM image_versions v JOIN licenses l ON l.image_id = v.image_id AND l.tenant_id = $1 "
-     "LEFT JOIN scans s ON s.id = v.latest_scan_id "
-     "WHERE v.image_id = $2::uuid ORDER BY v.published_at DESC, v.tag DESC"},
-    // $1 tenant, $2 image id, $3 version id: the version, when its image is licensed
-    {"scan_history_version",
-     "SELECT i.id, i.name, v.id, v.tag FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
-     "JOIN image_versions v ON v.image_id = i.id AND v.id = $3::uuid WHERE i.id = $2::uuid"},
-    // $1 tenant, $2 version id, $3 from or NULL, $4 to or NULL, $5/$6/$7 cursor (scan time and
-    // ingest time in epoch microseconds, id) or NULL, $8 limit: the version's scans oldest first
-    {"scan_history",
-     "SELECT s.id, rfc3339(s.scanned_at), s.scanner_name, s.scanner_version, rfc3339(s.vulndb_updated_at), "
-     "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, s.fixable_count, "
-     "(extract(epoch FROM s.scanned_at) * 1000000)::bigint, (extract(epoch FROM s.created_at) * 1000000)::bigint "
-     "FROM scans s JOIN image_versions v ON v.id = s.version_id "
-     "JOIN licenses l ON l.image_id = v.image_id AND l.tenant_id = $1 "
-     "WHERE s.version_id = $2::uuid AND ($3::timestamptz IS NULL OR s.scanned_at >= $3::timestamptz) "
-     "AND ($4::timestamptz IS NULL OR s.scanned_at < $4::timestamptz) "
-     "AND ($5::bigint IS NULL OR (s.scanned_at, s.created_at, s.id) > "
-     "(to_timestamp(0) + $5::bigint * interval '1 microsecond', to_timestamp(0) + $6::bigint * interval '1 microsecond', "
-     "$7::uuid)) "
-     "ORDER BY s.scanned_at, s.created_at, s.id LIMIT $8"},
+    kListImages, kGetImage, kListVersions, kScanHistoryVersion, kScanHistory,
 };
+// clang-format on
 
 #undef ICAT_IMAGE_COLUMNS
 

@@ -2,12 +2,12 @@
 // first, with the counts stored at ingest.
 #include "scan_history.hpp"
 
-
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/validate.hpp"
 #include "icat/vocabulary.hpp"
+#include "queries.hpp"
 
 namespace icat::catalog {
 
@@ -22,16 +22,25 @@ std::optional<std::string> TimeParameter(const Request& request, const char* nam
   return text;
 }
 
-ScanPoint PointAt(const Rows& rows, int row) {
-  ScanPoint p;
-  p.scan_id = rows.Text(row, 0);
-  p.scanned_at = rows.Text(row, 1);
-  p.scanner = rows.Text(row, 2);
-  p.scanner_version = rows.OptionalText(row, 3);
-  p.vulndb_updated_at = rows.OptionalText(row, 4);
-  for (int i = 0; i < 5; i++) p.counts[i] = rows.Int(row, 5 + i);
-  p.fixable = rows.Int(row, 10);
-  return p;
+// At most `count` scans of kScanHistory.
+std::vector<ScanPoint> PointsAt(const Rows& rows, int count) {
+  const int id = rows.Column("id"), scanned_at = rows.Column("scanned_at"), scanner = rows.Column("scanner_name"),
+            scanner_version = rows.Column("scanner_version"), vulndb_updated_at = rows.Column("vulndb_updated_at"),
+            fixable = rows.Column("fixable_count");
+  const int counts[5] = {rows.Column("critical_count"), rows.Column("high_count"), rows.Column("medium_count"),
+                         rows.Column("low_count"), rows.Column("unknown_count")};
+  std::vector<ScanPoint> points;
+  for (int row = 0; row < rows.size() && row < count; row++) {
+    ScanPoint& p = points.emplace_back();
+    p.scan_id = rows.Text(row, id);
+    p.scanned_at = rows.Text(row, scanned_at);
+    p.scanner = rows.Text(row, scanner);
+    p.scanner_version = rows.OptionalText(row, scanner_version);
+    p.vulndb_updated_at = rows.OptionalText(row, vulndb_updated_at);
+    for (int i = 0; i < 5; i++) p.counts[i] = rows.Int(row, counts[i]);
+    p.fixable = rows.Int(row, fixable);
+  }
+  return points;
 }
 
 }  // namespace
@@ -90,20 +99,22 @@ Reply GetScanHistory(Context& ctx) {
   }
   std::string image_id = ctx.request.PathParam("id"), version_id = ctx.request.PathParam("vid");
   if (!IsUuid(image_id) || !IsUuid(version_id)) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
-  Rows version = ctx.db.Run("scan_history_version", {ctx.principal.tenant_id, image_id, version_id});
+  Rows version = ctx.db.Run(kScanHistoryVersion, {ctx.principal.tenant_id, image_id, version_id});
   if (version.empty()) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
   auto cursor = [&](int i) { return after ? std::optional((*after)[i]) : std::nullopt; };
-  Rows rows = ctx.db.Run("scan_history",
+  Rows rows = ctx.db.Run(kScanHistory,
                          {ctx.principal.tenant_id, version_id, from, to, cursor(0), cursor(1), cursor(2), limit + 1});
-  std::vector<ScanPoint> points;
-  for (int row = 0; row < rows.size() && row < limit; row++) points.push_back(PointAt(rows, row));
+  std::vector<ScanPoint> points = PointsAt(rows, limit);
   std::optional<std::string> next;
   if (rows.size() > limit) {
     int last = limit - 1;
-    next = EncodeCursor({std::string(rows.Text(last, 11)), std::string(rows.Text(last, 12)), points.back().scan_id});
+    next = EncodeCursor({std::string(rows.Text(last, rows.Column("scanned_us"))),
+                         std::string(rows.Text(last, rows.Column("created_us"))), points.back().scan_id});
   }
-  HistorySubject subject{std::string(version.Text(0, 0)), std::string(version.Text(0, 1)),
-                         std::string(version.Text(0, 2)), std::string(version.Text(0, 3))};
+  HistorySubject subject{std::string(version.Text(0, version.Column("image_id"))),
+                         std::string(version.Text(0, version.Column("image_name"))),
+                         std::string(version.Text(0, version.Column("version_id"))),
+                         std::string(version.Text(0, version.Column("tag")))};
   return Reply::Json(200, ScanHistoryJson(subject, points, next));
 }
 

@@ -5,6 +5,7 @@
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/text.hpp"
+#include "queries.hpp"
 #include "sbom.hpp"
 
 namespace icat::sbom {
@@ -26,12 +27,13 @@ std::string_view ContentType(std::string_view format) {
   return format == "spdx" ? "application/spdx+json" : "application/vnd.cyclonedx+json; version=1.5";
 }
 
-// "CycloneDX and SPDX": the formats of the rows (column 4), as a message names them.
+// "CycloneDX and SPDX": the formats of the rows, as a message names them.
 std::string FormatsOf(const Rows& rows) {
+  const int format = rows.Column("format");
   std::string names;
   for (int row = 0; row < rows.size(); row++) {
-    if (rows.IsNull(row, 4)) continue;
-    names += (names.empty() ? "" : " and ") + std::string(FormatLabel(rows.Text(row, 4)));
+    if (rows.IsNull(row, format)) continue;
+    names += (names.empty() ? "" : " and ") + std::string(FormatLabel(rows.Text(row, format)));
   }
   return names;
 }
@@ -42,23 +44,24 @@ std::string FormatsOf(const Rows& rows) {
 // saying what is missing and which formats the version has.
 SbomFile FileAt(const Rows& rows, const std::optional<std::string>& format, bool latest_version) {
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, latest_version ? "No such image." : "No such image or version.");
-  std::string name(rows.Text(0, 0));
-  if (rows.IsNull(0, 1)) {
+  const int format_col = rows.Column("format");
+  std::string name(rows.Text(0, rows.Column("image_name")));
+  if (rows.IsNull(0, rows.Column("version_id"))) {
     throw ApiError(Error::kSBOM_NOT_AVAILABLE, "Image " + name + " has no versions yet, so it has no SBOM.");
   }
-  std::string tag(rows.Text(0, 2));
+  std::string tag(rows.Text(0, rows.Column("tag")));
   std::string what = "Version " + tag + " of " + name;
-  if (rows.IsNull(0, 3)) {
+  if (rows.IsNull(0, rows.Column("scan_id"))) {
     throw ApiError(Error::kSBOM_NOT_AVAILABLE, what + " has never been scanned, so it has no SBOM in any format.");
   }
   for (int row = 0; row < rows.size(); row++) {
-    if (rows.IsNull(row, 4) || (format && rows.Text(row, 4) != *format)) continue;
+    if (rows.IsNull(row, format_col) || (format && rows.Text(row, format_col) != *format)) continue;
     return {name,
             tag,
-            std::string(rows.Text(row, 4)),
-            std::string(rows.Text(row, 5)),
-            std::string(rows.Text(row, 6)),
-            std::string(rows.Text(row, 7))};
+            std::string(rows.Text(row, format_col)),
+            std::string(rows.Text(row, rows.Column("sha256"))),
+            std::string(rows.Text(row, rows.Column("signature"))),
+            std::string(rows.Text(row, rows.Column("signing_key_id")))};
   }
   std::string has = FormatsOf(rows);
   std::string asked = format ? std::string(FormatLabel(*format)) + " " : "";
@@ -70,7 +73,7 @@ Reply VersionDownload(Context& ctx, std::string_view format) {
   std::string image_id = ctx.request.PathParam("imageId");
   std::string version_id = ctx.request.PathParam("versionId");
   if (!IsUuid(image_id) || !IsUuid(version_id)) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
-  Rows rows = ctx.db.Run("sbom_of_version", {ctx.principal.tenant_id, image_id, version_id});
+  Rows rows = ctx.db.Run(kSbomOfVersion, {ctx.principal.tenant_id, image_id, version_id});
   return DownloadReply(FileAt(rows, std::string(format), false), ctx.request.Header("if-none-match"));
 }
 
@@ -156,7 +159,7 @@ Reply GetImageSbom(Context& ctx) {
   std::optional<std::string> format = ParseFormat(ctx.request);
   std::string id = ctx.request.PathParam("id");
   if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
-  Rows rows = ctx.db.Run("sbom_of_latest_version", {ctx.principal.tenant_id, id});
+  Rows rows = ctx.db.Run(kSbomOfLatestVersion, {ctx.principal.tenant_id, id});
   return DownloadReply(FileAt(rows, format, true), ctx.request.Header("if-none-match"));
 }
 
@@ -177,10 +180,12 @@ Reply GetVersionCycloneDx(Context& ctx) { return VersionDownload(ctx, "cyclonedx
 // GET /v1/signing-keys   (public)
 //   200 {"keys": [{"id", "algorithm": "Ed25519", "publicKeyPem"}]}: every key that signed an SBOM
 Reply ListSigningKeys(Context& ctx) {
-  Rows rows = ctx.db.Run("list_signing_keys");
+  Rows rows = ctx.db.Run(kListSigningKeys);
   std::vector<SigningKeyView> keys;
+  const int id = rows.Column("id"), algorithm = rows.Column("algorithm"), pem = rows.Column("public_key_pem");
   for (int row = 0; row < rows.size(); row++) {
-    keys.push_back({std::string(rows.Text(row, 0)), std::string(rows.Text(row, 1)), std::string(rows.Text(row, 2))});
+    keys.push_back(
+        {std::string(rows.Text(row, id)), std::string(rows.Text(row, algorithm)), std::string(rows.Text(row, pem))});
   }
   Reply reply = Reply::Json(200, SigningKeysJson(keys));
   reply.headers.emplace_back("Cache-Control", "public, max-age=300");

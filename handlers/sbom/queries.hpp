@@ -10,24 +10,32 @@ namespace icat::sbom {
 // What a download needs: the image and version names (the filename), the scan, and one row per SBOM
 // of that scan, CycloneDX first (what `format` omitted means); one row of NULLs from the first link
 // that is missing (version, scan, SBOM).
-#define ICAT_SBOM_COLUMNS                                                          \
-  "i.name, v.id, v.tag, s.id, b.format, b.sha256, b.signature, b.signing_key_id " \
+#define ICAT_SBOM_COLUMNS                                                                               \
+  "i.name AS image_name, v.id AS version_id, v.tag, s.id AS scan_id, b.format, b.sha256, b.signature, " \
+  "b.signing_key_id "                                                                                   \
   "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
 
+// Each statement reads as SQL, a line per clause.
+// clang-format off
+// $1 tenant, $2 image id: the SBOMs of the latest scan of the image's latest version
+inline constexpr Statement kSbomOfLatestVersion{"sbom_of_latest_version",
+    "SELECT " ICAT_SBOM_COLUMNS
+    "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
+    "LEFT JOIN sboms b ON b.scan_id = s.id WHERE i.id = $2::uuid ORDER BY b.format <> 'cyclonedx'"};
+// $1 tenant, $2 image id, $3 version id: the SBOMs of that version's latest scan
+inline constexpr Statement kSbomOfVersion{"sbom_of_version",
+    "SELECT " ICAT_SBOM_COLUMNS
+    "JOIN image_versions v ON v.image_id = i.id AND v.id = $3::uuid LEFT JOIN scans s ON s.id = v.latest_scan_id "
+    "LEFT JOIN sboms b ON b.scan_id = s.id WHERE i.id = $2::uuid ORDER BY b.format <> 'cyclonedx'"};
+// Every key that ever signed an SBOM, oldest first (public: no tenant involved).
+inline constexpr Statement kListSigningKeys{"list_signing_keys",
+    "SELECT id, algorithm, public_key_pem FROM signing_keys ORDER BY created_at, id"};
+
+// The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
-    // $1 tenant, $2 image id: the SBOMs of the latest scan of the image's latest version
-    {"sbom_of_latest_version",
-     "SELECT " ICAT_SBOM_COLUMNS
-     "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
-     "LEFT JOIN sboms b ON b.scan_id = s.id WHERE i.id = $2::uuid ORDER BY b.format <> 'cyclonedx'"},
-    // $1 tenant, $2 image id, $3 version id: the SBOMs of that version's latest scan
-    {"sbom_of_version",
-     "SELECT " ICAT_SBOM_COLUMNS
-     "JOIN image_versions v ON v.image_id = i.id AND v.id = $3::uuid LEFT JOIN scans s ON s.id = v.latest_scan_id "
-     "LEFT JOIN sboms b ON b.scan_id = s.id WHERE i.id = $2::uuid ORDER BY b.format <> 'cyclonedx'"},
-    // Every key that ever signed an SBOM, oldest first (public: no tenant involved).
-    {"list_signing_keys", "SELECT id, algorithm, public_key_pem FROM signing_keys ORDER BY created_at, id"},
+    kSbomOfLatestVersion, kSbomOfVersion, kListSigningKeys,
 };
+// clang-format on
 
 #undef ICAT_SBOM_COLUMNS
 

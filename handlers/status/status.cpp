@@ -8,6 +8,7 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "pools.hpp"
+#include "queries.hpp"
 
 namespace icat::status {
 
@@ -18,9 +19,10 @@ constexpr std::chrono::milliseconds kPoolTimeout{1000};
 
 std::string DispatcherState(Db& db) {
   try {
-    Rows rows = db.Run("status_dispatcher_fresh");
-    if (rows.IsNull(0, 0)) return "down";
-    return rows.Bool(0, 0) ? "ok" : "stale";
+    Rows rows = db.Run(kDispatcherFresh);
+    const int fresh = rows.Column("fresh");
+    if (rows.IsNull(0, fresh)) return "down";
+    return rows.Bool(0, fresh) ? "ok" : "stale";
   } catch (const DbError&) {
     return "unknown";  // Postgres went away after the ping
   }

@@ -4,32 +4,44 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/validate.hpp"
+#include "queries.hpp"
 #include "vulns.hpp"
 
 namespace icat::vulns {
 
 namespace {
 
-CveMatch MatchAt(const Rows& rows, int row) {
-  CveMatch m;
-  m.image_id = rows.Text(row, 0);
-  m.image_name = rows.Text(row, 1);
-  m.repository = rows.Text(row, 2);
-  m.version_id = rows.Text(row, 3);
-  m.tag = rows.Text(row, 4);
-  m.digest = rows.Text(row, 5);
-  m.latest = rows.Bool(row, 6);
-  m.scan_id = rows.Text(row, 7);
-  m.scanned_at = rows.Text(row, 8);
-  m.vuln_id = rows.Text(row, 9);
-  m.package_name = rows.Text(row, 10);
-  m.package_version = rows.OptionalText(row, 11);
-  m.package_type = rows.OptionalText(row, 12);
-  m.purl = rows.OptionalText(row, 13);
-  m.severity = rows.Text(row, 14);
-  m.fix_state = rows.Text(row, 15);
-  m.fixed_version = rows.OptionalText(row, 16);
-  return m;
+// The rows of cve_lookup_*.
+std::vector<CveMatch> MatchesAt(const Rows& rows) {
+  const int image_id = rows.Column("image_id"), image_name = rows.Column("image_name"),
+            repository = rows.Column("repository"), version_id = rows.Column("version_id"), tag = rows.Column("tag"),
+            digest = rows.Column("digest"), latest = rows.Column("latest"), scan_id = rows.Column("scan_id"),
+            scanned_at = rows.Column("scanned_at"), vuln_id = rows.Column("vuln_id"),
+            package_name = rows.Column("package_name"), package_version = rows.Column("package_version"),
+            package_type = rows.Column("package_type"), purl = rows.Column("purl"), severity = rows.Column("severity"),
+            fix_state = rows.Column("fix_state"), fixed_version = rows.Column("fixed_version");
+  std::vector<CveMatch> matches;
+  for (int row = 0; row < rows.size(); row++) {
+    CveMatch& m = matches.emplace_back();
+    m.image_id = rows.Text(row, image_id);
+    m.image_name = rows.Text(row, image_name);
+    m.repository = rows.Text(row, repository);
+    m.version_id = rows.Text(row, version_id);
+    m.tag = rows.Text(row, tag);
+    m.digest = rows.Text(row, digest);
+    m.latest = rows.Bool(row, latest);
+    m.scan_id = rows.Text(row, scan_id);
+    m.scanned_at = rows.Text(row, scanned_at);
+    m.vuln_id = rows.Text(row, vuln_id);
+    m.package_name = rows.Text(row, package_name);
+    m.package_version = rows.OptionalText(row, package_version);
+    m.package_type = rows.OptionalText(row, package_type);
+    m.purl = rows.OptionalText(row, purl);
+    m.severity = rows.Text(row, severity);
+    m.fix_state = rows.Text(row, fix_state);
+    m.fixed_version = rows.OptionalText(row, fixed_version);
+  }
+  return matches;
 }
 
 void WritePackage(JsonWriter& w, const CveMatch& m) {
@@ -75,10 +87,19 @@ void EndArrayAndObject(JsonWriter& w) {
   w.EndObject();
 }
 
-UnscannedVersion UnscannedAt(const Rows& rows, int row) {
-  return {std::string(rows.Text(row, 0)), std::string(rows.Text(row, 1)), std::string(rows.Text(row, 2)),
-          std::string(rows.Text(row, 3)), std::string(rows.Text(row, 4)), std::string(rows.Text(row, 5)),
-          rows.Bool(row, 6)};
+// The rows of unscanned_*.
+std::vector<UnscannedVersion> UnscannedAt(const Rows& rows) {
+  const int image_id = rows.Column("image_id"), image_name = rows.Column("image_name"),
+            repository = rows.Column("repository"), version_id = rows.Column("version_id"), tag = rows.Column("tag"),
+            digest = rows.Column("digest"), latest = rows.Column("latest");
+  std::vector<UnscannedVersion> unscanned;
+  for (int row = 0; row < rows.size(); row++) {
+    unscanned.push_back({std::string(rows.Text(row, image_id)), std::string(rows.Text(row, image_name)),
+                         std::string(rows.Text(row, repository)), std::string(rows.Text(row, version_id)),
+                         std::string(rows.Text(row, tag)), std::string(rows.Text(row, digest)),
+                         rows.Bool(row, latest)});
+  }
+  return unscanned;
 }
 
 // "unscannedImages": each image with its versions that were never scanned.
@@ -151,13 +172,9 @@ Reply LookUpCve(Context& ctx) {
   if (!cve_id) ThrowInvalid("cveId", "must look like CVE-2024-3094 or GHSA-xxxx-xxxx-xxxx");
   bool all_versions = ParseAllVersions(ctx.request);
   std::vector<Rows> found =
-      ctx.db.RunAll({{all_versions ? "cve_lookup_all" : "cve_lookup_latest", {ctx.principal.tenant_id, *cve_id}},
-                     {all_versions ? "unscanned_all" : "unscanned_latest", {ctx.principal.tenant_id}}});
-  std::vector<CveMatch> matches;
-  for (int row = 0; row < found[0].size(); row++) matches.push_back(MatchAt(found[0], row));
-  std::vector<UnscannedVersion> unscanned;
-  for (int row = 0; row < found[1].size(); row++) unscanned.push_back(UnscannedAt(found[1], row));
-  return Reply::Json(200, CveLookupJson(*cve_id, all_versions, matches, unscanned));
+      ctx.db.RunAll({{all_versions ? kCveLookupAll : kCveLookupLatest, {ctx.principal.tenant_id, *cve_id}},
+                     {all_versions ? kUnscannedAll : kUnscannedLatest, {ctx.principal.tenant_id}}});
+  return Reply::Json(200, CveLookupJson(*cve_id, all_versions, MatchesAt(found[0]), UnscannedAt(found[1])));
 }
 
 }  // namespace icat::vulns

@@ -10,12 +10,13 @@ namespace icat::vulns {
 // The image, a version and that version's latest scan with its stored counts, then one finding of
 // the page (13 columns, NULL when the page is empty).
 #define ICAT_LISTING_COLUMNS                                                                                          \
-  "i.id, i.name, v.id, v.tag, v.digest, s.id, s.scanner_name, s.scanner_version, rfc3339(s.scanned_at), "             \
-  "rfc3339(s.vulndb_updated_at), s.critical_count, s.high_count, s.medium_count, s.low_count, "                       \
+  "i.id AS image_id, i.name AS image_name, v.id AS version_id, v.tag, v.digest, s.id AS scan_id, s.scanner_name, "    \
+  "s.scanner_version, rfc3339(s.scanned_at) AS scanned_at, "                                                          \
+  "rfc3339(s.vulndb_updated_at) AS vulndb_updated_at, s.critical_count, s.high_count, s.medium_count, s.low_count, "  \
   "s.unknown_count, s.findings_critical, s.findings_high, s.findings_medium, s.findings_low, "                        \
   "s.findings_unknown, s.fixable_count, "                                                                             \
-  "x.id, x.vuln_id, x.aliases, x.package_name, x.package_version, x.package_type, x.purl, x.severity, "               \
-  "x.cvss_score::text, x.fix_state, x.fixed_version, x.title, x.primary_url "                                         \
+  "x.id AS finding_id, x.vuln_id, x.aliases, x.package_name, x.package_version, x.package_type, x.purl, x.severity, " \
+  "x.cvss_score::text AS cvss_score, x.fix_state, x.fixed_version, x.title, x.primary_url "                           \
   "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
 
 // A page of the scan's findings in stored order (severity first), walked on (scan_id, id) from the
@@ -29,48 +30,57 @@ namespace icat::vulns {
 // The look-up starts from the findings of the id (or an alias of it), from their indexes, so the plan
 // starts from a handful of rows whatever the planner guesses (joined the other way round, one look-up
 // took 36 ms to seconds on the bench data set); those rows are the answer's packages.
-#define ICAT_CVE_LOOKUP(version_filter)                                                                               \
-  "WITH hits AS MATERIALIZED (SELECT id, scan_id, vuln_id, package_name, package_version, package_type, purl, "       \
-  "severity, fix_state, fixed_version FROM vulnerabilities WHERE vuln_id = $2 OR aliases @> ARRAY[$2::text]) "        \
-  "SELECT i.id, i.name, i.repository, v.id, v.tag, v.digest, v.id = i.latest_version_id, s.id, "                      \
-  "rfc3339(s.scanned_at), x.vuln_id, x.package_name, x.package_version, x.package_type, x.purl, x.severity, "         \
-  "x.fix_state, x.fixed_version "                                                                                     \
-  "FROM hits x JOIN image_versions v ON v.latest_scan_id = x.scan_id "                                                \
-  "JOIN images i ON i.id = v.image_id " version_filter                                                                \
-  "JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 JOIN scans s ON s.id = x.scan_id "                       \
+#define ICAT_CVE_LOOKUP(version_filter)                                                                         \
+  "WITH hits AS MATERIALIZED (SELECT id, scan_id, vuln_id, package_name, package_version, package_type, purl, " \
+  "severity, fix_state, fixed_version FROM vulnerabilities WHERE vuln_id = $2 OR aliases @> ARRAY[$2::text]) "  \
+  "SELECT i.id AS image_id, i.name AS image_name, i.repository, v.id AS version_id, v.tag, v.digest, "          \
+  "v.id = i.latest_version_id AS latest, s.id AS scan_id, rfc3339(s.scanned_at) AS scanned_at, x.vuln_id, "     \
+  "x.package_name, x.package_version, x.package_type, x.purl, x.severity, "                                     \
+  "x.fix_state, x.fixed_version "                                                                               \
+  "FROM hits x JOIN image_versions v ON v.latest_scan_id = x.scan_id "                                          \
+  "JOIN images i ON i.id = v.image_id " version_filter                                                          \
+  "JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 JOIN scans s ON s.id = x.scan_id "                 \
   "ORDER BY i.name, i.id, v.published_at DESC, v.id, x.id"
 
 // The licensed versions never scanned. image_versions_latest_scan (V0006) holds the NULLs too, so the
 // few of them are found without walking the tenant's licences.
-#define ICAT_UNSCANNED(version_filter)                                                                                \
-  "SELECT i.id, i.name, i.repository, v.id, v.tag, v.digest, v.id = i.latest_version_id "                            \
-  "FROM image_versions v JOIN images i ON i.id = v.image_id " version_filter                                          \
-  "JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 WHERE v.latest_scan_id IS NULL "                          \
+#define ICAT_UNSCANNED(version_filter)                                                                 \
+  "SELECT i.id AS image_id, i.name AS image_name, i.repository, v.id AS version_id, v.tag, v.digest, " \
+  "v.id = i.latest_version_id AS latest "                                                              \
+  "FROM image_versions v JOIN images i ON i.id = v.image_id " version_filter                           \
+  "JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 WHERE v.latest_scan_id IS NULL "          \
   "ORDER BY i.name, i.id, v.published_at DESC, v.id"
 
+// Each statement reads as SQL, a line per clause.
+// clang-format off
+// $1 tenant, $2 image id, $3 severities or NULL, $4 fix states or NULL, $5 last row seen or NULL,
+// $6 limit: the image's latest version, that version's latest scan and a page of its findings;
+// no row when the image is unknown or unlicensed
+inline constexpr Statement kFindingsOfLatestVersion{"findings_of_latest_version",
+    "SELECT " ICAT_LISTING_COLUMNS
+    "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
+    ICAT_FINDINGS_PAGE "WHERE i.id = $2::uuid ORDER BY x.id"};
+// $1 to $6 as above, $7 version id: that version, its latest scan and a page of its findings
+inline constexpr Statement kFindingsOfVersion{"findings_of_version",
+    "SELECT " ICAT_LISTING_COLUMNS
+    "JOIN image_versions v ON v.image_id = i.id AND v.id = $7::uuid LEFT JOIN scans s ON s.id = v.latest_scan_id "
+    ICAT_FINDINGS_PAGE "WHERE i.id = $2::uuid ORDER BY x.id"};
+// $1 tenant, $2 vulnerability id (upper case): the findings of that id (or an alias of it) in the
+// latest scan of each licensed image's latest version (_latest) or of each licensed version (_all).
+// Two statements rather than a flag, so each keeps one cached plan instead of being planned per call.
+inline constexpr Statement kCveLookupLatest{"cve_lookup_latest", ICAT_CVE_LOOKUP("AND v.id = i.latest_version_id ")};
+inline constexpr Statement kCveLookupAll{"cve_lookup_all", ICAT_CVE_LOOKUP("")};
+// $1 tenant: the licensed images' latest versions (_latest) or all their versions (_all) that
+// have no scan, which a look-up cannot answer for.
+inline constexpr Statement kUnscannedLatest{"unscanned_latest", ICAT_UNSCANNED("AND v.id = i.latest_version_id ")};
+inline constexpr Statement kUnscannedAll{"unscanned_all", ICAT_UNSCANNED("")};
+
+// The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
-    // $1 tenant, $2 image id, $3 severities or NULL, $4 fix states or NULL, $5 last row seen or NULL,
-    // $6 limit: the image's latest version, that version's latest scan and a page of its findings;
-    // no row when the image is unknown or unlicensed
-    {"findings_of_latest_version",
-     "SELECT " ICAT_LISTING_COLUMNS
-     "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
-     ICAT_FINDINGS_PAGE "WHERE i.id = $2::uuid ORDER BY x.id"},
-    // $1 to $6 as above, $7 version id: that version, its latest scan and a page of its findings
-    {"findings_of_version",
-     "SELECT " ICAT_LISTING_COLUMNS
-     "JOIN image_versions v ON v.image_id = i.id AND v.id = $7::uuid LEFT JOIN scans s ON s.id = v.latest_scan_id "
-     ICAT_FINDINGS_PAGE "WHERE i.id = $2::uuid ORDER BY x.id"},
-    // $1 tenant, $2 vulnerability id (upper case): the findings of that id (or an alias of it) in the
-    // latest scan of each licensed image's latest version (_latest) or of each licensed version (_all).
-    // Two statements rather than a flag, so each keeps one cached plan instead of being planned per call.
-    {"cve_lookup_latest", ICAT_CVE_LOOKUP("AND v.id = i.latest_version_id ")},
-    {"cve_lookup_all", ICAT_CVE_LOOKUP("")},
-    // $1 tenant: the licensed images' latest versions (_latest) or all their versions (_all) that
-    // have no scan, which a look-up cannot answer for.
-    {"unscanned_latest", ICAT_UNSCANNED("AND v.id = i.latest_version_id ")},
-    {"unscanned_all", ICAT_UNSCANNED("")},
+    kFindingsOfLatestVersion, kFindingsOfVersion, kCveLookupLatest, kCveLookupAll, kUnscannedLatest,
+    kUnscannedAll,
 };
+// clang-format on
 
 #undef ICAT_UNSCANNED
 #undef ICAT_CVE_LOOKUP

@@ -6,6 +6,7 @@
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/scan_status.hpp"
+#include "queries.hpp"
 #include "vulns.hpp"
 
 namespace icat::vulns {
@@ -64,47 +65,59 @@ void WriteFinding(JsonWriter& w, const FindingView& f) {
   w.EndObject();
 }
 
-// Columns 0 to 20 of findings_of_*: image id, name, version id, tag, digest, scan id, scanner,
-// version, scanned, db time, 5 vulnerability counts, 5 finding counts, fixable.
+// The first row of findings_of_*: the image, the version, its latest scan with counts.
 ScanView ScanAt(const Rows& rows) {
   ScanView s;
-  s.image_id = rows.Text(0, 0);
-  s.image_name = rows.Text(0, 1);
-  s.version_id = rows.OptionalText(0, 2);
-  s.tag = rows.OptionalText(0, 3);
-  s.digest = rows.OptionalText(0, 4);
-  s.scan_id = rows.OptionalText(0, 5);
-  s.scanner = rows.OptionalText(0, 6);
-  s.scanner_version = rows.OptionalText(0, 7);
-  s.scanned_at = rows.OptionalText(0, 8);
-  s.vulndb_updated_at = rows.OptionalText(0, 9);
+  s.image_id = rows.Text(0, rows.Column("image_id"));
+  s.image_name = rows.Text(0, rows.Column("image_name"));
+  s.version_id = rows.OptionalText(0, rows.Column("version_id"));
+  s.tag = rows.OptionalText(0, rows.Column("tag"));
+  s.digest = rows.OptionalText(0, rows.Column("digest"));
+  s.scan_id = rows.OptionalText(0, rows.Column("scan_id"));
+  s.scanner = rows.OptionalText(0, rows.Column("scanner_name"));
+  s.scanner_version = rows.OptionalText(0, rows.Column("scanner_version"));
+  s.scanned_at = rows.OptionalText(0, rows.Column("scanned_at"));
+  s.vulndb_updated_at = rows.OptionalText(0, rows.Column("vulndb_updated_at"));
+  const char* counts[5] = {"critical_count", "high_count", "medium_count", "low_count", "unknown_count"};
+  const char* findings[5] = {"findings_critical", "findings_high", "findings_medium", "findings_low",
+                             "findings_unknown"};
   for (int i = 0; i < 5; i++) {
-    s.vulnerability_counts[i] = rows.Int(0, 10 + i);
-    s.finding_counts[i] = rows.Int(0, 15 + i);
+    s.vulnerability_counts[i] = rows.Int(0, rows.Column(counts[i]));
+    s.finding_counts[i] = rows.Int(0, rows.Column(findings[i]));
   }
-  s.fixable = rows.Int(0, 20);
+  s.fixable = rows.Int(0, rows.Column("fixable_count"));
   return s;
 }
 
-constexpr int kFindingColumn = 21;  // the finding of a row of findings_of_*, NULL when the page is empty
-
-FindingView FindingAt(const Rows& rows, int row) {
-  const int c = kFindingColumn;
-  FindingView f;
-  f.row_id = rows.Int(row, c);
-  f.vuln_id = rows.Text(row, c + 1);
-  f.aliases = ParseTextArray(rows.Text(row, c + 2));
-  f.package_name = rows.Text(row, c + 3);
-  f.package_version = rows.OptionalText(row, c + 4);
-  f.package_type = rows.OptionalText(row, c + 5);
-  f.purl = rows.OptionalText(row, c + 6);
-  f.severity = rows.Text(row, c + 7);
-  if (!rows.IsNull(row, c + 8)) f.cvss_score = std::strtod(std::string(rows.Text(row, c + 8)).c_str(), nullptr);
-  f.fix_state = rows.Text(row, c + 9);
-  f.fixed_version = rows.OptionalText(row, c + 10);
-  f.title = rows.OptionalText(row, c + 11);
-  f.url = rows.OptionalText(row, c + 12);
-  return f;
+// The findings of at most `count` rows of findings_of_*; the finding columns are NULL when the page is empty.
+std::vector<FindingView> FindingsAt(const Rows& rows, int count) {
+  const int row_id = rows.Column("finding_id"), vuln_id = rows.Column("vuln_id"), aliases = rows.Column("aliases"),
+            package_name = rows.Column("package_name"), package_version = rows.Column("package_version"),
+            package_type = rows.Column("package_type"), purl = rows.Column("purl"), severity = rows.Column("severity"),
+            cvss_score = rows.Column("cvss_score"), fix_state = rows.Column("fix_state"),
+            fixed_version = rows.Column("fixed_version"), title = rows.Column("title"),
+            url = rows.Column("primary_url");
+  std::vector<FindingView> findings;
+  for (int row = 0; row < rows.size() && row < count; row++) {
+    if (rows.IsNull(row, row_id)) continue;
+    FindingView& f = findings.emplace_back();
+    f.row_id = rows.Int(row, row_id);
+    f.vuln_id = rows.Text(row, vuln_id);
+    f.aliases = ParseTextArray(rows.Text(row, aliases));
+    f.package_name = rows.Text(row, package_name);
+    f.package_version = rows.OptionalText(row, package_version);
+    f.package_type = rows.OptionalText(row, package_type);
+    f.purl = rows.OptionalText(row, purl);
+    f.severity = rows.Text(row, severity);
+    if (!rows.IsNull(row, cvss_score)) {
+      f.cvss_score = std::strtod(std::string(rows.Text(row, cvss_score)).c_str(), nullptr);
+    }
+    f.fix_state = rows.Text(row, fix_state);
+    f.fixed_version = rows.OptionalText(row, fixed_version);
+    f.title = rows.OptionalText(row, title);
+    f.url = rows.OptionalText(row, url);
+  }
+  return findings;
 }
 
 // A cursor holds the scan it belongs to and the last row seen: a page of one scan never
@@ -148,10 +161,7 @@ Reply ListingReply(const Request& request, const Rows& rows, const char* not_fou
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, not_found);
   ScanView scan = ScanAt(rows);
   CursorAfter(request, scan.scan_id);  // 400 for a cursor that is malformed or of another scan
-  std::vector<FindingView> findings;
-  for (int row = 0; row < rows.size() && row < limit; row++) {
-    if (!rows.IsNull(row, kFindingColumn)) findings.push_back(FindingAt(rows, row));
-  }
+  std::vector<FindingView> findings = FindingsAt(rows, limit);
   std::optional<std::string> next;
   if (rows.size() > limit) next = EncodeCursor({*scan.scan_id, std::to_string(findings.back().row_id)});
   return Reply::Json(200, VulnerabilityListJson(scan, findings, next));
@@ -228,7 +238,7 @@ Reply ListImageVulnerabilities(Context& ctx) {
   int limit = ParseLimit(ctx.request);
   std::string id = ctx.request.PathParam("id");
   if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
-  Rows rows = ctx.db.Run("findings_of_latest_version", PageParams(ctx, id, filters, limit));
+  Rows rows = ctx.db.Run(kFindingsOfLatestVersion, PageParams(ctx, id, filters, limit));
   return ListingReply(ctx.request, rows, "No such image.", limit);
 }
 
@@ -245,7 +255,7 @@ Reply ListVersionVulnerabilities(Context& ctx) {
   if (!IsUuid(image_id) || !IsUuid(version_id)) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
   std::vector<Param> params = PageParams(ctx, image_id, filters, limit);
   params.push_back(version_id);
-  Rows rows = ctx.db.Run("findings_of_version", params);
+  Rows rows = ctx.db.Run(kFindingsOfVersion, params);
   return ListingReply(ctx.request, rows, "No such image or version.", limit);
 }
 

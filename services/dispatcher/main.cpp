@@ -216,6 +216,9 @@ int Run() {
     return 2;
   }
   ConfigureLogs(config.log_level, config.log_format);
+  if (!StatementsPrepareAtStart("icat-dispatcher", config.pg_dsn, OutboxStatements(), config.pg_statement_timeout_ms)) {
+    return 2;
+  }
   try {
     metrics::Open(config.metrics_dir, "dispatcher", {});
   } catch (const std::runtime_error& e) {

@@ -32,13 +32,9 @@ class WithoutRowSecurity {
     BOOST_TEST_REQUIRE(*db_.Query("SELECT count(*) FROM api_keys WHERE tenant_id = $1", {b.tenant.id()}).at(0).at(0) ==
                        "1");
   }
-  // Runs the named statement of a handler group.
-  std::vector<PgRow> Run(const std::vector<icat::Statement>& statements, std::string_view name, const Params& params) {
-    for (const icat::Statement& statement : statements) {
-      if (statement.name == name) return db_.Query(std::string(statement.sql), params);
-    }
-    BOOST_FAIL("no statement " << name);
-    return {};
+  // Runs a statement of a handler group.
+  std::vector<PgRow> Run(const icat::Statement& statement, const Params& params) {
+    return db_.Query(std::string(statement.sql), params);
   }
   PgConnection& db() { return db_; }
 
@@ -71,22 +67,21 @@ BOOST_AUTO_TEST_SUITE(tenant_filters)
 BOOST_AUTO_TEST_CASE(catalog_statements_show_only_the_tenants_licensed_images) {
   TenantRows a, b;
   WithoutRowSecurity db(a, b);
-  const auto& q = icat::catalog::kStatements;
   const std::string t = a.tenant.id();
-  std::vector<PgRow> list = db.Run(q, "list_images", {t, std::nullopt, std::nullopt, std::nullopt, "1000"});
+  std::vector<PgRow> list = db.Run(icat::catalog::kListImages, {t, std::nullopt, std::nullopt, std::nullopt, "1000"});
   ExpectANotB(list, a.image.id, list, b.image.id);
-  ExpectANotB(db.Run(q, "get_image", {t, a.image.id}), a.image.id,  //
-                 db.Run(q, "get_image", {t, b.image.id}), b.image.id);
-  ExpectANotB(db.Run(q, "list_versions", {t, a.image.id}), a.version_id,
-                 db.Run(q, "list_versions", {t, b.image.id}), b.version_id);
-  ExpectANotB(db.Run(q, "scan_history_version", {t, a.image.id, a.version_id}), a.version_id,
-                 db.Run(q, "scan_history_version", {t, b.image.id, b.version_id}), b.version_id);
+  ExpectANotB(db.Run(icat::catalog::kGetImage, {t, a.image.id}), a.image.id,  //
+              db.Run(icat::catalog::kGetImage, {t, b.image.id}), b.image.id);
+  ExpectANotB(db.Run(icat::catalog::kListVersions, {t, a.image.id}), a.version_id,
+              db.Run(icat::catalog::kListVersions, {t, b.image.id}), b.version_id);
+  ExpectANotB(db.Run(icat::catalog::kScanHistoryVersion, {t, a.image.id, a.version_id}), a.version_id,
+              db.Run(icat::catalog::kScanHistoryVersion, {t, b.image.id, b.version_id}), b.version_id);
   const Params none(5, std::nullopt);
   auto history = [&](const TenantRows& of) {
     Params params = {t, of.version_id};
     params.insert(params.end(), none.begin(), none.end());
     params.push_back("100");
-    return db.Run(q, "scan_history", params);
+    return db.Run(icat::catalog::kScanHistory, params);
   };
   ExpectANotB(history(a), a.scan_id, history(b), b.scan_id);
 }
@@ -94,20 +89,20 @@ BOOST_AUTO_TEST_CASE(catalog_statements_show_only_the_tenants_licensed_images) {
 BOOST_AUTO_TEST_CASE(vulns_statements_show_only_the_tenants_licensed_findings) {
   TenantRows a, b;
   WithoutRowSecurity db(a, b);
-  const auto& q = icat::vulns::kStatements;
   const std::string t = a.tenant.id();
   auto latest = [&](const TenantRows& of) {
-    return db.Run(q, "findings_of_latest_version", {t, of.image.id, std::nullopt, std::nullopt, std::nullopt, "50"});
+    return db.Run(icat::vulns::kFindingsOfLatestVersion,
+                  {t, of.image.id, std::nullopt, std::nullopt, std::nullopt, "50"});
   };
   ExpectANotB(latest(a), a.cve, latest(b), b.cve);
   auto version = [&](const TenantRows& of) {
-    return db.Run(q, "findings_of_version",
+    return db.Run(icat::vulns::kFindingsOfVersion,
                   {t, of.image.id, std::nullopt, std::nullopt, std::nullopt, "50", of.version_id});
   };
   ExpectANotB(version(a), a.cve, version(b), b.cve);
-  for (const char* name : {"cve_lookup_latest", "cve_lookup_all"}) {
-    BOOST_TEST_CONTEXT(name) {
-      ExpectANotB(db.Run(q, name, {t, a.cve}), a.image.id, db.Run(q, name, {t, b.cve}), b.image.id);
+  for (const icat::Statement& lookup : {icat::vulns::kCveLookupLatest, icat::vulns::kCveLookupAll}) {
+    BOOST_TEST_CONTEXT(lookup.name) {
+      ExpectANotB(db.Run(lookup, {t, a.cve}), a.image.id, db.Run(lookup, {t, b.cve}), b.image.id);
     }
   }
 }
@@ -117,56 +112,54 @@ BOOST_AUTO_TEST_CASE(vulns_statements_show_only_the_tenants_licensed_findings) {
 BOOST_AUTO_TEST_CASE(sbom_statements_show_only_the_tenants_licensed_sboms) {
   TenantRows a, b;
   WithoutRowSecurity db(a, b);
-  const auto& q = icat::sbom::kStatements;
   const std::string t = a.tenant.id();
-  ExpectANotB(db.Run(q, "sbom_of_latest_version", {t, a.image.id}), a.scan_id,
-                 db.Run(q, "sbom_of_latest_version", {t, b.image.id}), b.scan_id);
-  ExpectANotB(db.Run(q, "sbom_of_version", {t, a.image.id, a.version_id}), a.scan_id,
-                 db.Run(q, "sbom_of_version", {t, b.image.id, b.version_id}), b.scan_id);
+  ExpectANotB(db.Run(icat::sbom::kSbomOfLatestVersion, {t, a.image.id}), a.scan_id,
+              db.Run(icat::sbom::kSbomOfLatestVersion, {t, b.image.id}), b.scan_id);
+  ExpectANotB(db.Run(icat::sbom::kSbomOfVersion, {t, a.image.id, a.version_id}), a.scan_id,
+              db.Run(icat::sbom::kSbomOfVersion, {t, b.image.id, b.version_id}), b.scan_id);
 }
 
 BOOST_AUTO_TEST_CASE(portal_lists_show_only_the_tenants_rows) {
   TenantRows a, b;
   WithoutRowSecurity db(a, b);
-  const auto& q = icat::account::kStatements;
   const std::string t = a.tenant.id();
   const std::optional<std::string> null;
-  std::vector<PgRow> keys = db.Run(q, "account_list_keys", {t, null, null, "200"});
+  std::vector<PgRow> keys = db.Run(icat::account::kListKeys, {t, null, null, "200"});
   ExpectANotB(keys, a.key_id, keys, b.key_id);
-  std::vector<PgRow> watches = db.Run(q, "account_list_watches", {t, null, null, "200"});
+  std::vector<PgRow> watches = db.Run(icat::account::kListWatches, {t, null, null, "200"});
   ExpectANotB(watches, a.watch_id, watches, b.watch_id);
-  ExpectANotB(db.Run(q, "account_watched_images", {t, "{" + a.watch_id + "}"}), a.image.id,
-                 db.Run(q, "account_watched_images", {t, "{" + b.watch_id + "}"}), b.image.id);
-  std::vector<PgRow> requests = db.Run(q, "account_list_requests", {t, null, null, null, null, "200"});
+  ExpectANotB(db.Run(icat::account::kWatchedImages, {t, "{" + a.watch_id + "}"}), a.image.id,
+              db.Run(icat::account::kWatchedImages, {t, "{" + b.watch_id + "}"}), b.image.id);
+  std::vector<PgRow> requests = db.Run(icat::account::kListRequests, {t, null, null, null, null, "200"});
   ExpectANotB(requests, a.request_id, requests, b.request_id);
-  ExpectANotB(db.Run(q, "account_visible_images", {t, "{" + a.image.id + "}"}), a.image.id,
-                 db.Run(q, "account_visible_images", {t, "{" + b.image.id + "}"}), b.image.id);
-  BOOST_TEST(db.Run(q, "account_image_visible", {t, b.image.id}).empty());
-  std::vector<PgRow> webhooks = db.Run(q, "account_list_webhooks", {t, null, null, "200"});
+  ExpectANotB(db.Run(icat::account::kVisibleImages, {t, "{" + a.image.id + "}"}), a.image.id,
+              db.Run(icat::account::kVisibleImages, {t, "{" + b.image.id + "}"}), b.image.id);
+  BOOST_TEST(db.Run(icat::account::kImageVisible, {t, b.image.id}).empty());
+  std::vector<PgRow> webhooks = db.Run(icat::account::kListWebhooks, {t, null, null, "200"});
   ExpectANotB(webhooks, a.webhook_id, webhooks, b.webhook_id);
-  BOOST_TEST(db.Run(q, "account_webhook_exists", {t, b.webhook_id}).empty());
-  BOOST_TEST(db.Run(q, "account_webhook_for_ping", {t, b.webhook_id}).empty());
-  ExpectANotB(db.Run(q, "account_list_deliveries", {t, a.webhook_id, null, null, null, "50"}), a.delivery_id,
-                 db.Run(q, "account_list_deliveries", {t, b.webhook_id, null, null, null, "50"}), b.delivery_id);
-  std::vector<PgRow> policy = db.Run(q, "account_get_policy", {t});
+  BOOST_TEST(db.Run(icat::account::kWebhookExists, {t, b.webhook_id}).empty());
+  BOOST_TEST(db.Run(icat::account::kWebhookForPing, {t, b.webhook_id}).empty());
+  ExpectANotB(db.Run(icat::account::kListDeliveries, {t, a.webhook_id, null, null, null, "50"}), a.delivery_id,
+              db.Run(icat::account::kListDeliveries, {t, b.webhook_id, null, null, null, "50"}), b.delivery_id);
+  std::vector<PgRow> policy = db.Run(icat::account::kGetPolicy, {t});
   ExpectANotB(policy, a.marker, policy, b.marker);
-  std::vector<PgRow> decisions = db.Run(q, "account_list_decisions", {t, null, null, null, "200"});
+  std::vector<PgRow> decisions = db.Run(icat::account::kListDecisions, {t, null, null, null, "200"});
   ExpectANotB(decisions, a.decision_id, decisions, b.decision_id);
-  std::vector<PgRow> audit = db.Run(q, "account_list_audit", {t, null, null, "200"});
+  std::vector<PgRow> audit = db.Run(icat::account::kListAudit, {t, null, null, "200"});
   ExpectANotB(audit, a.marker, audit, b.marker);
-  BOOST_TEST(db.Run(q, "account_key_for_revoke", {t, b.key_id}).empty());
+  BOOST_TEST(db.Run(icat::account::kKeyForRevoke, {t, b.key_id}).empty());
 }
 
 BOOST_AUTO_TEST_CASE(portal_writes_touch_only_the_tenants_rows) {
   TenantRows a, b;
   WithoutRowSecurity db(a, b);
-  const auto& q = icat::account::kStatements;
   const std::string t = a.tenant.id();
   db.db().Query("BEGIN");
-  BOOST_TEST(db.Run(q, "account_delete_watch", {t, b.watch_id}).empty());
-  BOOST_TEST(db.Run(q, "account_delete_webhook", {t, b.webhook_id}).empty());
-  BOOST_TEST(db.Run(q, "account_update_webhook", {t, b.webhook_id, "https://x.example.test/", "{ping}", "true"}).empty());
-  db.Run(q, "account_revoke_key", {t, b.key_id});
+  BOOST_TEST(db.Run(icat::account::kDeleteWatch, {t, b.watch_id}).empty());
+  BOOST_TEST(db.Run(icat::account::kDeleteWebhook, {t, b.webhook_id}).empty());
+  BOOST_TEST(
+      db.Run(icat::account::kUpdateWebhook, {t, b.webhook_id, "https://x.example.test/", "{ping}", "true"}).empty());
+  db.Run(icat::account::kRevokeKey, {t, b.key_id});
   BOOST_TEST(*db.db().Query("SELECT count(*) FROM api_keys WHERE id = $1 AND revoked_at IS NULL", {b.key_id})[0][0] ==
              "1");
   db.db().Query("ROLLBACK");
@@ -175,13 +168,12 @@ BOOST_AUTO_TEST_CASE(portal_writes_touch_only_the_tenants_rows) {
 BOOST_AUTO_TEST_CASE(admission_statements_show_only_the_tenants_policy_watches_and_images) {
   TenantRows a, b;
   WithoutRowSecurity db(a, b);
-  const auto& q = icat::admission::kStatements;
   const std::string t = a.tenant.id();
-  std::vector<PgRow> rules = db.Run(q, icat::admission::kTenantRules, {t});
+  std::vector<PgRow> rules = db.Run(icat::admission::kTenantRules, {t});
   ExpectANotB(rules, a.marker, rules, b.marker);
   ExpectANotB(rules, a.cve, rules, b.cve);
   auto resolve = [&](const TenantRows& of) {
-    return db.Run(q, icat::admission::kResolveImages,
+    return db.Run(icat::admission::kResolveImages,
                   {t, "{" + of.image.versions.at(0).digest + "}", "{" + of.image.repository + "}", "{1.0}"});
   };
   ExpectANotB(resolve(a), a.version_id, resolve(b), b.version_id);
@@ -190,15 +182,14 @@ BOOST_AUTO_TEST_CASE(admission_statements_show_only_the_tenants_policy_watches_a
 BOOST_AUTO_TEST_CASE(auth_statements_show_only_the_tenants_sessions_and_users) {
   TenantRows a, b;
   WithoutRowSecurity db(a, b);
-  const auto& q = icat::auth::kStatements;
   const std::string t = a.tenant.id();
-  ExpectANotB(db.Run(q, icat::auth::kFindRefresh, {t, a.refresh_hash}), a.refresh_id,
-                 db.Run(q, icat::auth::kFindRefresh, {t, b.refresh_hash}), b.refresh_id);
-  ExpectANotB(db.Run(q, icat::auth::kGetMe, {t, a.user_id}), a.user_id,  //
-                 db.Run(q, icat::auth::kGetMe, {t, b.user_id}), b.user_id);
+  ExpectANotB(db.Run(icat::auth::kFindRefresh, {t, a.refresh_hash}), a.refresh_id,
+              db.Run(icat::auth::kFindRefresh, {t, b.refresh_hash}), b.refresh_id);
+  ExpectANotB(db.Run(icat::auth::kGetMe, {t, a.user_id}), a.user_id,  //
+              db.Run(icat::auth::kGetMe, {t, b.user_id}), b.user_id);
   db.db().Query("BEGIN");
-  db.Run(q, icat::auth::kMarkRefreshUsed, {t, b.refresh_id});
-  db.Run(q, icat::auth::kRevokeFamily, {t, b.refresh_family});
+  db.Run(icat::auth::kMarkRefreshUsed, {t, b.refresh_id});
+  db.Run(icat::auth::kRevokeFamily, {t, b.refresh_family});
   BOOST_TEST(*db.db().Query("SELECT count(*) FROM refresh_tokens WHERE id = $1 AND used_at IS NULL "
                             "AND revoked_at IS NULL",
                             {b.refresh_id})[0][0] == "1");

@@ -21,7 +21,7 @@ constexpr long long kDefaultGraceSeconds = 3600;
 
 // Exclusive against every ingest between its first blob write and its commit. gc does not wait for
 // it: a waiting exclusive request would queue every new ingest behind a long one.
-constexpr std::string_view kTryBlobLock = "SELECT pg_try_advisory_xact_lock($1)";
+constexpr std::string_view kTryBlobLock = "SELECT pg_try_advisory_xact_lock($1) AS locked";
 // With row security off, Postgres refuses a query a policy would filter instead of answering it
 // with fewer rows: gc sees every tenant's references or stops, never removes a blob in use.
 constexpr std::string_view kNoRowSecurity = "SET LOCAL row_security = off";
@@ -48,7 +48,8 @@ bool IsBlobName(const std::string& dir, const std::string& name) {
 std::set<std::string> ReferencedBlobs(Db& db) {
   std::set<std::string> referenced;
   Rows rows = db.RunSql(kReferencedBlobs);
-  for (int i = 0; i < rows.size(); ++i) referenced.emplace(rows.Text(i, 0));
+  const int sha256 = rows.Column("sha256");
+  for (int i = 0; i < rows.size(); ++i) referenced.emplace(rows.Text(i, sha256));
   return referenced;
 }
 
@@ -109,7 +110,8 @@ void Gc(const Args& args) {
   Session session;
   const std::string& blob_dir = session.config.blob_dir;
   Transaction transaction(session.db);  // the lock goes with it
-  if (session.db.RunSql(kTryBlobLock, {kBlobLockId}).Text(0, 0) != "t") {
+  Rows lock = session.db.RunSql(kTryBlobLock, {kBlobLockId});
+  if (!lock.Bool(0, lock.Column("locked"))) {
     throw Failure("an ingest is storing SBOMs right now; run gc again when it has finished");
   }
   session.db.ExecSql(kNoRowSecurity);

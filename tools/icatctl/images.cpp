@@ -22,11 +22,12 @@ std::string DefaultRepository(std::string registry, const std::string& name) {
 // A name and a repository are each unique; say which one the new image collided with.
 std::string ImageConflict(Db& db, const std::string& name, const std::string& repository) {
   Rows existing = db.RunSql("SELECT name FROM images WHERE name = $1 OR repository = $2", {name, repository});
+  const int existing_name = existing.Column("name");
   for (int row = 0; row < existing.size(); ++row) {
-    if (existing.Text(row, 0) == name) return "image " + name + " exists";
+    if (existing.Text(row, existing_name) == name) return "image " + name + " exists";
   }
   if (!existing.empty()) {
-    return "repository " + repository + " already belongs to image " + std::string(existing.Text(0, 0));
+    return "repository " + repository + " already belongs to image " + std::string(existing.Text(0, existing_name));
   }
   return "image " + name + " conflicts with an existing image";
 }
@@ -45,7 +46,7 @@ void ImageCreate(const Args& args) {
       {name, args.Optional("description").value_or(""), args.Optional("base-os"), repository});
   if (created.empty()) throw Failure(ImageConflict(session.db, name, repository));
   NoteCachedDataChanged(session);
-  std::cout << created.Text(0, 0) << '\n';
+  std::cout << created.Text(0, created.Column("id")) << '\n';
 }
 
 void VersionAdd(const Args& args) {
@@ -63,7 +64,7 @@ void VersionAdd(const Args& args) {
   // Locking the image serialises concurrent adds, so latest_version_id ends up the newest.
   Rows images = session.db.RunSql("SELECT id FROM images WHERE name = $1 FOR UPDATE", {image});
   if (images.empty()) throw Failure("image " + image + " not found");
-  std::string image_id(images.Text(0, 0));
+  std::string image_id(images.Text(0, images.Column("id")));
   Rows created = session.db.RunSql(
       "INSERT INTO image_versions (image_id, tag, digest, size_bytes, base_os, hardening_tags, published_at) "
       "VALUES ($1, $2, $3, $4, $5, $6::text[], COALESCE($7::timestamptz, now())) "
@@ -75,7 +76,7 @@ void VersionAdd(const Args& args) {
        {image_id});
   transaction.Commit();
   NoteCachedDataChanged(session);
-  std::cout << created.Text(0, 0) << '\n';
+  std::cout << created.Text(0, created.Column("id")) << '\n';
 }
 
 }  // namespace icat::ctl

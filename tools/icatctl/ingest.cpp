@@ -61,7 +61,7 @@ constexpr std::string_view kInsertScan =
     "critical_count, high_count, medium_count, low_count, unknown_count, findings_critical, findings_high, "
     "findings_medium, findings_low, findings_unknown, fixable_count) "
     "VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5::timestamptz, $6, $7, $8, $9, $10, $11, $12, $13, "
-    "$14, $15, $16, $17) RETURNING id, rfc3339(scanned_at)";
+    "$14, $15, $16, $17) RETURNING id, rfc3339(scanned_at) AS scanned_at";
 constexpr std::string_view kInsertSbom =
     "INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, tool_name, tool_version, signature, "
     "signing_key_id, completeness) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json)";
@@ -262,23 +262,24 @@ std::string DefaultRepository(std::string registry, const std::string& name) {
 std::string LockOrCreateImage(Db& db, const Request& request, const Inputs& inputs, const Config& config) {
   Rows image = db.RunSql(kLockImage, {request.image});
   if (!image.empty()) {
-    if (request.repository && *request.repository != image.Text(0, 1)) {
-      throw Failure("--repository: image " + request.image + " already has repository " +
-                    std::string(image.Text(0, 1)) + "; ingest does not change it");
+    std::string repository(image.Text(0, image.Column("repository")));
+    if (request.repository && *request.repository != repository) {
+      throw Failure("--repository: image " + request.image + " already has repository " + repository +
+                    "; ingest does not change it");
     }
-    return std::string(image.Text(0, 0));
+    return std::string(image.Text(0, image.Column("id")));
   }
   std::string repository =
       request.repository.value_or(inputs.report.repositories.empty() ? DefaultRepository(config.registry, request.image)
                                                                      : inputs.report.repositories.front());
   std::optional<std::string> base_os = request.base_os ? request.base_os : inputs.report.os;
   Rows created = db.RunSql(kCreateImage, {request.image, base_os, repository});
-  if (!created.empty()) return std::string(created.Text(0, 0));
+  if (!created.empty()) return std::string(created.Text(0, created.Column("id")));
   image = db.RunSql(kLockImage, {request.image});  // created meanwhile by a concurrent ingest
-  if (!image.empty()) return std::string(image.Text(0, 0));
+  if (!image.empty()) return std::string(image.Text(0, image.Column("id")));
   Rows owner = db.RunSql(kRepositoryOwner, {repository});
   throw Failure("repository " + repository + " already belongs to image " +
-                (owner.empty() ? std::string("another image") : std::string(owner.Text(0, 0))) +
+                (owner.empty() ? std::string("another image") : std::string(owner.Text(0, owner.Column("name")))) +
                 " (give --repository for " + request.image + ")");
 }
 
@@ -293,16 +294,17 @@ Target LockOrCreateVersion(Db& db, const Request& request, const Inputs& inputs,
   if (version.empty()) {
     Rows created = db.RunSql(kCreateVersion, {target.image_id, request.tag, request.digest, size, base_os,
                                               tags.value_or("{}"), request.published});
-    target.version_id = created.Text(0, 0);
+    target.version_id = created.Text(0, created.Column("id"));
     target.created_version = true;
     return target;
   }
-  if (version.Text(0, 1) != request.digest) {
-    throw Failure("--digest: version " + request.tag + " of " + request.image + " has digest " +
-                  std::string(version.Text(0, 1)) + ", not " + request.digest);
+  std::string digest(version.Text(0, version.Column("digest")));
+  if (digest != request.digest) {
+    throw Failure("--digest: version " + request.tag + " of " + request.image + " has digest " + digest + ", not " +
+                  request.digest);
   }
-  target.version_id = version.Text(0, 0);
-  target.previous_scan_id = version.OptionalText(0, 2);
+  target.version_id = version.Text(0, version.Column("id"));
+  target.previous_scan_id = version.OptionalText(0, version.Column("latest_scan_id"));
   db.ExecSql(kUpdateVersion,
        {target.version_id, request.size, request.base_os, tags, request.published, inputs.report.image_size});
   return target;
@@ -358,7 +360,7 @@ StoredScan InsertScan(Db& db, const Target& target, const Inputs& inputs, const 
                               r.vulndb_updated_at, inputs.input_sha256, c.vulnerabilities[0], c.vulnerabilities[1],
                               c.vulnerabilities[2], c.vulnerabilities[3], c.vulnerabilities[4], c.findings[0],
                               c.findings[1], c.findings[2], c.findings[3], c.findings[4], c.fixable});
-  StoredScan stored{std::string(scan.Text(0, 0)), std::string(scan.Text(0, 1))};
+  StoredScan stored{std::string(scan.Text(0, scan.Column("id"))), std::string(scan.Text(0, scan.Column("scanned_at")))};
   for (const Sbom& sbom : inputs.sboms) {
     db.ExecSql(kInsertSbom,
          {stored.id, sbom.doc.format, sbom.doc.spec_version, sbom.file.sha256_hex,
@@ -379,9 +381,11 @@ std::vector<EventFinding> PreviousFindings(Db& db, const std::optional<std::stri
   std::vector<EventFinding> out;
   if (!scan_id) return out;
   Rows rows = db.RunSql(kPreviousFindings, {*scan_id});
+  const int vuln_id = rows.Column("vuln_id"), severity = rows.Column("severity"),
+            package_name = rows.Column("package_name"), fix_state = rows.Column("fix_state");
   for (int i = 0; i < rows.size(); ++i) {
-    out.push_back({std::string(rows.Text(i, 0)), std::string(rows.Text(i, 1)), std::string(rows.Text(i, 2)),
-                   std::string(rows.Text(i, 3))});
+    out.push_back({std::string(rows.Text(i, vuln_id)), std::string(rows.Text(i, severity)),
+                   std::string(rows.Text(i, package_name)), std::string(rows.Text(i, fix_state))});
   }
   return out;
 }
@@ -403,9 +407,11 @@ void WriteWatchEvents(Db& db, const Target& target, const EventSubject& subject,
   std::vector<std::string> ids;
   for (const auto& [id, matched] : by_id) ids.push_back(id);
   Rows watchers = db.RunSql(kWatchers, {target.image_id, TextArrayLiteral(ids)});
+  const int tenant_id = watchers.Column("tenant_id"), cve_id_col = watchers.Column("cve_id");
   for (int i = 0; i < watchers.size(); ++i) {
-    std::string cve_id(watchers.Text(i, 1));
-    db.ExecSql(kEventForTenant, {std::string(watchers.Text(i, 0)), EventData(subject, &by_id[cve_id], &cve_id)});
+    std::string cve_id(watchers.Text(i, cve_id_col));
+    db.ExecSql(kEventForTenant,
+               {std::string(watchers.Text(i, tenant_id)), EventData(subject, &by_id[cve_id], &cve_id)});
   }
 }
 
@@ -451,8 +457,8 @@ void Ingest(const Args& args) {
   Target target = LockOrCreateVersion(db, request, inputs, config);
   Rows same = db.RunSql(kSameFiles, {target.version_id, inputs.input_sha256});
   if (!same.empty()) {
-    std::cout << "scan " << same.Text(0, 0) << " already ingested: " << request.image << " " << request.tag
-              << " has a scan of exactly these files; nothing changed\n";
+    std::cout << "scan " << same.Text(0, same.Column("id")) << " already ingested: " << request.image << " "
+              << request.tag << " has a scan of exactly these files; nothing changed\n";
     return;  // the transaction rolls back
   }
   db.ExecSql(kRememberKey, {key.id, key.public_pem});
@@ -468,7 +474,7 @@ void Ingest(const Args& args) {
   db.ExecSql(kFirstSeen, {target.version_id, scan.id});
   EventSubject subject{target.image_id, request.image, target.version_id,          request.tag,
                        request.digest,  scan.id,       inputs.report.scanner_name, scan.scanned_at};
-  WriteEvents(db, target, subject, inputs.report.findings, latest.Text(0, 0) == scan.id);
+  WriteEvents(db, target, subject, inputs.report.findings, latest.Text(0, latest.Column("latest_scan_id")) == scan.id);
   transaction.Commit();
   NoteCachedDataChanged(session);
 

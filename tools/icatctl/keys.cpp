@@ -23,12 +23,12 @@ constexpr size_t kMaxKeyNameChars = 100;
 // Times in UTC with a Z, the same in the table and the JSON, whatever the server's TimeZone.
 constexpr std::string_view kListKeys = R"sql(
   SELECT id, name, prefix, scopes,
-         to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-         to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-         to_char(last_used_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+         to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created,
+         to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS expires,
+         to_char(last_used_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS last_used,
          CASE WHEN revoked_at IS NOT NULL THEN 'revoked'
               WHEN expires_at <= now() THEN 'expired'
-              ELSE 'active' END
+              ELSE 'active' END AS state
   FROM api_keys WHERE tenant_id = $1 ORDER BY created_at, id)sql";
 
 std::string KnownScopes() {
@@ -70,12 +70,18 @@ void PrintTable(const std::vector<std::vector<std::string>>& table) {
 void PrintKeysTable(const Rows& keys) {
   std::vector<std::vector<std::string>> table = {
       {"ID", "NAME", "PREFIX", "SCOPES", "CREATED", "EXPIRES", "LAST USED", "STATE"}};
+  const int id = keys.Column("id"), name = keys.Column("name"), prefix = keys.Column("prefix"),
+            scopes_col = keys.Column("scopes"), created = keys.Column("created"), expires = keys.Column("expires"),
+            last_used = keys.Column("last_used"), state = keys.Column("state");
   for (int row = 0; row < keys.size(); ++row) {
     std::string scopes;
-    for (const std::string& scope : ParseTextArray(keys.Text(row, 3))) scopes += (scopes.empty() ? "" : ",") + scope;
-    table.push_back({std::string(keys.Text(row, 0)), std::string(keys.Text(row, 1)), std::string(keys.Text(row, 2)),
-                     scopes, std::string(keys.Text(row, 4)), keys.OptionalText(row, 5).value_or("-"),
-                     keys.OptionalText(row, 6).value_or("never"), std::string(keys.Text(row, 7))});
+    for (const std::string& scope : ParseTextArray(keys.Text(row, scopes_col))) {
+      scopes += (scopes.empty() ? "" : ",") + scope;
+    }
+    table.push_back({std::string(keys.Text(row, id)), std::string(keys.Text(row, name)),
+                     std::string(keys.Text(row, prefix)), scopes, std::string(keys.Text(row, created)),
+                     keys.OptionalText(row, expires).value_or("-"), keys.OptionalText(row, last_used).value_or("never"),
+                     std::string(keys.Text(row, state))});
   }
   PrintTable(table);
 }
@@ -101,19 +107,22 @@ void PrintKeysJson(const Rows& keys) {
   JsonOut json(buffer);
   json.SetIndent(' ', 2);
   json.StartArray();
+  const int id = keys.Column("id"), name = keys.Column("name"), prefix = keys.Column("prefix"),
+            scopes = keys.Column("scopes"), created = keys.Column("created"), expires = keys.Column("expires"),
+            last_used = keys.Column("last_used"), state = keys.Column("state");
   for (int row = 0; row < keys.size(); ++row) {
     json.StartObject();
-    WriteColumn(json, "id", keys, row, 0);
-    WriteColumn(json, "name", keys, row, 1);
-    WriteColumn(json, "prefix", keys, row, 2);
+    WriteColumn(json, "id", keys, row, id);
+    WriteColumn(json, "name", keys, row, name);
+    WriteColumn(json, "prefix", keys, row, prefix);
     json.Key("scopes");
     json.StartArray();
-    for (const std::string& scope : ParseTextArray(keys.Text(row, 3))) WriteText(json, scope);
+    for (const std::string& scope : ParseTextArray(keys.Text(row, scopes))) WriteText(json, scope);
     json.EndArray();
-    WriteColumn(json, "createdAt", keys, row, 4);
-    WriteColumn(json, "expiresAt", keys, row, 5);
-    WriteColumn(json, "lastUsedAt", keys, row, 6);
-    WriteColumn(json, "state", keys, row, 7);
+    WriteColumn(json, "createdAt", keys, row, created);
+    WriteColumn(json, "expiresAt", keys, row, expires);
+    WriteColumn(json, "lastUsedAt", keys, row, last_used);
+    WriteColumn(json, "state", keys, row, state);
     json.EndObject();
   }
   json.EndArray();
@@ -131,18 +140,21 @@ KeyToRevoke FindKeyToRevoke(Db& db, const std::string& tenant_id, const std::str
                             const std::string& id_or_prefix) {
   // FOR UPDATE: two concurrent revokes of one key write one audit entry, not two.
   Rows keys = db.RunSql(IsUuid(id_or_prefix)
-                            ? "SELECT id, revoked_at IS NOT NULL, encode(key_hash, 'hex') FROM api_keys "
-                              "WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE"
-                            : "SELECT id, revoked_at IS NOT NULL, encode(key_hash, 'hex') FROM api_keys "
+                            ? "SELECT id, revoked_at IS NOT NULL AS revoked, encode(key_hash, 'hex') AS hash_hex "
+                              "FROM api_keys WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE"
+                            : "SELECT id, revoked_at IS NOT NULL AS revoked, encode(key_hash, 'hex') AS hash_hex "
+                              "FROM api_keys "
                               "WHERE tenant_id = $1 AND prefix = $2 ORDER BY created_at FOR UPDATE",
                         {tenant_id, id_or_prefix});
   if (keys.empty()) throw Failure("tenant " + subdomain + " has no key " + id_or_prefix);
   if (keys.size() > 1) {
     std::string ids;
-    for (int row = 0; row < keys.size(); ++row) ids += (row ? ", " : "") + std::string(keys.Text(row, 0));
+    const int id = keys.Column("id");
+    for (int row = 0; row < keys.size(); ++row) ids += (row ? ", " : "") + std::string(keys.Text(row, id));
     throw Failure("prefix " + id_or_prefix + " matches several keys (" + ids + "); revoke one by its id");
   }
-  return {std::string(keys.Text(0, 0)), keys.Bool(0, 1), std::string(keys.Text(0, 2))};
+  return {std::string(keys.Text(0, keys.Column("id"))), keys.Bool(0, keys.Column("revoked")),
+          std::string(keys.Text(0, keys.Column("hash_hex")))};
 }
 
 }  // namespace
@@ -165,7 +177,7 @@ void KeyCreate(const Args& args) {
       "INSERT INTO api_keys (tenant_id, name, prefix, key_hash, scopes, expires_at) "
       "VALUES ($1, $2, $3, $4::bytea, $5::text[], $6::timestamptz) RETURNING id",
       {tenant_id, name, key.prefix, "\\x" + HexEncode(key.hash), TextArrayLiteral(scopes), expires});
-  std::string key_id(created.Text(0, 0));
+  std::string key_id(created.Text(0, created.Column("id")));
   session.db.ExecSql("INSERT INTO audit_log (tenant_id, actor, action, target, detail) VALUES ($1, 'operator', 'key.created', $2, "
        "jsonb_build_object('name', $3::text, 'prefix', $4::text, 'scopes', $5::text[]))",
        {tenant_id, key_id, name, key.prefix, TextArrayLiteral(scopes)});

@@ -44,8 +44,10 @@ int VersionOf(std::string_view file) {
 std::map<int, Applied> AppliedMigrations(Db& db) {
   std::map<int, Applied> applied;
   Rows rows = db.RunSql("SELECT version, file, checksum FROM schema_migrations ORDER BY version", {});
+  const int version = rows.Column("version"), file = rows.Column("file"), checksum = rows.Column("checksum");
   for (int row = 0; row < rows.size(); ++row) {
-    applied[static_cast<int>(rows.Int(row, 0))] = {std::string(rows.Text(row, 1)), std::string(rows.Text(row, 2))};
+    applied[static_cast<int>(rows.Int(row, version))] = {std::string(rows.Text(row, file)),
+                                                         std::string(rows.Text(row, checksum))};
   }
   return applied;
 }

@@ -42,7 +42,7 @@ void RequestStatus(const Args& args) {
   Rows found = session.db.RunSql(
       "SELECT status FROM feature_requests WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE", {tenant_id, id});
   if (found.empty()) throw Failure("tenant " + subdomain + " has no request " + id);
-  std::string previous(found.Text(0, 0));
+  std::string previous(found.Text(0, found.Column("status")));
   if (previous != status) {
     session.db.ExecSql("UPDATE feature_requests SET status = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2::uuid",
          {tenant_id, id, status});

@@ -39,13 +39,13 @@ void NoteCachedDataChanged(const Session& session) {
 std::string TenantId(Db& db, std::string_view subdomain) {
   Rows rows = db.RunSql("SELECT id FROM tenants WHERE subdomain = $1", {subdomain});
   if (rows.empty()) throw Failure("tenant " + std::string(subdomain) + " not found");
-  return std::string(rows.Text(0, 0));
+  return std::string(rows.Text(0, rows.Column("id")));
 }
 
 std::string ImageId(Db& db, std::string_view name) {
   Rows rows = db.RunSql("SELECT id FROM images WHERE name = $1", {name});
   if (rows.empty()) throw Failure("image " + std::string(name) + " not found");
-  return std::string(rows.Text(0, 0));
+  return std::string(rows.Text(0, rows.Column("id")));
 }
 
 void RequireMatch(std::string_view flag, std::string_view value, const char* pattern, std::string_view expectation) {

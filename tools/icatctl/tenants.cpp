@@ -18,7 +18,7 @@ void TenantCreate(const Args& args) {
       "INSERT INTO tenants (subdomain, name) VALUES ($1, $2) ON CONFLICT (subdomain) DO NOTHING RETURNING id",
       {subdomain, name});
   if (created.empty()) throw Failure("tenant " + subdomain + " exists");
-  std::cout << created.Text(0, 0) << '\n';
+  std::cout << created.Text(0, created.Column("id")) << '\n';
 }
 
 }  // namespace icat::ctl

@@ -58,7 +58,7 @@ void UserCreate(const Args& args) {
       "ON CONFLICT (tenant_id, lower(email)) DO NOTHING RETURNING id",
       {tenant_id, email, password_hash, role});
   if (created.empty()) throw Failure("user " + email + " exists in tenant " + subdomain);
-  std::cout << created.Text(0, 0) << '\n';
+  std::cout << created.Text(0, created.Column("id")) << '\n';
 }
 
 }  // namespace icat::ctl

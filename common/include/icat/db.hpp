@@ -12,7 +12,9 @@
 
 namespace icat {
 
-// A named SQL statement, prepared once per connection (a schema drift fails at connect).
+// A named SQL statement, prepared once per connection (a schema drift fails at connect). Each is a
+// constant beside its SQL (`inline constexpr Statement kGetMe{"auth_get_me", "SELECT ..."}`) that
+// the call site passes, so a misspelt statement is a compile error (docs/decisions.md).
 struct Statement {
   std::string_view name;
   std::string_view sql;
@@ -49,11 +51,15 @@ class Param {
   std::optional<std::string> value_;
 };
 
-// A result set in text format. Cells are read by row and column index.
+// A result set in text format. Cells are read by row and column index; the index of a column is
+// found by its name once per result (Column), never written as a number.
 class Rows {
  public:
   explicit Rows(PGresult* result) : result_(result, PQclear) {}
   int size() const { return PQntuples(result_.get()); }
+  // The index of the one column called name; throws std::logic_error when there is none or two
+  // (a statement and its reader that disagree are a defect, whichever request meets it).
+  int Column(std::string_view name) const;
   bool empty() const { return size() == 0; }
   bool IsNull(int row, int col) const { return PQgetisnull(result_.get(), row, col) != 0; }
   std::string_view Text(int row, int col) const {
@@ -68,11 +74,19 @@ class Rows {
   std::shared_ptr<PGresult> result_;
 };
 
-// A prepared statement by name and its parameters: one step of Db::RunAll.
+// A prepared statement and its parameters: one step of Db::RunAll.
 struct Call {
-  std::string_view name;
+  Statement statement;
   std::vector<Param> params;
 };
+
+// A program's check at start (a pool's parent before it forks, the dispatcher): connects once and
+// prepares the statements. False, after "<program>: statement NAME does not prepare: ..." on
+// stderr, when one does not (a typo, a schema drift): the program exits 2 rather than fail its first
+// requests. Postgres unreachable is an outage, not a defect: a warning, true, and the first use
+// connects and prepares again.
+bool StatementsPrepareAtStart(std::string_view program, const std::string& dsn,
+                              const std::vector<Statement>& statements, int statement_timeout_ms);
 
 // Parses a Postgres text array such as {a,b,"c d"} into its elements.
 std::vector<std::string> ParseTextArray(std::string_view text);
@@ -85,16 +99,22 @@ std::string TextArrayLiteral(const std::vector<std::string>& elements);
 // commits and rolls back (tests/unit/pipeline_test.cpp), without a Postgres.
 class Db {
  public:
-  // Nothing connects here; the first use does.
+  // Nothing connects here; the first use does, or ConnectAtStart.
   Db(std::string dsn, std::vector<Statement> statements, int statement_timeout_ms = 0);
   virtual ~Db();
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;
 
-  // Runs a prepared statement by name.
-  [[nodiscard]] Rows Run(std::string_view name, const std::vector<Param>& params = {});
+  // Connects now and prepares every statement, so that a statement that does not prepare (a typo,
+  // a column the schema lacks) stops a program at start. Returns false when Postgres cannot be
+  // reached: an outage, not a defect, and the first use connects again. Throws DbError naming the
+  // statement that does not prepare.
+  bool ConnectAtStart();
+
+  // Runs a prepared statement.
+  [[nodiscard]] Rows Run(const Statement& statement, const std::vector<Param>& params = {});
   // The same for a statement whose rows nobody reads (an INSERT or UPDATE without RETURNING).
-  void Exec(std::string_view name, const std::vector<Param>& params = {}) { (void)Run(name, params); }
+  void Exec(const Statement& statement, const std::vector<Param>& params = {}) { (void)Run(statement, params); }
   // Runs a handful of independent prepared statements in one round trip; their rows in order.
   // The first failure throws; the statements after it do not run.
   [[nodiscard]] std::vector<Rows> RunAll(const std::vector<Call>& calls);

@@ -405,6 +405,10 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
   std::vector<Statement> all = statements;
   all.insert(all.end(), AuthStatements().begin(), AuthStatements().end());
   all.insert(all.end(), AuditStatements().begin(), AuditStatements().end());
+  // Before the fork: a statement that does not prepare stops the pool; Postgres down does not.
+  if (!StatementsPrepareAtStart("icat-" + std::string(group), config.pg_dsn, all, config.pg_statement_timeout_ms)) {
+    return 2;
+  }
   try {
     metrics::Open(config.metrics_dir, group, RouteNames(routes));
   } catch (const std::runtime_error& e) {

@@ -102,17 +102,19 @@ class Dispatcher {
   // One pass: the heartbeat and pruning when due, then fan-out and claims for every tenant with
   // work. Returns how much it started.
   int Round() {
+    // The next time is set first: a beat or prune that fails (Postgres down) is tried again a
+    // period later, and the main loop's wait, bounded by the next beat, stays a wait.
     if (Clock::now() >= next_beat_) {
+      next_beat_ = Clock::now() + std::chrono::seconds(kBeatEverySeconds);
       Beat(db_, name_, kBeatEverySeconds);
       Backlog backlog = CurrentBacklog(db_);
       metrics::Set(metrics::Metric::kWebhookBacklog, static_cast<uint64_t>(backlog.waiting));
       metrics::Set(metrics::Metric::kWebhookBacklogAgeSeconds, static_cast<uint64_t>(backlog.oldest_seconds));
-      next_beat_ = Clock::now() + std::chrono::seconds(kBeatEverySeconds);
     }
     if (Clock::now() >= next_prune_) {
+      next_prune_ = Clock::now() + kPruneEvery;
       long pruned = Prune(db_, settings_.keep_days);
       if (pruned > 0) LogInfo("pruned " + std::to_string(pruned) + " old deliveries");
-      next_prune_ = Clock::now() + kPruneEvery;
     }
     int work = 0;
     for (const std::string& tenant_id : TenantsWithWork(db_, kTenantsPerRound)) {

@@ -1,5 +1,6 @@
 // Prepared statements at start: one that does not prepare stops a program before it serves, an
 // unreachable Postgres does not; result columns are found by name, once and unambiguously.
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <cstdlib>
 #include <string>
@@ -30,6 +31,13 @@ constexpr const char* kUnreachableDsn = "host=127.0.0.1 port=1 dbname=icat user=
 ProcessResult DispatcherFor(const std::string& dsn, int seconds) {
   return RunProcess({"timeout", std::to_string(seconds), "/usr/bin/env", "ICAT_PG_DSN=" + dsn,
                      "ICAT_METRICS_DIR=", GetEnv().bin_dir + "/icat-dispatcher"});
+}
+
+// A catalog pool with ICAT_PG_DSN replaced, on a socket of its own, as DispatcherFor.
+ProcessResult CatalogPoolFor(const std::string& dsn, int seconds) {
+  std::string socket = GetEnv().stack_dir + "/run/statements-test-" + RandomSuffix(6) + ".sock";
+  return RunProcess({"timeout", std::to_string(seconds), "/usr/bin/env", "ICAT_PG_DSN=" + dsn, "ICAT_METRICS_DIR=",
+                     GetEnv().bin_dir + "/icat-catalog", "--socket", socket, "--workers", "1"});
 }
 
 }  // namespace
@@ -73,6 +81,21 @@ BOOST_AUTO_TEST_CASE(dispatcher_starts_while_postgres_is_unreachable) {
   ProcessResult run = DispatcherFor(kUnreachableDsn, 2);
   BOOST_TEST(run.exit_code == 124, "exit " << run.exit_code << " before the timeout, stderr: " << run.err);
   BOOST_TEST(run.err.find("postgres unreachable at start") != std::string::npos, run.err);
+  // It waits between tries (a beat every 2 s, a look every poll): a handful of lines, not a flood.
+  size_t lines = std::count(run.err.begin(), run.err.end(), '\n');
+  BOOST_TEST(lines < 40u, lines << " lines in 2 s: " << run.err.substr(0, 2000));
+}
+
+BOOST_AUTO_TEST_CASE(pool_whose_statement_does_not_prepare_exits_2_at_start) {
+  ProcessResult run = CatalogPoolFor(DsnWithoutSchema(), 20);
+  BOOST_TEST(run.exit_code == 2, "exit " << run.exit_code << ", stderr: " << run.err);
+  BOOST_TEST(run.err.find("icat-catalog: statement ") != std::string::npos, run.err);
+  BOOST_TEST(run.err.find(" does not prepare") != std::string::npos, run.err);
+}
+
+BOOST_AUTO_TEST_CASE(pool_starts_while_postgres_is_unreachable) {
+  ProcessResult run = CatalogPoolFor(kUnreachableDsn, 2);
+  BOOST_TEST(run.exit_code == 124, "exit " << run.exit_code << " before the timeout, stderr: " << run.err);
 }
 
 BOOST_AUTO_TEST_CASE(column_is_found_by_name_and_refused_when_missing_or_ambiguous) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "icat/db.hpp"
+#include "icat/outbox.hpp"
 
 namespace icat::account {
 
@@ -124,14 +125,7 @@ inline constexpr Statement kListDeliveries{"account_list_deliveries",
     "FROM deliveries d JOIN events e ON e.id = d.event_id "
     "WHERE d.tenant_id = $1 AND d.webhook_id = $2::uuid AND ($3::text IS NULL OR d.state = $3) AND "
     ICAT_AFTER("d", 4, 5) "ORDER BY d.created_at DESC, d.id DESC LIMIT $6"};
-// $3 the event's data, $4 the request's traceparent (its delivery passes it on). The event is
-// born fanned out: its one delivery, to this subscription alone, is written here, and the
-// dispatcher sends it like any other due delivery.
-inline constexpr Statement kInsertPing{"account_insert_ping",
-    "WITH e AS (INSERT INTO events (tenant_id, type, payload, fanned_out_at, traceparent) "
-    "VALUES ($1, 'ping', $3::jsonb, now(), $4) "
-    "RETURNING id), d AS (INSERT INTO deliveries (tenant_id, event_id, webhook_id) SELECT $1, e.id, $2::uuid FROM e "
-    "RETURNING id, event_id) SELECT event_id, id AS delivery_id FROM d"};
+// The ping (an event and its one delivery) is the outbox's: icat/outbox.hpp kInsertPing.
 
 // ---- Admission policy and decisions. $1 tenant.
 inline constexpr Statement kGetPolicy{"account_get_policy",
@@ -162,7 +156,7 @@ inline constexpr Statement kListAudit{"account_list_audit",
 inline const std::vector<Statement> kStatements = {
     kListKeys, kInsertKey, kKeyForRevoke, kRevokeKey, kListWatches, kWatchedImages, kInsertWatch,
     kDeleteWatch, kListRequests, kInsertRequest, kImageVisible, kListWebhooks, kUpsertWebhook, kUpdateWebhook,
-    kWebhookUrlTaken, kDeleteWebhook, kWebhookForPing, kWebhookExists, kListDeliveries, kInsertPing,
+    kWebhookUrlTaken, kDeleteWebhook, kWebhookForPing, kWebhookExists, kListDeliveries, outbox::kInsertPing,
     kGetPolicy, kPutPolicy, kVisibleImages, kListDecisions, kListAudit,
 };
 // clang-format on

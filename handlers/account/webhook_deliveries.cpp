@@ -135,7 +135,7 @@ Reply PingWebhook(Context& ctx) {
   if (!hook.Bool(0, hook.Column("active"))) {
     throw ApiError(Error::kCONFLICT, DisabledMessage(hook.OptionalText(0, hook.Column("disabled_reason"))));
   }
-  Rows rows = ctx.db.Run(kInsertPing, {ctx.principal.tenant_id, id, PingDataJson(id, url), ctx.trace.Traceparent()});
+  Rows rows = ctx.db.Run(outbox::kInsertPing, {ctx.principal.tenant_id, id, PingDataJson(id, url), ctx.trace.Traceparent()});
   std::string event_id(rows.Text(0, rows.Column("event_id"))), delivery_id(rows.Text(0, rows.Column("delivery_id")));
   Audit(ctx, "webhook.pinged", id, StringObjectJson({{"url", url}, {"eventId", event_id}, {"deliveryId", delivery_id}}));
   return JsonReply(202, PingAcceptedJson(event_id, delivery_id));

@@ -13,6 +13,7 @@
 #include <regex>
 
 #include "portal_support.hpp"
+#include "scans_support.hpp"
 #include "support.hpp"
 
 namespace it = icat::test;
@@ -146,6 +147,25 @@ BOOST_AUTO_TEST_CASE(an_audit_entry_carries_the_trace_of_its_request) {
   // The portal's audit log shows it too.
   it::Response log = it::Get("/api/audit-log", t.As(t.admin));
   BOOST_TEST(log.body.find("\"traceId\":\"" + sent.trace_id + "\"") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(an_ingest_passes_its_pipelines_trace_on_to_the_events_it_writes) {
+  const std::string report = it::Fixture("scans/trivy-integration-v0.50.0/alpine-310.trivy-image-scan.json");
+  it::Tenant tenant;
+  it::Image image = tenant.AddImage("trace");  // licensed to the tenant, no version yet
+  Sent sent;
+  it::TempDir dir;
+  std::string sbom = dir.Write("scan.cdx.json", it::MinimalCycloneDx(report, "2021-08-25T12:20:30Z"));
+  it::IngestArgs args{image.name, "1.0", it::ReportDigest(report), report, std::nullopt, sbom,
+                      std::nullopt, std::nullopt, {}};
+  it::ProcessResult run = it::Ingest(args, {"TRACEPARENT=" + sent.Traceparent()});
+  BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
+  std::vector<it::PgRow> events = it::PgQuery(
+      "SELECT traceparent FROM events WHERE tenant_id = $1 AND type = 'scan.completed'", {tenant.id()});
+  BOOST_TEST_REQUIRE(events.size() == 1u);
+  std::string traceparent = events[0][0].value_or("");
+  BOOST_TEST(traceparent.substr(0, 36) == "00-" + sent.trace_id + "-", traceparent);
+  BOOST_TEST(traceparent.find(sent.parent_id) == std::string::npos, "the ingest's own span, not the caller's");
 }
 
 BOOST_AUTO_TEST_CASE(json_logs_write_the_same_fields_as_one_object_per_line) {

@@ -3,6 +3,7 @@
 // then the SBOM blobs are written (content-addressed, durable) and one transaction stores the
 // version, scan, SBOM records, findings, counts, first-seen times and outbox events.
 // docs/scans.md describes the rules.
+#include <cstdlib>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 #include <sys/stat.h>
@@ -15,6 +16,8 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "icat/outbox.hpp"
+#include "icat/trace.hpp"
 #include "icat/crypto.hpp"
 #include "ingest_blobs.hpp"
 #include "ingest_model.hpp"
@@ -84,14 +87,9 @@ constexpr std::string_view kFirstSeen =
     "INSERT INTO vulnerability_first_seen (version_id, vuln_id, first_seen_at) "
     "SELECT DISTINCT $1::uuid, vuln_id, now() FROM vulnerabilities WHERE scan_id = $2 AND fix_state <> 'not-affected' "
     "ON CONFLICT DO NOTHING";
-// One outbox row per tenant licensed for the image.
-constexpr std::string_view kEventPerLicensee =
-    "INSERT INTO events (tenant_id, type, payload) SELECT tenant_id, $2, $3::jsonb FROM licenses WHERE image_id = $1";
 constexpr std::string_view kWatchers =
     "SELECT w.tenant_id, w.cve_id FROM cve_watches w JOIN licenses l ON l.tenant_id = w.tenant_id AND l.image_id = $1 "
     "WHERE w.cve_id = ANY($2::text[]) ORDER BY w.tenant_id, w.cve_id";
-constexpr std::string_view kEventForTenant =
-    "INSERT INTO events (tenant_id, type, payload) VALUES ($1, 'cve_watch.matched', $2::jsonb)";
 
 // ------------------------------------------------------------------ arguments and inputs
 
@@ -410,8 +408,8 @@ void WriteWatchEvents(Db& db, const Target& target, const EventSubject& subject,
   const int tenant_id = watchers.Column("tenant_id"), cve_id_col = watchers.Column("cve_id");
   for (int i = 0; i < watchers.size(); ++i) {
     std::string cve_id(watchers.Text(i, cve_id_col));
-    db.ExecSql(kEventForTenant,
-               {std::string(watchers.Text(i, tenant_id)), EventData(subject, &by_id[cve_id], &cve_id)});
+    db.ExecSql(outbox::kEventForTenant.sql, {std::string(watchers.Text(i, tenant_id)),
+                                             EventData(subject, &by_id[cve_id], &cve_id), subject.traceparent});
   }
 }
 
@@ -420,15 +418,19 @@ void WriteWatchEvents(Db& db, const Target& target, const EventSubject& subject,
 // changes nothing current, so it announces only its completion.
 void WriteEvents(Db& db, const Target& target, const EventSubject& subject, const std::vector<Finding>& findings,
                  bool became_latest) {
-  db.ExecSql(kEventPerLicensee, {target.image_id, "scan.completed", EventData(subject)});
+  db.ExecSql(outbox::kEventPerLicensee.sql, {target.image_id, "scan.completed", EventData(subject), subject.traceparent});
   if (!became_latest) return;
   std::vector<EventFinding> current = EventFindings(findings);
   std::vector<EventFinding> previous = PreviousFindings(db, target.previous_scan_id);
   std::vector<EventFinding> detected = NewlyPresent(current, previous);
   std::vector<EventFinding> fixed = NewlyPresent(previous, current);
   if (!detected.empty())
-    db.ExecSql(kEventPerLicensee, {target.image_id, "vulnerability.detected", EventData(subject, &detected)});
-  if (!fixed.empty()) db.ExecSql(kEventPerLicensee, {target.image_id, "vulnerability.fixed", EventData(subject, &fixed)});
+    db.ExecSql(outbox::kEventPerLicensee.sql,
+               {target.image_id, "vulnerability.detected", EventData(subject, &detected), subject.traceparent});
+  if (!fixed.empty()) {
+    db.ExecSql(outbox::kEventPerLicensee.sql,
+               {target.image_id, "vulnerability.fixed", EventData(subject, &fixed), subject.traceparent});
+  }
   WriteWatchEvents(db, target, subject, findings, detected);
 }
 
@@ -472,8 +474,12 @@ void Ingest(const Args& args) {
   Rows latest = db.RunSql(kUpdateLatestScan, {target.version_id});
   db.ExecSql(kUpdateLatestVersion, {target.image_id});
   db.ExecSql(kFirstSeen, {target.version_id, scan.id});
+  // A pipeline's trace (the TRACEPARENT variable its CI step may set) continues in the events'
+  // webhook deliveries; without one, the run begins its own.
+  const char* pipeline_trace = std::getenv("TRACEPARENT");
   EventSubject subject{target.image_id, request.image, target.version_id,          request.tag,
-                       request.digest,  scan.id,       inputs.report.scanner_name, scan.scanned_at};
+                       request.digest,  scan.id,       inputs.report.scanner_name, scan.scanned_at,
+                       ContinueTrace(pipeline_trace ? pipeline_trace : "").Traceparent()};
   WriteEvents(db, target, subject, inputs.report.findings, latest.Text(0, latest.Column("latest_scan_id")) == scan.id);
   transaction.Commit();
   NoteCachedDataChanged(session);

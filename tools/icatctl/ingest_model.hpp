@@ -173,6 +173,7 @@ struct EventSubject {
   std::string image_id, image_name;
   std::string version_id, tag, digest;
   std::string scan_id, scanner, scanned_at;
+  std::string traceparent;  // the run's trace (TRACEPARENT of a pipeline, else a new one): its events pass it on
 };
 
 // A finding as events carry it (also what ingest reads back of the previous scan).

@@ -153,7 +153,7 @@ std::string FailureWindowKey(const Request& request, long long now) {
 
 void CountFailure(Context& ctx, long long now) {
   std::string window = FailureWindowKey(ctx.request, now);
-  auto ignored = ctx.redis.Pipeline({{"INCR", window}, {"EXPIRE", window, std::to_string(2 * kWindowSeconds)}});
+  (void)ctx.redis.Pipeline({{"INCR", window}, {"EXPIRE", window, std::to_string(2 * kWindowSeconds)}});
 }
 
 // A key that is not a live key: counted against the caller's address, then 401.
@@ -238,7 +238,7 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
     record = LookUpInPostgres(ctx.db, hash_hex);
     if (replies) {
       int ttl = record->state == kUnknown ? kUnknownCacheSeconds : ctx.config.key_cache_seconds;
-      auto ignored = ctx.redis.Command(
+      (void)ctx.redis.Command(
           {"SET", cache_key, Encode(ctx.config, hash_hex, *record, now + ttl), "EX", std::to_string(ttl), "NX"});
     }
   }

@@ -75,8 +75,7 @@ bool RecordLoginFailure(Redis& redis, std::string_view account_key, const LoginL
 }
 
 void ClearLoginFailures(Redis& redis, std::string_view account_key) {
-  auto ignored = redis.Command({"DEL", std::string(account_key)});
-  (void)ignored;
+  (void)redis.Command({"DEL", std::string(account_key)});
 }
 
 }  // namespace icat

@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "icat/vocabulary.hpp"
+
 namespace icat {
 
 namespace {
@@ -44,7 +46,9 @@ void CheckRouteTable(const std::vector<Route>& routes) {
     if (route.access == Access::kPortal && route.method != "GET") {
       throw std::logic_error(name + " writes, so it needs Access::kPortalAdmin");
     }
-    if (route.access == Access::kApiKey && route.scope.empty()) throw std::logic_error(name + " names no scope");
+    if (route.access == Access::kApiKey && !IsOneOf(route.scope, kScopes)) {
+      throw std::logic_error(name + " names no scope of vocabulary.hpp kScopes (\"" + std::string(route.scope) + "\")");
+    }
     bool key_in_path = route.pattern.find("{" + std::string(kKeyParam) + "}") != std::string_view::npos;
     if (key_in_path && route.access != Access::kApiKey) throw std::logic_error(name + " has {key} but takes no API key");
   }

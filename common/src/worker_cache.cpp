@@ -15,7 +15,7 @@ bool BumpCacheGeneration(Redis& redis) {
 }
 
 void StartCacheGeneration(Redis& redis) {
-  auto ignored = redis.Command({"SET", std::string(kCacheGenerationKey), NewGeneration(), "NX"});
+  (void)redis.Command({"SET", std::string(kCacheGenerationKey), NewGeneration(), "NX"});
 }
 
 }  // namespace icat

@@ -104,6 +104,9 @@ BOOST_AUTO_TEST_CASE(route_tables_that_break_their_rules_are_refused_at_start) {
   BOOST_CHECK_THROW(icat::CheckRouteTable(open_write), std::logic_error);
   std::vector<icat::Route> no_scope = {{"GET", "/v1/x", icat::Access::kApiKey, "", CreateHook}};
   BOOST_CHECK_THROW(icat::CheckRouteTable(no_scope), std::logic_error);
+  // A scope is one of the vocabulary's (kScopes), the words the SQL CHECK of api_keys allows too.
+  std::vector<icat::Route> unknown_scope = {{"GET", "/v1/x", icat::Access::kApiKey, "read:everything", CreateHook}};
+  BOOST_CHECK_THROW(icat::CheckRouteTable(unknown_scope), std::logic_error);
   std::vector<icat::Route> admin_read = {{"GET", "/api/x", icat::Access::kPortalAdmin, "", CreateHook}};
   BOOST_CHECK_NO_THROW(icat::CheckRouteTable(admin_read));
   std::vector<icat::Route> key_in_path = {{"POST", "/v1/x/{key}", icat::Access::kApiKey, "admission", CreateHook}};

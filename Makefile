@@ -81,7 +81,7 @@ $(OBJ)/gen/schemas.o: $(BUILD)/gen/schemas.cpp
 
 $(BIN)/icatctl: $(ICATCTL_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
-	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
+	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
 # make bench's bare FastCGI ceiling: the pool machinery answering a constant.
 $(BIN)/bench-constant: $(OBJ)/bench/constant.o $(BUILD)/lib/libicat.a

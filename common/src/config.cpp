@@ -30,6 +30,10 @@ const std::vector<Setting>& AllSettings() {
        "How often an idle icat-dispatcher looks for due webhook deliveries."},
       {"ICAT_HTTPS_PORT", kInt, "8443", 1, 65535, "", kStack, "HTTPS port of nginx (tools/stack)."},
       {"ICAT_HTTP_PORT", kInt, "8080", 1, 65535, "", kStack, "Plain HTTP port of nginx on 127.0.0.1 (tools/stack)."},
+      {"ICAT_INGEST_FETCH_CA_FILE", kFile, "", 0, 0, "", kIcatctl,
+       "CA certificates (PEM) of the servers icatctl ingest fetches https:// inputs from; empty: the system's."},
+      {"ICAT_INGEST_FETCH_TOKEN_FILE", kSecretFile, "", 1, 0, "", kIcatctl,
+       "File holding a Bearer token icatctl ingest sends when it fetches https:// inputs (empty: none)."},
       {"ICAT_INGEST_MAX_BYTES", kInt, "67108864", 1024, 1 << 30, "", kIcatctl,
        "Largest scan report or SBOM file icatctl ingest accepts."},
       {"ICAT_JWT_SECRET_FILE", kSecretFile, "", 32, 0, "", kHandlers,
@@ -404,6 +408,8 @@ Config Config::FromEnvironment() {
   c.metrics_dir = TextSetting("ICAT_METRICS_DIR");
   c.pool_address = TextSetting("ICAT_POOL_ADDRESS");
   c.ingest_max_bytes = IntSetting("ICAT_INGEST_MAX_BYTES");
+  c.ingest_fetch_ca_file = TextSetting("ICAT_INGEST_FETCH_CA_FILE");
+  c.ingest_fetch_token = SecretSetting("ICAT_INGEST_FETCH_TOKEN_FILE");
   // Only icatctl ingest reads the key itself (SigningKeyPem), so handlers never hold it.
   c.signing_key_file = TextSetting("ICAT_SIGNING_KEY_FILE");
   c.login_limits.ip_attempts = IntSetting("ICAT_LOGIN_LIMIT_IP_ATTEMPTS");

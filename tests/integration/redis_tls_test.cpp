@@ -16,29 +16,6 @@ namespace it = icat::test;
 
 namespace {
 
-void Openssl(const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {"openssl"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  it::ProcessResult r = it::RunProcess(argv);
-  BOOST_TEST_REQUIRE(r.exit_code == 0, "openssl " << args[0] << ": " << r.err);
-}
-
-// A CA, a server certificate it signed for the name "localhost" only, and an unrelated CA.
-struct Certificates {
-  std::string dir;
-  explicit Certificates(const std::string& at) : dir(at) {
-    for (const std::string& ca : {"ca", "other-ca"}) {
-      Openssl({"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj",
-               "/CN=icat test " + ca, "-keyout", dir + "/" + ca + ".key", "-out", dir + "/" + ca + ".pem"});
-    }
-    Openssl({"req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=localhost", "-keyout",
-             dir + "/server.key", "-out", dir + "/server.csr"});
-    it::WriteFileBytes(dir + "/san.ext", "subjectAltName=DNS:localhost\n");
-    Openssl({"x509", "-req", "-in", dir + "/server.csr", "-CA", dir + "/ca.pem", "-CAkey", dir + "/ca.key",
-             "-CAcreateserial", "-days", "1", "-extfile", dir + "/san.ext", "-out", dir + "/server.pem"});
-  }
-};
-
 // redis-server on 127.0.0.1, TLS only, asking for a password.
 class TlsRedis {
  public:
@@ -85,7 +62,7 @@ class TlsRedis {
                .out.find("PONG") != std::string::npos;
   }
   std::string dir_;
-  Certificates certificates_;
+  it::TestCertificates certificates_;
   int port_;
   pid_t pid_ = -1;
 };

@@ -770,4 +770,27 @@ void ExpectValidOpenApi(const std::string& path) {
   BOOST_TEST(check.exit_code == 0, path << ": validate-openapi.js: " << check.out << check.err);
 }
 
+namespace {
+void Openssl(const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"openssl"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessResult r = RunProcess(argv);
+  BOOST_TEST_REQUIRE(r.exit_code == 0, "openssl " << args[0] << ": " << r.err);
+}
+
+}  // namespace
+
+TestCertificates::TestCertificates(const std::string& at) : dir(at) {
+    for (const std::string& ca : {"ca", "other-ca"}) {
+      Openssl({"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj",
+               "/CN=icat test " + ca, "-keyout", dir + "/" + ca + ".key", "-out", dir + "/" + ca + ".pem"});
+    }
+    Openssl({"req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=localhost", "-keyout",
+             dir + "/server.key", "-out", dir + "/server.csr"});
+    WriteFileBytes(dir + "/san.ext", "subjectAltName=DNS:localhost\n");
+    Openssl({"x509", "-req", "-in", dir + "/server.csr", "-CA", dir + "/ca.pem", "-CAkey", dir + "/ca.key",
+             "-CAcreateserial", "-days", "1", "-extfile", dir + "/san.ext", "-out", dir + "/server.pem"});
+}
+
+
 }  // namespace icat::test

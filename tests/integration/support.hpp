@@ -302,4 +302,11 @@ class Tenant {
   std::string id_;
 };
 
+// In dir: a CA (ca.pem, ca.key), a server certificate it signed for the name "localhost" only
+// (server.pem, server.key), and an unrelated CA (other-ca.pem): for TLS servers the tests start.
+struct TestCertificates {
+  std::string dir;
+  explicit TestCertificates(const std::string& at);
+};
+
 }  // namespace icat::test

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "fetch.hpp"
 #include "icat/outbox.hpp"
 #include "icat/trace.hpp"
 #include "icat/crypto.hpp"
@@ -153,7 +154,14 @@ Request ParseRequest(const Args& args) {
   return r;
 }
 
-InputFile ReadInput(const std::string& path, long max_bytes) {
+// A file, or an https:// URL fetched (fetch.hpp): shown by its URL without the query.
+InputFile ReadInput(const std::string& path, const Config& config) {
+  long max_bytes = config.ingest_max_bytes;
+  if (path.find("://") != std::string::npos) {  // a URL: https:// is fetched, any other scheme refused
+    std::string bytes = FetchHttps(path, max_bytes, config.ingest_fetch_ca_file, config.ingest_fetch_token);
+    std::string sha256_hex = Sha256Hex(bytes);
+    return {ShownUrl(path), std::move(bytes), sha256_hex};
+  }
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) throw Failure(path + ": cannot read: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) throw Failure(path + ": is not a regular file");
@@ -211,20 +219,20 @@ void CheckAgreement(const Request& request, Inputs& inputs) {
 // Reads, parses and checks every file; signs the SBOMs. Nothing is written.
 Inputs LoadInputs(const Request& request, const Config& config, const SigningKey& key) {
   Inputs inputs;
-  inputs.report_file = ReadInput(request.report_path, config.ingest_max_bytes);
+  inputs.report_file = ReadInput(request.report_path, config);
   inputs.report = ParseReport(inputs.report_file.path, inputs.report_file.bytes);
   CheckTime(inputs.report_file.path, "the scan time", inputs.report.scanned_at);
   CheckTime(inputs.report_file.path, "the vulnerability database time", inputs.report.vulndb_updated_at);
   std::optional<std::string> spdx_bytes, cyclonedx_bytes;
   if (request.cyclonedx_path) {
-    InputFile file = ReadInput(*request.cyclonedx_path, config.ingest_max_bytes);
+    InputFile file = ReadInput(*request.cyclonedx_path, config);
     SbomDocument doc = ParseCycloneDx(file.path, file.bytes);
     RequireImageSbom(file.path, doc, request.require_complete);
     cyclonedx_bytes = file.bytes;
     inputs.sboms.push_back({std::move(file), std::move(doc), ""});
   }
   if (request.spdx_path) {
-    InputFile file = ReadInput(*request.spdx_path, config.ingest_max_bytes);
+    InputFile file = ReadInput(*request.spdx_path, config);
     SbomDocument doc = ParseSpdx(file.path, file.bytes);
     RequireImageSbom(file.path, doc, request.require_complete);
     spdx_bytes = file.bytes;

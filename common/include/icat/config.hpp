@@ -97,6 +97,8 @@ class Config {
   std::string pool_address;           // ICAT_POOL_ADDRESS: each pool's FastCGI address, {group} in it
   std::string metrics_dir;            // ICAT_METRICS_DIR: where this program keeps its metrics; empty: none
   long ingest_max_bytes = 0;          // ICAT_INGEST_MAX_BYTES: largest file icatctl ingest reads
+  std::string ingest_fetch_ca_file;   // ICAT_INGEST_FETCH_CA_FILE: CAs of https:// inputs; empty: the system's
+  std::string ingest_fetch_token;     // read from ICAT_INGEST_FETCH_TOKEN_FILE: Bearer token of https:// inputs
   std::string signing_key_file;       // ICAT_SIGNING_KEY_FILE: path only, read by icatctl ingest
   LoginLimits login_limits;           // ICAT_LOGIN_LIMIT_*: portal login attempts
   int refresh_token_days = 0;         // ICAT_REFRESH_TOKEN_DAYS

@@ -117,6 +117,7 @@ std::string PingAcceptedJson(const std::string& event_id, const std::string& del
 struct DecisionView {
   std::string id, created_at, request_uid, operation, kind, mode;
   std::optional<std::string> namespace_name, name;
+  std::optional<std::string> key_prefix;  // the listed prefix of the key that asked; none on older rows
   std::string images_json, reasons_json;  // stored JSON, passed through
   bool allowed = false, dry_run = false;
 };

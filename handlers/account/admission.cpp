@@ -46,6 +46,7 @@ void WriteDecision(JsonWriter& w, const DecisionView& d) {
   WriteBool(w, "allowed", d.allowed);
   WriteString(w, "mode", d.mode);
   WriteBool(w, "dryRun", d.dry_run);
+  WriteOptionalString(w, "keyPrefix", d.key_prefix);
   WriteKey(w, "images");
   w.RawValue(d.images_json.data(), d.images_json.size(), rapidjson::kArrayType);
   WriteKey(w, "reasons");
@@ -101,7 +102,8 @@ Reply ListAdmissionDecisions(Context& ctx) {
   const int id = rows.Column("id"), created_at = rows.Column("created_at"), request_uid = rows.Column("request_uid"),
             operation = rows.Column("operation"), kind = rows.Column("kind"), namespace_name = rows.Column("namespace"),
             name = rows.Column("name"), images = rows.Column("images"), allowed_col = rows.Column("allowed"),
-            mode = rows.Column("mode"), dry_run = rows.Column("dry_run"), reasons = rows.Column("reasons");
+            mode = rows.Column("mode"), dry_run = rows.Column("dry_run"), reasons = rows.Column("reasons"),
+            key_prefix = rows.Column("key_prefix");
   std::vector<DecisionView> decisions;
   for (int row = 0; row < rows.size() && row < page.limit; row++) {
     DecisionView& d = decisions.emplace_back();
@@ -117,6 +119,7 @@ Reply ListAdmissionDecisions(Context& ctx) {
     d.mode = rows.Text(row, mode);
     d.dry_run = rows.Bool(row, dry_run);
     d.reasons_json = rows.Text(row, reasons);
+    d.key_prefix = rows.OptionalText(row, key_prefix);
   }
   return JsonReply(200, DecisionListJson(decisions, NextCursor(rows, page.limit)));
 }

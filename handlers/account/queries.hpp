@@ -141,7 +141,7 @@ inline constexpr Statement kVisibleImages{"account_visible_images",
 // $2 allowed filter or NULL, $3/$4 cursor, $5 limit
 inline constexpr Statement kListDecisions{"account_list_decisions",
     "SELECT d.id, rfc3339(d.created_at) AS created_at, d.request_uid, d.operation, d.kind, d.namespace, d.name, "
-    "d.images::text AS images, d.allowed, d.mode, d.dry_run, d.reasons::text AS reasons, "
+    "d.images::text AS images, d.allowed, d.mode, d.dry_run, d.reasons::text AS reasons, d.key_prefix, "
     "rfc3339_us(d.created_at) AS cursor_time FROM admission_decisions d "
     "WHERE d.tenant_id = $1 AND ($2::boolean IS NULL OR d.allowed = $2) AND " ICAT_AFTER("d", 3, 4)
     "ORDER BY d.created_at DESC, d.id DESC LIMIT $5"};

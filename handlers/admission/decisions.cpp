@@ -59,7 +59,7 @@ void RecordDecision(Context& ctx, const AdmissionRequest& request, std::string_v
       {{kAsyncCommit, {}},
        {kRecordDecision, {ctx.principal.tenant_id, request.uid, request.operation, request.kind, request.namespace_name,
                           request.name, DecisionImagesJson(images), verdict.allowed, mode, request.dry_run,
-                          DecisionReasonsJson(images)}}});
+                          DecisionReasonsJson(images), ctx.principal.key_prefix}}});
 }
 
 }  // namespace icat::admission

@@ -57,8 +57,8 @@ inline constexpr Statement kFindings{"admission_findings",
 // $8 allowed, $9 mode, $10 dry run, $11 reasons (JSON)
 inline constexpr Statement kRecordDecision{"admission_record_decision",
     "INSERT INTO admission_decisions (tenant_id, request_uid, operation, kind, namespace, name, images, allowed, "
-    "mode, dry_run, reasons) VALUES ($1, $2, $3, $4, NULLIF($5, ''), NULLIF($6, ''), $7::jsonb, $8, $9, $10, "
-    "$11::jsonb)"};
+    "mode, dry_run, reasons, key_prefix) VALUES ($1, $2, $3, $4, NULLIF($5, ''), NULLIF($6, ''), $7::jsonb, $8, $9, "
+    "$10, $11::jsonb, NULLIF($12, ''))"};
 
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {

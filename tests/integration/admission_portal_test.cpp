@@ -96,6 +96,8 @@ BOOST_AUTO_TEST_CASE(policy_saved_in_the_portal_decides_and_its_decisions_are_li
   BOOST_TEST(it::StringMember(d, "namespace") == "web");
   BOOST_TEST(it::StringMember(d, "name") == "front");
   BOOST_TEST(!d["dryRun"].GetBool());
+  // Which key asked, by its listed prefix, never the key itself.
+  BOOST_TEST(it::StringMember(d, "keyPrefix") == key.substr(0, 14));
   BOOST_TEST(it::StringMember(d["images"][0], "reference") == reference);
   BOOST_TEST(it::StringMember(d["images"][0], "imageId") == image.id);
   BOOST_TEST(it::StringMember(d["reasons"][0], "rule") == "requireDigest");

@@ -2,8 +2,10 @@
 # Every target installs what is missing first (tools/install-deps), so a fresh Debian machine needs only make.
 
 CXX      ?= g++
-CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -Icommon/include -I/usr/include/postgresql -MMD -MP
+# Optimisation and instrumentation only (make asan sets its own); the flags every build needs are
+# added below, so a command-line OPTFLAGS cannot drop them as a command-line CXXFLAGS would.
+OPTFLAGS ?= -O2 -g
+CXXFLAGS := $(OPTFLAGS) -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -Icommon/include -I/usr/include/postgresql -MMD -MP
 # valijson (JSON Schema validation, header-only): tools/install-deps extracts its Debian package here.
 VALIJSON := .deps/valijson/usr/include
 CXXFLAGS += -isystem $(VALIJSON)
@@ -197,7 +199,7 @@ lint:
 	cppcheck --quiet --std=c++20 --enable=warning,performance -Icommon/include common handlers services tools tests
 
 asan:
-	@$(MAKE) --no-print-directory BUILD=build-asan CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" test
+	@$(MAKE) --no-print-directory BUILD=build-asan OPTFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" test
 
 clean:
 	rm -rf $(BUILD) build-asan

@@ -21,16 +21,26 @@ Response PostReviewKeyInPath(const std::string& key, const std::string& body) {
   return Send("POST", "/v1/admission/" + key, {{"Content-Type", "application/json"}}, body);
 }
 
+namespace {
+
+// The AdmissionReview v1 envelope answering uid, checked; its response, which says allowed or not.
+const rapidjson::Value& ReviewResponse(const rapidjson::Document& d, const std::string& uid) {
+  BOOST_TEST(StringMember(d, "apiVersion") == "admission.k8s.io/v1");
+  BOOST_TEST(StringMember(d, "kind") == "AdmissionReview");
+  BOOST_TEST_REQUIRE((d.HasMember("response") && d["response"].IsObject()));
+  const rapidjson::Value& response = d["response"];
+  BOOST_TEST(StringMember(response, "uid") == uid);
+  BOOST_TEST_REQUIRE((response.HasMember("allowed") && response["allowed"].IsBool()));
+  return response;
+}
+
+}  // namespace
+
 AdmissionAnswer ExpectAnswer(const Response& r, const std::string& uid) {
   rapidjson::Document d = ExpectJson200(r);
   AdmissionAnswer a;
   BOOST_TEST_CONTEXT(r.Summary()) {
-    BOOST_TEST(StringMember(d, "apiVersion") == "admission.k8s.io/v1");
-    BOOST_TEST(StringMember(d, "kind") == "AdmissionReview");
-    BOOST_TEST_REQUIRE((d.HasMember("response") && d["response"].IsObject()));
-    const rapidjson::Value& response = d["response"];
-    BOOST_TEST(StringMember(response, "uid") == uid);
-    BOOST_TEST_REQUIRE((response.HasMember("allowed") && response["allowed"].IsBool()));
+    const rapidjson::Value& response = ReviewResponse(d, uid);
     a.allowed = response["allowed"].GetBool();
     BOOST_TEST(response.HasMember("status") == !a.allowed);
     if (!a.allowed) {
@@ -51,12 +61,7 @@ std::string ExpectRefusal(const Response& r, const std::string& uid, int code, c
   rapidjson::Document d = ExpectJson200(r);
   std::string message;
   BOOST_TEST_CONTEXT(r.Summary()) {
-    BOOST_TEST(StringMember(d, "apiVersion") == "admission.k8s.io/v1");
-    BOOST_TEST(StringMember(d, "kind") == "AdmissionReview");
-    BOOST_TEST_REQUIRE((d.HasMember("response") && d["response"].IsObject()));
-    const rapidjson::Value& response = d["response"];
-    BOOST_TEST(StringMember(response, "uid") == uid);
-    BOOST_TEST_REQUIRE((response.HasMember("allowed") && response["allowed"].IsBool()));
+    const rapidjson::Value& response = ReviewResponse(d, uid);
     BOOST_TEST(!response["allowed"].GetBool());
     BOOST_TEST_REQUIRE((response.HasMember("status") && response["status"].IsObject()));
     BOOST_TEST(IntMember(response["status"], "code") == code);

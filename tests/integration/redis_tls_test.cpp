@@ -7,9 +7,9 @@
 #include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
-#include <filesystem>
 
 #include "icat/redis.hpp"
+#include "scans_support.hpp"
 #include "support.hpp"
 
 namespace it = icat::test;
@@ -19,11 +19,8 @@ namespace {
 // redis-server on 127.0.0.1, TLS only, asking for a password.
 class TlsRedis {
  public:
-  TlsRedis() : dir_(MakeDir()), certificates_(dir_), port_(FreePort()) { Start(); }
-  ~TlsRedis() {
-    Stop();
-    std::filesystem::remove_all(dir_);
-  }
+  TlsRedis() : dir_(scratch_.path()), certificates_(dir_), port_(it::FreePort()) { Start(); }
+  ~TlsRedis() { Stop(); }
   void Start() {
     pid_ = it::SpawnQuiet({"/usr/bin/redis-server", "--port", "0", "--tls-port", std::to_string(port_), "--bind",
                            "127.0.0.1", "--tls-cert-file", dir_ + "/server.pem", "--tls-key-file", dir_ + "/server.key",
@@ -48,19 +45,12 @@ class TlsRedis {
   }
 
  private:
-  static std::string MakeDir() {
-    char pattern[] = "/tmp/icat-redis-tls.XXXXXX";
-    return mkdtemp(pattern);
-  }
-  static int FreePort() {
-    it::ProcessResult r = it::RunProcess({it::GetEnv().repo + "/tools/stack", "free-port"});
-    return std::stoi(r.out);
-  }
   bool Listening() const {
     return it::RunProcess({"/usr/bin/redis-cli", "--tls", "--cacert", dir_ + "/ca.pem", "-h", "localhost", "-p",
                            std::to_string(port_), "--no-auth-warning", "-a", "pw", "ping"})
                .out.find("PONG") != std::string::npos;
   }
+  it::TempDir scratch_;
   std::string dir_;
   it::TestCertificates certificates_;
   int port_;

@@ -6,7 +6,6 @@
 #include <sys/wait.h>
 
 #include <boost/test/unit_test.hpp>
-#include <filesystem>
 
 #include "scans_support.hpp"
 #include "support.hpp"
@@ -20,7 +19,7 @@ const char* kReport = "scans/trivy-integration-v0.50.0/alpine-310.trivy-image-sc
 // openssl s_server serving the files of a directory over HTTPS on 127.0.0.1.
 class FileServer {
  public:
-  FileServer() : dir_(MakeDir()), certificates_(dir_), port_(std::stoi(it::RunProcess({it::GetEnv().repo + "/tools/stack", "free-port"}).out)) {
+  FileServer() : dir_(scratch_.path()), certificates_(dir_), port_(it::FreePort()) {
     pid_ = fork();
     if (pid_ == 0) {
       if (chdir(dir_.c_str()) != 0) _exit(127);
@@ -36,7 +35,6 @@ class FileServer {
   ~FileServer() {
     kill(pid_, SIGTERM);
     waitpid(pid_, nullptr, 0);
-    std::filesystem::remove_all(dir_);
   }
   std::string Put(const std::string& name, const std::string& bytes) const {
     it::WriteFileBytes(dir_ + "/" + name, bytes);
@@ -47,10 +45,7 @@ class FileServer {
   bool started() const { return started_; }
 
  private:
-  static std::string MakeDir() {
-    char pattern[] = "/tmp/icat-fetch.XXXXXX";
-    return mkdtemp(pattern);
-  }
+  it::TempDir scratch_;
   std::string dir_;
   it::TestCertificates certificates_;
   int port_;

@@ -781,16 +781,21 @@ void Openssl(const std::vector<std::string>& args) {
 }  // namespace
 
 TestCertificates::TestCertificates(const std::string& at) : dir(at) {
-    for (const std::string& ca : {"ca", "other-ca"}) {
-      Openssl({"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj",
-               "/CN=icat test " + ca, "-keyout", dir + "/" + ca + ".key", "-out", dir + "/" + ca + ".pem"});
-    }
-    Openssl({"req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=localhost", "-keyout",
-             dir + "/server.key", "-out", dir + "/server.csr"});
-    WriteFileBytes(dir + "/san.ext", "subjectAltName=DNS:localhost\n");
-    Openssl({"x509", "-req", "-in", dir + "/server.csr", "-CA", dir + "/ca.pem", "-CAkey", dir + "/ca.key",
-             "-CAcreateserial", "-days", "1", "-extfile", dir + "/san.ext", "-out", dir + "/server.pem"});
+  for (std::string ca : {"ca", "other-ca"}) {
+    Openssl({"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1", "-subj",
+             "/CN=icat test " + ca, "-keyout", dir + "/" + ca + ".key", "-out", dir + "/" + ca + ".pem"});
+  }
+  Openssl({"req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=localhost", "-keyout",
+           dir + "/server.key", "-out", dir + "/server.csr"});
+  WriteFileBytes(dir + "/san.ext", "subjectAltName=DNS:localhost\n");
+  Openssl({"x509", "-req", "-in", dir + "/server.csr", "-CA", dir + "/ca.pem", "-CAkey", dir + "/ca.key",
+           "-CAcreateserial", "-days", "1", "-extfile", dir + "/san.ext", "-out", dir + "/server.pem"});
 }
 
+int FreePort() {
+  ProcessResult r = RunProcess({GetEnv().repo + "/tools/stack", "free-port"});
+  if (r.exit_code != 0) throw std::runtime_error("tools/stack free-port: " + r.err);
+  return std::stoi(r.out);
+}
 
 }  // namespace icat::test

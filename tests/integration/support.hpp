@@ -304,6 +304,9 @@ class Tenant {
 
 // In dir: a CA (ca.pem, ca.key), a server certificate it signed for the name "localhost" only
 // (server.pem, server.key), and an unrelated CA (other-ca.pem): for TLS servers the tests start.
+// A loopback TCP port nothing listens on (tools/stack free-port).
+int FreePort();
+
 struct TestCertificates {
   std::string dir;
   explicit TestCertificates(const std::string& at);

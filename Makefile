@@ -32,6 +32,9 @@ INTEG_OBJS   := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/integration/*.cpp))
 DEPS_STAMP   := $(BUILD)/deps.stamp
 OPENAPI      := $(BUILD)/www/v1/openapi.json
 PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
+# The console (console/): index.html and its hashed assets, served by nginx at /.
+CONSOLE      := $(BUILD)/www/console/index.html
+CONSOLE_SRCS := $(shell find console -type f -not -name package.json -not -name package-lock.json 2>/dev/null)
 
 .PHONY: all deps build gen lint-deploy test test-unit test-integration run stop bench fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
 .DEFAULT_GOAL := all
@@ -39,10 +42,10 @@ PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
 all: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 
-build: $(HANDLER_BINS) $(BIN)/icatctl $(BIN)/icat-dispatcher $(BIN)/icat-metrics $(BIN)/bench-constant $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI)
+build: $(HANDLER_BINS) $(BIN)/icatctl $(BIN)/icat-dispatcher $(BIN)/icat-metrics $(BIN)/bench-constant $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI) $(CONSOLE)
 
 deps: $(DEPS_STAMP) $(VALIJSON)/valijson/validator.hpp
-$(DEPS_STAMP): tools/install-deps tools/node/package-lock.json
+$(DEPS_STAMP): tools/install-deps tools/node/package-lock.json console/package-lock.json
 	tools/install-deps
 	@mkdir -p $(@D) && touch $@
 # .deps/ outlives make clean; when it is gone, install-deps brings it back.
@@ -121,6 +124,10 @@ $(PORTAL_OPENAPI): nginx/openapi-portal.json $(BIN)/icatctl tools/gen $(ROUTE_TA
 	@mkdir -p $(@D)
 	$(BIN)/icatctl openapi nginx/openapi-portal.json > $@.raw
 	tools/gen openapi api < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
+
+# The console, bundled from console/ by esbuild (installed by tools/install-deps into build/console).
+$(CONSOLE): $(CONSOLE_SRCS) console/package-lock.json $(DEPS_STAMP)
+	node console/build.mjs $(@D) $(BUILD)/console/node_modules
 
 # Files generated from the sources that are committed: make gen writes them, make test checks them.
 gen:

@@ -1,0 +1,158 @@
+// The one way the console talks to the portal API (/api). The access token lives in this module's
+// memory only; the refresh token is an HttpOnly cookie the browser sends to /api/auth and script
+// never sees (docs/console.md). Every failure becomes an ApiError carrying the API's words and
+// the request id, which the pages show as they are.
+import { signal } from "./state.js";
+
+// Sign-in, set-up, refresh and password change ask for the cookie instead of a token in the body.
+const kCookieSessionHeader = { "X-Session-Cookie": "1" };
+// Refresh this long before the access token expires, so a page never waits on an expired one.
+const kRefreshMarginMs = 60_000;
+// The tenant is not a secret: kept so a reload knows whom to refresh for.
+const kTenantKey = "icat.tenant";
+
+export class ApiError extends Error {
+  constructor(status, body, requestId) {
+    super(body?.message || `The service answered ${status}.`);
+    this.status = status;
+    this.error = body?.error || "HTTP_" + status;
+    this.details = Array.isArray(body?.details) ? body.details : [];
+    this.requestId = requestId || "";
+  }
+}
+
+// { user: {id, email, role}, tenant: "subdomain", me: {...} } while signed in, null otherwise.
+export const session = signal(null);
+
+let accessToken = "";
+let refreshTimer = 0;
+
+export function rememberedTenant() {
+  return localStorage.getItem(kTenantKey) || "";
+}
+
+function adopt(tenant, reply) {
+  accessToken = reply.accessToken;
+  localStorage.setItem(kTenantKey, tenant);
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(() => refresh().catch(() => {}), Math.max(reply.expiresIn * 1000 - kRefreshMarginMs, 5_000));
+  session.set({ ...(session.get() || {}), tenant, user: reply.user });
+}
+
+function forget() {
+  accessToken = "";
+  clearTimeout(refreshTimer);
+  session.set(null);
+}
+
+async function send(method, path, { body, query, tenant, headers = {}, auth = true } = {}) {
+  const url = new URL(path, location.origin);
+  for (const [name, value] of Object.entries(query || {})) {
+    if (value !== undefined && value !== null && value !== "") url.searchParams.set(name, value);
+  }
+  const request = { method, headers: { Accept: "application/json", ...headers }, credentials: "same-origin" };
+  const who = tenant || session.get()?.tenant;
+  if (who) request.headers["X-Tenant"] = who;
+  if (auth && accessToken) request.headers.Authorization = "Bearer " + accessToken;
+  if (body !== undefined) {
+    request.headers["Content-Type"] = "application/json";
+    request.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, request);
+  } catch {
+    throw new ApiError(0, { error: "NETWORK", message: "The service cannot be reached; check the connection and retry." });
+  }
+  if (response.ok) return response;
+  let errorBody = null;
+  try {
+    errorBody = await response.json();
+  } catch {
+    // nginx or a proxy in between may answer without JSON: the status says enough.
+  }
+  throw new ApiError(response.status, errorBody, response.headers.get("X-Request-Id"));
+}
+
+// Several tabs share one refresh cookie, and a used refresh token signs out its whole family, so
+// tabs take turns (Web Locks); each turn sends whatever cookie is current by then.
+function oneAtATime(work) {
+  return navigator.locks ? navigator.locks.request("icat-refresh", work) : work();
+}
+
+let refreshing = null;
+export function refresh() {
+  const tenant = session.get()?.tenant || rememberedTenant();
+  if (!tenant) return Promise.reject(new ApiError(401, { error: "UNAUTHENTICATED", message: "Sign in." }));
+  refreshing ||= oneAtATime(async () => {
+    try {
+      const response = await send("POST", "/api/auth/refresh", { body: {}, tenant, headers: kCookieSessionHeader, auth: false });
+      adopt(tenant, await response.json());
+    } catch (error) {
+      if (error.status === 401) forget();
+      throw error;
+    }
+  }).finally(() => (refreshing = null));
+  return refreshing;
+}
+
+// A request as the signed-in person: one refresh and one retry when the access token has expired.
+export async function call(method, path, options = {}) {
+  try {
+    return await send(method, path, options);
+  } catch (error) {
+    if (error.status !== 401 || !session.get()) throw error;
+    await refresh();
+    return send(method, path, options);
+  }
+}
+
+export async function getJson(path, query) {
+  return (await call("GET", path, { query })).json();
+}
+
+export async function sendJson(method, path, body) {
+  const response = await call(method, path, { body });
+  return response.status === 204 ? null : response.json();
+}
+
+async function loadMe() {
+  const me = await getJson("/api/auth/me");
+  session.set({ ...session.get(), me, user: { id: me.id, email: me.email, role: me.role } });
+}
+
+// Sign-in and set-up answer with a session, like refresh; then the person's account is read.
+async function start(path, tenant, body) {
+  const response = await send("POST", path, { body, tenant, headers: kCookieSessionHeader, auth: false });
+  adopt(tenant, await response.json());
+  await loadMe();
+}
+
+export const signIn = (tenant, email, password) => start("/api/auth/login", tenant, { email, password });
+export const completeSetup = (tenant, token, password) => start("/api/auth/setup", tenant, { token, password });
+
+// At start: a reload keeps the session when the refresh cookie is still good.
+export async function resume() {
+  if (!rememberedTenant()) return false;
+  try {
+    await refresh();
+    await loadMe();
+    return true;
+  } catch {
+    forget();
+    return false;
+  }
+}
+
+export async function changePassword(currentPassword, newPassword) {
+  const response = await call("POST", "/api/auth/password", { body: { currentPassword, newPassword }, headers: kCookieSessionHeader });
+  adopt(session.get().tenant, await response.json());
+}
+
+export async function signOut({ everywhere = false } = {}) {
+  try {
+    await send("POST", "/api/auth/logout", { body: everywhere ? { everywhere: true } : {}, headers: kCookieSessionHeader });
+  } finally {
+    forget();
+  }
+}

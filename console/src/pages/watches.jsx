@@ -1,0 +1,6 @@
+// Placeholder until the page is written.
+import { Page } from "../ui.jsx";
+
+export default function Placeholder() {
+  return <Page title="watches"><p>Coming.</p></Page>;
+}

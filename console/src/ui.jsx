@@ -1,0 +1,315 @@
+// The pieces every page is made of: loading, errors in words with the request id, labelled form
+// fields, tables, cursor paging, secrets shown once, confirmations, and what a role may do.
+import { useCallback, useEffect, useId, useRef, useState } from "preact/hooks";
+import { session } from "./api.js";
+import { useSignal } from "./state.js";
+
+// ------------------------------------------------------------------ who may do what
+
+// The portal's write calls and the admin pages are for admins (the route tables' kPortalAdmin);
+// a user and a viewer read. Pages show no control the API would refuse.
+export function useIsAdmin() {
+  return useSignal(session)?.user?.role === "admin";
+}
+
+export function AdminOnly({ what }) {
+  return (
+    <p class="notice" role="note">
+      Only a tenant admin can see {what}. Your role is <strong>{session.get()?.user?.role}</strong>; ask an admin of your
+      tenant if you need this.
+    </p>
+  );
+}
+
+// ------------------------------------------------------------------ page frame
+
+export function Page({ title, children, actions }) {
+  const heading = useRef(null);
+  useEffect(() => {
+    document.title = `${title} · icat console`;
+    // Moving to a page puts the keyboard and screen readers at its heading.
+    heading.current?.focus({ preventScroll: true });
+  }, [title]);
+  return (
+    <section class="page" aria-labelledby="page-title">
+      <header class="page-head">
+        <h1 id="page-title" tabIndex={-1} ref={heading}>
+          {title}
+        </h1>
+        {actions}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+// ------------------------------------------------------------------ loading and errors
+
+// Runs load() when deps change; { data, error, loading, reload }.
+export function useLoad(load, deps) {
+  const [state, setState] = useState({ data: null, error: null, loading: true });
+  const generation = useRef(0);
+  const run = useCallback(() => {
+    const mine = ++generation.current;
+    setState((previous) => ({ ...previous, loading: true, error: null }));
+    load().then(
+      (data) => mine === generation.current && setState({ data, error: null, loading: false }),
+      (error) => mine === generation.current && setState({ data: null, error, loading: false }),
+    );
+  }, deps);
+  useEffect(run, [run]);
+  return { ...state, reload: run };
+}
+
+export function ErrorNotice({ error }) {
+  if (!error) return null;
+  return (
+    <div class="error" role="alert">
+      <p>
+        <strong>{error.message}</strong>
+      </p>
+      {error.details?.length > 0 && (
+        <ul>
+          {error.details.map((detail) => (
+            <li key={detail.field + detail.issue}>
+              <code>{detail.field}</code>: {detail.issue}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p class="muted">
+        {error.error}
+        {error.status ? ` (HTTP ${error.status})` : ""}
+        {error.requestId && (
+          <>
+            {" "}
+            · request id <code>{error.requestId}</code>
+          </>
+        )}
+      </p>
+    </div>
+  );
+}
+
+export function Loading({ what = "Loading" }) {
+  return (
+    <p class="muted" role="status">
+      {what}…
+    </p>
+  );
+}
+
+// What a loader shows before its data: the spinner line or the error.
+export function Pending({ state, what }) {
+  if (state.error) return <ErrorNotice error={state.error} />;
+  return <Loading what={what} />;
+}
+
+// ------------------------------------------------------------------ forms
+
+export function Field({ label, hint, children }) {
+  const id = useId();
+  const hintId = hint ? id + "-hint" : undefined;
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children({ id, "aria-describedby": hintId })}
+      {hint && (
+        <small id={hintId} class="muted">
+          {hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+export function TextField({ label, hint, value, onInput, type = "text", ...rest }) {
+  return (
+    <Field label={label} hint={hint}>
+      {(ids) => <input type={type} value={value} onInput={(event) => onInput(event.currentTarget.value)} {...ids} {...rest} />}
+    </Field>
+  );
+}
+
+export function SelectField({ label, hint, value, onChange, options, ...rest }) {
+  return (
+    <Field label={label} hint={hint}>
+      {(ids) => (
+        <select value={value} onChange={(event) => onChange(event.currentTarget.value)} {...ids} {...rest}>
+          {options.map(([optionValue, optionLabel]) => (
+            <option key={optionValue} value={optionValue}>
+              {optionLabel}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+// A group of checkboxes (scopes, events): value is the list of checked keys.
+export function Checkboxes({ legend, options, value, onChange }) {
+  const toggle = (key, checked) => onChange(checked ? [...value, key] : value.filter((item) => item !== key));
+  return (
+    <fieldset class="field">
+      <legend>{legend}</legend>
+      {options.map(([key, label]) => (
+        <label key={key} class="check">
+          <input type="checkbox" checked={value.includes(key)} onChange={(event) => toggle(key, event.currentTarget.checked)} />{" "}
+          {label}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+// A form whose submit runs an API call, shows its error, and is disabled while it runs.
+export function useSubmit(action) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState(null);
+  const submit = async (event) => {
+    event?.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, submit, setError };
+}
+
+// ------------------------------------------------------------------ secrets and confirmations
+
+// A secret the API shows once (an API key, a signing secret, a set-up link): a copy button and
+// the warning that it will not be shown again.
+export function SecretOnce({ label, value, children }) {
+  const [copied, setCopied] = useState(false);
+  const id = useId();
+  const copy = async () => {
+    await navigator.clipboard.writeText(value);
+    setCopied(true);
+  };
+  return (
+    <div class="secret" role="region" aria-label={label}>
+      <label for={id}>{label}</label>
+      <div class="secret-row">
+        <input id={id} readOnly value={value} onFocus={(event) => event.currentTarget.select()} />
+        <button type="button" onClick={copy}>
+          {copied ? "Copied" : "Copy"}
+        </button>
+      </div>
+      <p class="warning">
+        <strong>Shown once.</strong> Copy it now and keep it somewhere safe: the service stores only its hash and cannot
+        show it again.
+      </p>
+      {children}
+    </div>
+  );
+}
+
+// A button that asks before doing something that cannot be undone.
+export function ConfirmButton({ label, question, confirmLabel, onConfirm, class: className = "danger" }) {
+  const [asking, setAsking] = useState(false);
+  const { busy, error, submit } = useSubmit(async () => {
+    await onConfirm();
+    setAsking(false);
+  });
+  if (!asking) {
+    return (
+      <button type="button" class={className} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span class="confirm" role="group" aria-label={question}>
+      <span>{question}</span>{" "}
+      <button type="button" class="danger" disabled={busy} onClick={submit} autoFocus>
+        {confirmLabel || label}
+      </button>{" "}
+      <button type="button" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+      <ErrorNotice error={error} />
+    </span>
+  );
+}
+
+// ------------------------------------------------------------------ lists
+
+// Cursor paging for lists: the cursors seen so far, so "Previous" goes back without the API's help.
+export function useCursorPages() {
+  const [cursors, setCursors] = useState([""]);
+  const cursor = cursors[cursors.length - 1];
+  return {
+    cursor,
+    page: cursors.length,
+    next: (nextCursor) => setCursors([...cursors, nextCursor]),
+    previous: () => setCursors(cursors.slice(0, -1)),
+    reset: () => setCursors([""]),
+  };
+}
+
+export function Pager({ pages, nextCursor, label = "Pages" }) {
+  if (pages.page === 1 && !nextCursor) return null;
+  return (
+    <nav class="pager" aria-label={label}>
+      <button type="button" disabled={pages.page === 1} onClick={pages.previous}>
+        Previous
+      </button>
+      <span>Page {pages.page}</span>
+      <button type="button" disabled={!nextCursor} onClick={() => pages.next(nextCursor)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+export function Empty({ children }) {
+  return <p class="muted empty">{children}</p>;
+}
+
+// ------------------------------------------------------------------ formatting
+
+const kDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+export function When({ at, empty = "never" }) {
+  if (!at) return <span class="muted">{empty}</span>;
+  return <time dateTime={at}>{kDateTime.format(new Date(at))}</time>;
+}
+
+export function formatBytes(bytes) {
+  if (bytes === null || bytes === undefined) return "unknown";
+  const units = ["B", "KiB", "MiB", "GiB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+}
+
+export const kSeverities = ["critical", "high", "medium", "low", "unknown"];
+
+export function Severity({ level }) {
+  return <span class={"severity sev-" + level}>{level}</span>;
+}
+
+export function Counts({ counts }) {
+  if (!counts) return <span class="muted">not scanned</span>;
+  return (
+    <span class="counts">
+      {kSeverities.map((level) => (
+        <span key={level} class={"count sev-" + level} title={level}>
+          <span class="visually-hidden">{level} </span>
+          {counts[level] ?? 0}
+        </span>
+      ))}
+    </span>
+  );
+}

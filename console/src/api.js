@@ -8,8 +8,11 @@ import { signal } from "./state.js";
 const kCookieSessionHeader = { "X-Session-Cookie": "1" };
 // Refresh this long before the access token expires, so a page never waits on an expired one.
 const kRefreshMarginMs = 60_000;
-// The tenant is not a secret: kept so a reload knows whom to refresh for.
+// Neither is a secret: the tenant, so a reload knows whom to refresh for, and whether this browser
+// holds a session at all, so a reload after signing out does not ask the API for one (a refused
+// refresh is a 401 the browser's console would show as an error).
 const kTenantKey = "icat.tenant";
+const kSignedInKey = "icat.signedIn";
 
 export class ApiError extends Error {
   constructor(status, body, requestId) {
@@ -34,6 +37,7 @@ export function rememberedTenant() {
 function adopt(tenant, reply) {
   accessToken = reply.accessToken;
   localStorage.setItem(kTenantKey, tenant);
+  localStorage.setItem(kSignedInKey, "1");
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(() => refresh().catch(() => {}), Math.max(reply.expiresIn * 1000 - kRefreshMarginMs, 5_000));
   session.set({ ...(session.get() || {}), tenant, user: reply.user });
@@ -41,6 +45,7 @@ function adopt(tenant, reply) {
 
 function forget() {
   accessToken = "";
+  localStorage.removeItem(kSignedInKey);
   clearTimeout(refreshTimer);
   session.set(null);
 }
@@ -133,7 +138,7 @@ export const completeSetup = (tenant, token, password) => start("/api/auth/setup
 
 // At start: a reload keeps the session when the refresh cookie is still good.
 export async function resume() {
-  if (!rememberedTenant()) return false;
+  if (!rememberedTenant() || !localStorage.getItem(kSignedInKey)) return false;
   try {
     await refresh();
     await loadMe();

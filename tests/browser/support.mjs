@@ -6,7 +6,8 @@
 // ICAT_DEMO_ADMIN_EMAIL, ICAT_DEMO_ADMIN_PASSWORD, ICAT_REPO, ICAT_BUILD_DIR, and
 // ICAT_SCREENSHOT_DIR (where page screenshots go; none taken when unset).
 import assert from "node:assert/strict";
-import { readFileSync, mkdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -129,8 +130,7 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
 }
 
-// The portal API called as the page would, with the page's own access token is not reachable
-// (it lives in the console's memory): tests call the API with their own session instead.
+// A session of the test's own for the API (the page's access token is out of reach by design).
 export async function apiLogin(who = admin()) {
   const response = await fetchInsecure("/api/auth/login", {
     method: "POST",
@@ -145,3 +145,28 @@ export async function apiLogin(who = admin()) {
 export function fetchInsecure(path, options = {}) {
   return fetch(`http://127.0.0.1:${env("ICAT_HTTP_PORT")}${path}`, options);
 }
+
+// A user of the demo tenant made by the operator's tool (icatctl, the password on stdin), for the
+// tests that need a viewer or a user. Returns { email, password }.
+export function createUser(role, email = `${role}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@demo.test`) {
+  const password = "browser-test-" + Math.random().toString(36).slice(2) + "-pass";
+  const made = spawnSync(join(env("ICAT_BUILD_DIR"), "bin", "icatctl"), ["user", "create", "--tenant", tenant(), "--email", email, "--role", role], {
+    input: password + "\n",
+    encoding: "utf8",
+  });
+  assert.equal(made.status, 0, `icatctl user create: ${made.stderr}`);
+  return { email, password };
+}
+
+// The portal API as a script would call it, with a session of its own (the page's token lives in
+// the console's memory, out of reach on purpose).
+export async function api(token, method, path, body) {
+  const response = await fetchInsecure(path, {
+    method,
+    headers: { Authorization: "Bearer " + token, "X-Tenant": tenant(), ...(body ? { "Content-Type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, headers: response.headers, body: response.status === 204 ? null : await response.arrayBuffer() };
+}
+
+export const json = (reply) => JSON.parse(Buffer.from(reply.body).toString("utf8"));

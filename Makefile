@@ -36,7 +36,7 @@ PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
 CONSOLE      := $(BUILD)/www/console/index.html
 CONSOLE_SRCS := $(shell find console -type f -not -name package.json -not -name package-lock.json 2>/dev/null)
 
-.PHONY: all deps build gen lint-deploy test test-unit test-integration run stop bench fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
+.PHONY: all deps build gen lint-deploy test test-unit test-integration test-browser run stop bench fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
 .DEFAULT_GOAL := all
 
 all: deps
@@ -126,8 +126,10 @@ $(PORTAL_OPENAPI): nginx/openapi-portal.json $(BIN)/icatctl tools/gen $(ROUTE_TA
 	tools/gen openapi api < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
 
 # The console, bundled from console/ by esbuild (installed by tools/install-deps into build/console).
-$(CONSOLE): $(CONSOLE_SRCS) console/package-lock.json $(DEPS_STAMP)
+$(CONSOLE): $(CONSOLE_SRCS) $(BUILD)/console/package-lock.json
 	node console/build.mjs $(@D) $(BUILD)/console/node_modules
+$(BUILD)/console/package-lock.json: console/package-lock.json
+	tools/install-deps console
 
 # Files generated from the sources that are committed: make gen writes them, make test checks them.
 gen:
@@ -139,12 +141,16 @@ test: all
 	@tools/run-tests unit
 	@$(MAKE) --no-print-directory fuzz-replay
 	@tools/run-tests integration
+	@tools/run-tests browser
 
 test-unit: all
 	@tools/run-tests unit
 
 test-integration: all
 	@tools/run-tests integration
+
+test-browser: all
+	@tools/run-tests browser
 
 # libFuzzer harnesses (tests/fuzz/<thing>_fuzz.cpp, docs/fuzzing.md), built by clang with ASan and
 # UBSan in a tree of their own from only the sources they exercise. make fuzz runs each for

@@ -5,9 +5,8 @@ import { useState } from "preact/hooks";
 import { completeSetup, rememberedTenant } from "../api.js";
 import { navigate } from "../router.jsx";
 import { ErrorNotice, Page, TextField, useSubmit } from "../ui.jsx";
+import { kMinPasswordChars, newPasswordProblem } from "../password.js";
 import { tenantFromHost } from "./sign_in.jsx";
-
-const kMinPasswordChars = 12;
 
 function linkParts() {
   const fragment = new URLSearchParams(location.hash.slice(1));
@@ -20,14 +19,8 @@ export default function Setup() {
   const [password, setPassword] = useState("");
   const [again, setAgain] = useState("");
   const { busy, error, submit, setError } = useSubmit(async () => {
-    if ([...password].length < kMinPasswordChars) {
-      setError({ message: `Choose a password of at least ${kMinPasswordChars} characters.`, details: [] });
-      return;
-    }
-    if (password !== again) {
-      setError({ message: "The two passwords differ.", details: [] });
-      return;
-    }
+    const problem = newPasswordProblem(password, again);
+    if (problem) return setError({ message: problem, details: [] });
     await completeSetup(tenant.trim().toLowerCase(), link.token, password);
     history.replaceState(null, "", "/setup");  // the used token leaves the address bar
     navigate("/images", { replace: true });

@@ -2,6 +2,8 @@
 // answers each with index.html, so a reload or a bookmark lands on the same page).
 import { signal, useSignal } from "./state.js";
 
+export { matchPath } from "./paths.js";
+
 export const currentUrl = signal(new URL(location.href));
 
 export function navigate(to, { replace = false } = {}) {
@@ -13,24 +15,6 @@ export function navigate(to, { replace = false } = {}) {
 }
 
 addEventListener("popstate", () => currentUrl.set(new URL(location.href)));
-
-// "/images/:id" against "/images/abc" gives { id: "abc" }; null when it does not match.
-export function matchPath(pattern, pathname) {
-  const want = pattern.split("/");
-  const got = pathname.replace(/\/+$/, "").split("/");
-  if (pathname === "/" && pattern === "/") return {};
-  if (want.length !== got.length) return null;
-  const params = {};
-  for (let i = 0; i < want.length; i++) {
-    if (want[i].startsWith(":")) {
-      if (!got[i]) return null;
-      params[want[i].slice(1)] = decodeURIComponent(got[i]);
-    } else if (want[i] !== got[i]) {
-      return null;
-    }
-  }
-  return params;
-}
 
 export function useUrl() {
   return useSignal(currentUrl);

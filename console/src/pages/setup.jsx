@@ -6,7 +6,7 @@ import { completeSetup, rememberedTenant } from "../api.js";
 import { navigate } from "../router.jsx";
 import { ErrorNotice, Page, TextField, useSubmit } from "../ui.jsx";
 import { kMinPasswordChars, newPasswordProblem } from "../password.js";
-import { tenantFromHost } from "./sign_in.jsx";
+import { tenantFromHost } from "../paths.js";
 
 function linkParts() {
   const fragment = new URLSearchParams(location.hash.slice(1));
@@ -15,7 +15,7 @@ function linkParts() {
 
 export default function Setup() {
   const link = linkParts();
-  const [tenant, setTenant] = useState(link.tenant || rememberedTenant() || tenantFromHost(location.hostname));
+  const [tenant, setTenant] = useState(link.tenant || tenantFromHost(location.hostname) || rememberedTenant());
   const [password, setPassword] = useState("");
   const [again, setAgain] = useState("");
   const { busy, error, submit, setError } = useSubmit(async () => {

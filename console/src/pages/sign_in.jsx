@@ -1,26 +1,14 @@
-// /sign-in: tenant, email, password. The tenant is prefilled from the last sign-in on this
-// browser, else from the host name when it is a tenant's subdomain (acme.icat.example.com or
-// acme.localhost).
+// /sign-in: tenant, email, password. The tenant is prefilled from the host name when it is a
+// tenant's subdomain (acme.icat.example.com, acme.localhost), else from the last sign-in here.
 import { useState } from "preact/hooks";
 import { rememberedTenant, signIn } from "../api.js";
+import { safeNext, tenantFromHost } from "../paths.js";
 import { navigate, useQuery } from "../router.jsx";
 import { ErrorNotice, Page, TextField, useSubmit } from "../ui.jsx";
 
-export function tenantFromHost(hostname) {
-  if (/^[\d.]+$/.test(hostname) || hostname.includes(":")) return "";  // an IP address
-  const labels = hostname.split(".");
-  const isTenantHost = labels.length >= 3 || (labels.length === 2 && labels[1] === "localhost");
-  return isTenantHost && /^[a-z0-9-]+$/.test(labels[0]) ? labels[0] : "";
-}
-
-// Only a path of this console: a crafted ?next= must not send the person elsewhere.
-export function safeNext(next) {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/images";
-}
-
 export default function SignIn() {
   const [query] = useQuery();
-  const [tenant, setTenant] = useState(rememberedTenant() || tenantFromHost(location.hostname));
+  const [tenant, setTenant] = useState(tenantFromHost(location.hostname) || rememberedTenant());
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const { busy, error, submit } = useSubmit(async () => {

@@ -117,6 +117,9 @@ std::string ImageListJson(const std::vector<ImageView>& images, const std::optio
   return ListJson("images", images, next_cursor, [](JsonWriter& w, const ImageView& image) {
     w.StartObject();
     WriteImageFields(w, image);
+    // The latest version's counts, as in the detail: a catalogue page shows them without a
+    // request per image.
+    WriteCounts(w, "vulnerabilityCounts", image.latest ? image.latest->counts : SeverityCounts{});
     w.EndObject();
   });
 }

@@ -231,8 +231,9 @@ export function useSubmit(action) {
 // ------------------------------------------------------------------ secrets and confirmations
 
 // A secret the API shows once (an API key, a signing secret, a set-up link): a copy button and
-// the warning that it will not be shown again.
-export function SecretOnce({ label, value, children }) {
+// the warning that it will not be shown again; `afterwards` says what becomes of it (a webhook's
+// signing secret, say, is kept to sign with, not hashed).
+export function SecretOnce({ label, value, afterwards = "the service stores only its hash and cannot show it again.", children }) {
   const [copied, setCopied] = useState(false);
   const id = useId();
   const copy = async () => {
@@ -249,8 +250,7 @@ export function SecretOnce({ label, value, children }) {
         </button>
       </div>
       <p class="warning">
-        <strong>Shown once.</strong> Copy it now and keep it somewhere safe: the service stores only its hash and cannot
-        show it again.
+        <strong>Shown once.</strong> Copy it now and keep it somewhere safe: {afterwards}
       </p>
       {children}
     </div>

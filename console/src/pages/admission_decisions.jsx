@@ -17,12 +17,12 @@ function TheObject({ decision }) {
   const where = [decision.namespace, decision.name].filter(Boolean).join("/");
   return (
     <>
-      {decision.operation} {decision.kind} {where && <code>{where}</code>}
-      {decision.dryRun && (
-        <>
-          {" "}
-          <span class="badge quiet">dry run</span>
-        </>
+      {decision.operation} {decision.kind}{" "}
+      {decision.dryRun && <span class="badge quiet">dry run</span>}
+      {where && (
+        <div>
+          <code>{where}</code>
+        </div>
       )}
       <div class="muted">
         request <code>{decision.requestUid}</code>
@@ -109,22 +109,22 @@ function DecisionList({ allowed }) {
         <tbody>
           {decisions.map((decision) => (
             <tr key={decision.id}>
-              <th scope="row">
+              <th scope="row" class="nowrap">
                 <When at={decision.createdAt} />
               </th>
-              <td>
+              <td class="wide">
                 <TheObject decision={decision} />
               </td>
               <td>
                 <Verdict decision={decision} />
               </td>
-              <td>
+              <td class="wide">
                 <JudgedImages images={decision.images} />
               </td>
-              <td>
+              <td class="wide">
                 <Reasons reasons={decision.reasons} />
               </td>
-              <td>{decision.keyPrefix ? <code>{decision.keyPrefix}</code> : <span class="muted">not recorded</span>}</td>
+              <td class="nowrap">{decision.keyPrefix ? <code>{decision.keyPrefix}</code> : <span class="muted">not recorded</span>}</td>
             </tr>
           ))}
         </tbody>

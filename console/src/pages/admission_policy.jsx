@@ -169,8 +169,11 @@ function PolicyView({ policy, images }) {
       <p class="notice" role="note">
         Only a tenant admin can change the admission policy.
       </p>
-      <Section title="Mode">
-        <p>{wordsFor(kModes, policy.mode)}</p>
+      <Section title="When an image breaks a rule">
+        <dl class="facts">
+          <dt>Mode</dt>
+          <dd>{wordsFor(kModes, policy.mode)}</dd>
+        </dl>
       </Section>
       <Section title="Which images may run">
         <dl class="facts">
@@ -351,7 +354,7 @@ function PolicyForm({ policy, images }) {
   };
   return (
     <form onSubmit={submit} aria-label="Admission policy">
-      <Section title="Mode">
+      <Section title="When an image breaks a rule">
         <SelectField label="Mode" hint="What happens to an image that breaks a rule. Every decision is recorded." value={form.mode} options={kModes} onChange={(mode) => change({ mode })} />
       </Section>
       <Section title="Which images may run">

@@ -90,7 +90,7 @@ function AuditList({ action }) {
         <tbody>
           {entries.map((entry) => (
             <tr key={entry.id}>
-              <th scope="row">
+              <th scope="row" class="nowrap">
                 <When at={entry.at} />
               </th>
               <td>
@@ -101,7 +101,7 @@ function AuditList({ action }) {
               <td>
                 <Detail detail={entry.detail} />
               </td>
-              <td>{orNone(entry.clientIp)}</td>
+              <td class="nowrap">{orNone(entry.clientIp)}</td>
               <td>{orNone(entry.requestId)}</td>
               <td>{orNone(entry.traceId)}</td>
             </tr>
@@ -123,7 +123,7 @@ function ActionFilter({ action, onApply }) {
   };
   return (
     <form class="filters" role="search" aria-label="Filter the audit log" onSubmit={(event) => apply(event, typed)}>
-      <TextField label="Action" hint="Exactly one action, e.g. key.created" value={typed} onInput={setTyped} list="audit-actions" maxLength={kMaxActionChars} />
+      <TextField label="Action" value={typed} onInput={setTyped} list="audit-actions" maxLength={kMaxActionChars} />
       <datalist id="audit-actions">
         {kActions.map((name) => (
           <option key={name} value={name} />
@@ -144,7 +144,7 @@ export default function Audit() {
   const action = query.action || "";
   return (
     <Page title="Audit log">
-      <p>Every sign-in, refusal and change in your tenant, newest first.</p>
+      <p>Every sign-in, refusal and change in your tenant, newest first. Filter on one action, such as key.created or login.failed.</p>
       <ActionFilter action={action} onApply={(value) => setQuery({ action: value })} />
       <AuditList key={action} action={action} />
     </Page>

@@ -52,7 +52,7 @@ function NewKey({ apiKey, onDismiss }) {
   useEffect(() => frame.current.querySelector("input").focus(), []);
   return (
     <div ref={frame}>
-      <SecretOnce label={`New API key "${apiKey.name}"`} value={apiKey.secret}>
+      <SecretOnce label={`New API key: ${apiKey.name}`} value={apiKey.secret}>
         <p>Try it:</p>
         <pre class="example">
           <code>{exampleCalls(apiKey.secret, apiKey.scopes).join("\n")}</code>
@@ -94,7 +94,7 @@ function KeyRow({ apiKey, onRevoked }) {
   return (
     <tr>
       <th scope="row">{apiKey.name}</th>
-      <td>
+      <td class="nowrap">
         <code>{apiKey.prefix}</code>
       </td>
       <td>{apiKey.scopes.join(", ")}</td>

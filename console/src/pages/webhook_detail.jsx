@@ -44,26 +44,28 @@ async function findWebhook(id) {
 
 function Facts({ webhook }) {
   return (
-    <dl class="facts card">
-      <dt>Receiver URL</dt>
-      <dd>
-        <code>{webhook.url}</code>
-      </dd>
-      <dt>Events</dt>
-      <dd>{webhook.events.join(", ")}</dd>
-      <dt>State</dt>
-      <dd>
-        <WebhookState webhook={webhook} /> {webhook.disabledReason}
-      </dd>
-      <dt>Created</dt>
-      <dd>
-        <When at={webhook.createdAt} />
-      </dd>
-      <dt>Updated</dt>
-      <dd>
-        <When at={webhook.updatedAt} />
-      </dd>
-    </dl>
+    <div class="card">
+      <dl class="facts">
+        <dt>Receiver URL</dt>
+        <dd>
+          <code>{webhook.url}</code>
+        </dd>
+        <dt>Events</dt>
+        <dd>{webhook.events.join(", ")}</dd>
+        <dt>State</dt>
+        <dd>
+          <WebhookState webhook={webhook} /> {webhook.disabledReason}
+        </dd>
+        <dt>Created</dt>
+        <dd>
+          <When at={webhook.createdAt} />
+        </dd>
+        <dt>Updated</dt>
+        <dd>
+          <When at={webhook.updatedAt} />
+        </dd>
+      </dl>
+    </div>
   );
 }
 
@@ -165,9 +167,6 @@ function DeliveryLog({ id, state }) {
   const { deliveries, nextCursor } = log.data;
   return (
     <>
-      <button type="button" onClick={log.reload} disabled={log.loading}>
-        Refresh
-      </button>
       {deliveries.length === 0 && pages.page === 1 ? (
         <Empty>No deliveries{state ? ` in state ${state}` : ""}.</Empty>
       ) : (
@@ -200,8 +199,9 @@ export default function WebhookDetail({ params }) {
   const isAdmin = useIsAdmin();
   const [query, setQuery] = useQuery();
   const hook = useLoad(() => findWebhook(params.id), [params.id]);
-  // A ping restarts the log at its first page, where the new delivery is.
-  const [pings, setPings] = useState(0);
+  // A ping or a refresh starts the log again at its first page, where the newest delivery is.
+  const [logVersion, setLogVersion] = useState(0);
+  const restartLog = () => setLogVersion(logVersion + 1);
   const back = <Link href="/webhooks">All subscriptions</Link>;
   if (!hook.data) {
     return (
@@ -215,13 +215,16 @@ export default function WebhookDetail({ params }) {
     <Page title="Webhook subscription" actions={back}>
       <Facts webhook={webhook} />
       {isAdmin && <Edit webhook={webhook} onSaved={hook.reload} />}
-      {isAdmin && webhook.active && <Ping webhook={webhook} onSent={() => setPings(pings + 1)} />}
+      {isAdmin && webhook.active && <Ping webhook={webhook} onSent={restartLog} />}
       {isAdmin && !webhook.active && <p class="notice">Ping needs an active subscription: make it active above first.</p>}
       <h2>Delivery log</h2>
       <div class="filters">
         <SelectField label="State" value={query.state || ""} onChange={(state) => setQuery({ state })} options={kStateFilter} />
+        <button type="button" onClick={restartLog}>
+          Refresh
+        </button>
       </div>
-      <DeliveryLog key={`${query.state || ""}-${pings}`} id={webhook.id} state={query.state || ""} />
+      <DeliveryLog key={`${query.state || ""}-${logVersion}`} id={webhook.id} state={query.state || ""} />
     </Page>
   );
 }

@@ -79,7 +79,11 @@ function Created({ webhook }) {
   return (
     <div ref={frame}>
       {webhook.secret ? (
-        <SecretOnce label={`Signing secret for ${webhook.url}`} value={webhook.secret}>
+        <SecretOnce
+          label={`Signing secret for ${webhook.url}`}
+          value={webhook.secret}
+          afterwards="the service keeps it to sign deliveries, but never shows it again."
+        >
           <p>
             Every delivery carries <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code>{" "}
             headers (Standard Webhooks): verify them with this secret before trusting a delivery.{" "}

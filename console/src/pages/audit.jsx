@@ -41,6 +41,13 @@ function Actor({ actor }) {
   );
 }
 
+// Words as they are, a list of words as a list (scopes, events), anything else as JSON.
+function detailValue(value) {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value.join(", ");
+  return JSON.stringify(value);
+}
+
 function Detail({ detail }) {
   const entries = Object.entries(detail || {});
   if (entries.length === 0) return <span class="muted">none</span>;
@@ -57,7 +64,7 @@ function Detail({ detail }) {
     <ul class="plain">
       {entries.map(([name, value]) => (
         <li key={name}>
-          {name}: <code>{typeof value === "string" ? value : JSON.stringify(value)}</code>
+          {name}: <code>{detailValue(value)}</code>
         </li>
       ))}
     </ul>
@@ -98,7 +105,7 @@ function AuditList({ action }) {
               </td>
               <td>{entry.action}</td>
               <td>{orNone(entry.target)}</td>
-              <td>
+              <td class="wide">
                 <Detail detail={entry.detail} />
               </td>
               <td class="nowrap">{orNone(entry.clientIp)}</td>

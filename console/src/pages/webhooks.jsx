@@ -32,7 +32,7 @@ const kEvents = [
   ["ping", "ping: the test event this console sends on request"],
 ];
 
-export const webhookPath = (id) => `/webhooks/${encodeURIComponent(id)}`;
+const webhookPath = (id) => `/webhooks/${encodeURIComponent(id)}`;
 
 export function WebhookState({ webhook }) {
   if (webhook.active) return <span class="badge good">active</span>;

@@ -163,6 +163,52 @@ export function Checkboxes({ legend, options, value, onChange }) {
   );
 }
 
+// One yes-or-no setting (a webhook's "active", a policy rule): the label names it, the hint says
+// what it does.
+export function CheckField({ label, hint, checked, onChange }) {
+  const hintId = useId();
+  return (
+    <div class="field">
+      <label class="check">
+        <input type="checkbox" checked={checked} onChange={(event) => onChange(event.currentTarget.checked)} aria-describedby={hint ? hintId : undefined} />{" "}
+        {label}
+      </label>
+      {hint && (
+        <small id={hintId} class="muted">
+          {hint}
+        </small>
+      )}
+    </div>
+  );
+}
+
+// The browser's date-time picker works in local time without a zone; the API takes and answers
+// RFC 3339. "" stands for no time on both sides.
+export function toLocalInput(rfc3339) {
+  const at = new Date(rfc3339 || NaN);
+  if (Number.isNaN(at.getTime())) return "";
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+export function fromLocalInput(text) {
+  const at = new Date(text || NaN);
+  return Number.isNaN(at.getTime()) ? "" : at.toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+const kTimeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+// A moment picked in the person's own time and handed on as RFC 3339 (UTC). A value nobody
+// touched goes back exactly as the API gave it (the picker shows minutes only).
+export function DateTimeField({ label, hint, value, onChange, ...rest }) {
+  return (
+    <Field label={label} hint={`${hint ? hint + " " : ""}In your time zone (${kTimeZone}).`}>
+      {(ids) => (
+        <input type="datetime-local" value={toLocalInput(value)} onInput={(event) => onChange(fromLocalInput(event.currentTarget.value))} {...ids} {...rest} />
+      )}
+    </Field>
+  );
+}
+
 // A form whose submit runs an API call, shows its error, and is disabled while it runs.
 export function useSubmit(action) {
   const [busy, setBusy] = useState(false);
@@ -185,8 +231,9 @@ export function useSubmit(action) {
 // ------------------------------------------------------------------ secrets and confirmations
 
 // A secret the API shows once (an API key, a signing secret, a set-up link): a copy button and
-// the warning that it will not be shown again.
-export function SecretOnce({ label, value, children }) {
+// the warning that it will not be shown again; `afterwards` says what becomes of it (a webhook's
+// signing secret, say, is kept to sign with, not hashed).
+export function SecretOnce({ label, value, afterwards = "the service stores only its hash and cannot show it again.", children }) {
   const [copied, setCopied] = useState(false);
   const id = useId();
   const copy = async () => {
@@ -203,8 +250,7 @@ export function SecretOnce({ label, value, children }) {
         </button>
       </div>
       <p class="warning">
-        <strong>Shown once.</strong> Copy it now and keep it somewhere safe: the service stores only its hash and cannot
-        show it again.
+        <strong>Shown once.</strong> Copy it now and keep it somewhere safe: {afterwards}
       </p>
       {children}
     </div>
@@ -266,6 +312,19 @@ export function Pager({ pages, nextCursor, label = "Pages" }) {
         Next
       </button>
     </nav>
+  );
+}
+
+// A list's table. Wide tables scroll sideways in their frame, which takes the keyboard's focus so
+// that the scrolling works without a mouse too; the caption names the table for screen readers.
+export function Table({ caption, children }) {
+  return (
+    <div class="table-wrap" role="region" aria-label={caption} tabIndex={0}>
+      <table>
+        <caption class="visually-hidden">{caption}</caption>
+        {children}
+      </table>
+    </div>
   );
 }
 

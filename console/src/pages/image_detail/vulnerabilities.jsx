@@ -160,7 +160,11 @@ function SortHeader({ column, view }) {
   return (
     <th scope="col" aria-sort={active ? (view.descending ? "descending" : "ascending") : undefined}>
       <button type="button" class="sort" onClick={() => view.sortBy(column)}>
-        {kColumns[column].label} <span aria-hidden="true">{arrow}</span>
+        {/* No space between: the button's name is the column's label alone, the arrow is drawn. */}
+        {kColumns[column].label}
+        <span class="sort-arrow" aria-hidden="true">
+          {arrow}
+        </span>
       </button>
     </th>
   );

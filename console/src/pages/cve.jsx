@@ -17,7 +17,8 @@ export default function Cve({ params }) {
   const [query, setQuery] = useQuery();
   const versions = query.versions === "all" ? "all" : "latest";
   return (
-    <Page title={params.cveId ? `CVE look-up: ${params.cveId}` : "CVE look-up"}>
+    // Ids are upper case wherever the service shows them.
+    <Page title={params.cveId ? `CVE look-up: ${params.cveId.toUpperCase()}` : "CVE look-up"}>
       <LookUpForm cveId={params.cveId || ""} versions={versions} onVersions={(choice) => setQuery({ versions: choice === "latest" ? "" : choice })} />
       {params.cveId && <LookUpResult cveId={params.cveId} versions={versions} />}
     </Page>

@@ -115,7 +115,8 @@ function SavedFile({ file, saveLink }) {
         </dd>
       </dl>
       <p>To check the signature, in the folder of the saved file (OpenSSL 3.0 or later):</p>
-      <pre class="commands">
+      {/* Lines kept whole, as they are typed; the box scrolls, so it takes the keyboard's focus. */}
+      <pre class="commands" tabIndex={0}>
         <code>{verifyCommands(file)}</code>
       </pre>
     </>
@@ -127,7 +128,8 @@ function verifyCommands(file) {
   const name = shellWord(file.name);
   const signatureFile = shellWord(file.name + ".sig");
   return [
-    `sha256sum ${name}   # ${file.sha256}`,
+    `sha256sum ${name}`,
+    `# ${file.sha256}`,
     `echo ${shellWord(file.signature)} | base64 -d > ${signatureFile}`,
     `curl -s ${shellWord(location.origin + "/v1/signing-keys")} \\`,
     `  | jq -r '.keys[] | select(.id == "${file.keyId}") | .publicKeyPem' > icat-signing-key.pem`,

@@ -53,7 +53,8 @@ function ScanChart({ points }) {
         height: kChartHeight,
         scales: { x: { time: true }, y: { range: (self, min, max) => [0, Math.max(1, max)] } },
         series: [{ label: "Scanned" }, ...severitySeries()],
-        axes: [{}, { label: "Vulnerabilities" }],
+        // Counts are whole numbers: no tick between them.
+        axes: [{}, { label: "Vulnerabilities", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000] }],
       },
       data,
       element,

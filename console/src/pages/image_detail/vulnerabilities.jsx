@@ -175,7 +175,7 @@ function FindingRow({ finding }) {
   return (
     <tr>
       <th scope="row">
-        <Link href={`/cve/${encodeURIComponent(finding.id)}`} title="Which of your images carry it">
+        <Link href={`/cve/${encodeURIComponent(finding.id)}`} class="nowrap" title="Which of your images carry it">
           {finding.id}
         </Link>
         {finding.aliases.length > 0 && <small class="muted block">also {finding.aliases.join(", ")}</small>}
@@ -199,7 +199,7 @@ function FindingRow({ finding }) {
       <td>
         <Severity level={finding.severity} />
       </td>
-      <td class="num">{finding.cvssScore ?? <span class="muted">none</span>}</td>
+      <td class="num">{finding.cvssScore === null ? <span class="muted">none</span> : finding.cvssScore.toFixed(1)}</td>
       <td>{finding.fixState}</td>
       <td>{finding.fixedVersion ? <span class="mono">{finding.fixedVersion}</span> : <span class="muted">none</span>}</td>
     </tr>

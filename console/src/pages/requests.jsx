@@ -73,7 +73,7 @@ function NewRequest({ onFiled }) {
       <h2>New request</h2>
       <form class="card" onSubmit={submit}>
         <div class="row">
-          <SelectField label="Type" value={type} onChange={setType} options={kTypes} />
+          <SelectField label="Request type" value={type} onChange={setType} options={kTypes} />
           <SelectField label="Image (optional)" value={imageId} onChange={setImageId} options={imageOptions} />
         </div>
         <ErrorNotice error={images.error} />

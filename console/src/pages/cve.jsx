@@ -105,7 +105,7 @@ function AffectedImage({ image }) {
                     {pkg.type && <span class="tag">{pkg.type}</span>}
                     {pkg.purl && <small class="muted block mono">{pkg.purl}</small>}
                   </td>
-                  <td>{pkg.vulnerabilityId}</td>
+                  <td class="nowrap">{pkg.vulnerabilityId}</td>
                   <td>
                     <Severity level={pkg.severity} />
                   </td>

@@ -116,6 +116,21 @@ export async function getJson(path, query) {
   return (await call("GET", path, { query })).json();
 }
 
+// Every item of a cursor-paginated list, following nextCursor at the API's largest page: for views
+// that sort or draw a whole list (a version's findings, its scan history, the images to choose
+// from). `key` names the list in the body; `first` is the first page's body, for the fields that
+// describe the whole list (counts, scan, version).
+export async function getAllPages(path, query, key) {
+  const first = await getJson(path, { ...query, limit: 200 });
+  const items = [...(first[key] || [])];
+  for (let cursor = first.nextCursor; cursor; ) {
+    const next = await getJson(path, { ...query, limit: 200, cursor });
+    items.push(...(next[key] || []));
+    cursor = next.nextCursor;
+  }
+  return { first, items };
+}
+
 export async function sendJson(method, path, body) {
   const response = await call(method, path, { body });
   return response.status === 204 ? null : response.json();

@@ -6,12 +6,14 @@ export { matchPath } from "./paths.js";
 
 export const currentUrl = signal(new URL(location.href));
 
-export function navigate(to, { replace = false } = {}) {
+// `scroll`: a new page starts at its top; a change of the same page's query (a filter, a sort)
+// leaves the person where they are.
+export function navigate(to, { replace = false, scroll = true } = {}) {
   const url = new URL(to, location.origin);
   if (replace) history.replaceState(null, "", url);
   else history.pushState(null, "", url);
   currentUrl.set(url);
-  window.scrollTo(0, 0);
+  if (scroll) window.scrollTo(0, 0);
 }
 
 addEventListener("popstate", () => currentUrl.set(new URL(location.href)));
@@ -38,13 +40,13 @@ export function Link({ href, children, ...rest }) {
 export function useQuery() {
   const url = useUrl();
   const params = Object.fromEntries(url.searchParams.entries());
-  const setQuery = (changes, options = { replace: true }) => {
+  const setQuery = (changes, { replace = true, scroll = false } = {}) => {
     const next = new URL(url);
     for (const [name, value] of Object.entries(changes)) {
       if (value === undefined || value === null || value === "") next.searchParams.delete(name);
       else next.searchParams.set(name, value);
     }
-    navigate(next.pathname + next.search, options);
+    navigate(next.pathname + next.search, { replace, scroll });
   };
   return [params, setQuery];
 }

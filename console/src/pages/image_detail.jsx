@@ -1,6 +1,169 @@
-// Placeholder until the page is written.
-import { Page } from "../ui.jsx";
+// /images/:id?version=<versionId>: an image's facts and versions, and for the version chosen (the
+// latest when none is named) its vulnerabilities, SBOM downloads, SBOM completeness and scan
+// history. The version is in the address, so a link or a reload shows the same one.
+import { getJson } from "../api.js";
+import { Link, useQuery } from "../router.jsx";
+import { Counts, Empty, Page, Pending, When, formatBytes, useLoad } from "../ui.jsx";
+import { SbomCompleteness, SbomDownloads } from "./image_detail/sbom.jsx";
+import { ScanHistory } from "./image_detail/scan_history.jsx";
+import { Vulnerabilities } from "./image_detail/vulnerabilities.jsx";
 
-export default function Placeholder() {
-  return <Page title="image_detail"><p>Coming.</p></Page>;
+export default function ImageDetail({ params }) {
+  const [query] = useQuery();
+  const state = useLoad(() => getJson(`/api/docker-images/${encodeURIComponent(params.id)}`), [params.id]);
+  if (!state.data) {
+    return (
+      <Page title="Image">
+        <Pending state={state} what="Loading the image" />
+        <p>
+          <Link href="/images">Back to the images</Link>
+        </p>
+      </Page>
+    );
+  }
+  const image = state.data;
+  const chosen = image.versions.find((version) => version.id === query.version);
+  const version = chosen || image.versions[0];
+  return (
+    <Page title={image.name}>
+      <ImageFacts image={image} />
+      <h2>Versions</h2>
+      {query.version && !chosen && (
+        <p class="warning" role="alert">
+          This image has no version with the id in the address; the latest is shown instead.
+        </p>
+      )}
+      {version ? (
+        <>
+          <VersionTable image={image} chosenId={version.id} />
+          {/* Keyed by version: its findings, filters' data and downloads start afresh. */}
+          <VersionPanel key={version.id} image={image} version={version} />
+        </>
+      ) : (
+        <Empty>No version of this image has been published yet.</Empty>
+      )}
+    </Page>
+  );
+}
+
+function Tags({ tags }) {
+  if (!tags?.length) return <span class="muted">none</span>;
+  return tags.map((tag) => (
+    <span key={tag} class="tag">
+      {tag}
+    </span>
+  ));
+}
+
+function ImageFacts({ image }) {
+  return (
+    <div class="card">
+      <dl class="facts">
+        <dt>Description</dt>
+        <dd>{image.description}</dd>
+        <dt>Repository</dt>
+        <dd>
+          <code>{image.repository}</code>
+        </dd>
+        <dt>Base OS</dt>
+        <dd>{image.baseOs || <span class="muted">not stated</span>}</dd>
+        <dt>Latest version</dt>
+        <dd>
+          {image.latestVersion ? (
+            <>
+              {image.latestVersion.tag}, {formatBytes(image.sizeBytes)}, published <When at={image.latestVersion.publishedAt} />
+            </>
+          ) : (
+            <span class="muted">none yet</span>
+          )}
+        </dd>
+        <dt>Hardening</dt>
+        <dd>
+          <Tags tags={image.hardeningTags} />
+        </dd>
+      </dl>
+    </div>
+  );
+}
+
+function ScanState({ version }) {
+  if (version.scanStatus !== "scanned") return <span>not scanned: vulnerabilities unknown</span>;
+  return (
+    <span>
+      scanned <When at={version.lastScannedAt} />
+    </span>
+  );
+}
+
+function VersionTable({ image, chosenId }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption class="visually-hidden">Versions of {image.name}, newest first; choose one to see its findings and SBOMs</caption>
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col">Digest</th>
+            <th scope="col">Published</th>
+            <th scope="col">Size</th>
+            <th scope="col">Hardening</th>
+            <th scope="col">Scan</th>
+            <th scope="col">Vulnerabilities</th>
+          </tr>
+        </thead>
+        <tbody>
+          {image.versions.map((version) => {
+            const isChosen = version.id === chosenId;
+            return (
+              <tr key={version.id} class={isChosen ? "chosen" : undefined}>
+                <th scope="row">
+                  <Link href={`/images/${encodeURIComponent(image.id)}?version=${encodeURIComponent(version.id)}`} aria-current={isChosen ? "true" : undefined}>
+                    {version.tag}
+                  </Link>
+                  {version.id === image.latestVersion?.id && <span class="tag">latest</span>}
+                  {isChosen && <small class="muted"> (shown below)</small>}
+                </th>
+                <td>
+                  <code>{version.digest}</code>
+                </td>
+                <td>
+                  <When at={version.publishedAt} />
+                </td>
+                <td>{formatBytes(version.sizeBytes)}</td>
+                <td>
+                  <Tags tags={version.hardeningTags} />
+                </td>
+                <td>
+                  <ScanState version={version} />
+                </td>
+                <td>{version.scanStatus === "scanned" ? <Counts counts={version.vulnerabilityCounts} /> : <span class="muted">unknown</span>}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function VersionPanel({ image, version }) {
+  return (
+    <section aria-labelledby="version-title">
+      <h2 id="version-title">
+        Version {version.tag}
+        {version.id === image.latestVersion?.id ? " (latest)" : ""}
+      </h2>
+      <p>
+        Pull it by digest: <code>{image.repository}@{version.digest}</code>
+      </p>
+      <h3>Vulnerabilities</h3>
+      <Vulnerabilities imageId={image.id} version={version} />
+      <h3>SBOM downloads</h3>
+      <SbomDownloads image={image} version={version} />
+      <h3>SBOM completeness</h3>
+      <SbomCompleteness completeness={version.sbomCompleteness} />
+      <h3>Scan history</h3>
+      <ScanHistory imageId={image.id} version={version} />
+    </section>
+  );
 }

@@ -1,10 +1,10 @@
 // /images: the tenant's licensed catalogue, searched by name (?q=, kept in the address so a reload
-// or a shared link keeps the search) and paged by cursor. The list endpoint carries no severity
-// counts, so each listed image's detail is read too, all of a page's at once.
+// or a shared link keeps the search) and paged by cursor. Each entry of the list carries its
+// latest version's severity counts, so a page is one request.
 import { useState } from "preact/hooks";
 import { getJson } from "../api.js";
 import { Link, useQuery } from "../router.jsx";
-import { Empty, ErrorNotice, Page, Pager, Pending, TextField, When, useCursorPages, useLoad } from "../ui.jsx";
+import { Empty, Page, Pager, Pending, TextField, When, useCursorPages, useLoad } from "../ui.jsx";
 
 const kPageSize = 25;
 
@@ -41,23 +41,12 @@ function SearchForm({ q, onSearch }) {
   );
 }
 
-// A page of images with each one's detail (for its counts). A detail that fails is that row's
-// error, not the whole page's.
-async function loadImages(q, cursor) {
-  const list = await getJson("/api/docker-images", { q, cursor, limit: kPageSize });
-  const details = await Promise.allSettled(list.images.map((image) => getJson(`/api/docker-images/${encodeURIComponent(image.id)}`)));
-  return {
-    nextCursor: list.nextCursor,
-    rows: list.images.map((image, index) => ({ image, detail: details[index].value, error: details[index].reason })),
-  };
-}
-
 function ImageList({ q }) {
   const pages = useCursorPages();
-  const state = useLoad(() => loadImages(q, pages.cursor), [q, pages.cursor]);
+  const state = useLoad(() => getJson("/api/docker-images", { q, cursor: pages.cursor, limit: kPageSize }), [q, pages.cursor]);
   if (!state.data) return <Pending state={state} what="Loading the images" />;
-  const { rows, nextCursor } = state.data;
-  if (rows.length === 0) {
+  const { images, nextCursor } = state.data;
+  if (images.length === 0) {
     return <Empty>{q ? `No licensed image has “${q}” in its name.` : "Your tenant has no licensed images yet."}</Empty>;
   }
   return (
@@ -77,8 +66,8 @@ function ImageList({ q }) {
             </tr>
           </thead>
           <tbody>
-            {rows.map((row) => (
-              <ImageRow key={row.image.id} {...row} />
+            {images.map((image) => (
+              <ImageRow key={image.id} image={image} />
             ))}
           </tbody>
         </table>
@@ -88,7 +77,7 @@ function ImageList({ q }) {
   );
 }
 
-function ImageRow({ image, detail, error }) {
+function ImageRow({ image }) {
   const latest = image.latestVersion;
   return (
     <tr>
@@ -112,21 +101,15 @@ function ImageRow({ image, detail, error }) {
           <span class="muted">no version yet</span>
         )}
       </td>
-      {error ? (
-        <td colSpan={3}>
-          <ErrorNotice error={error} />
-        </td>
-      ) : (
-        <LatestScan detail={detail} />
-      )}
+      <LatestScan latest={latest} counts={image.vulnerabilityCounts} />
     </tr>
   );
 }
 
 // The latest version's critical and high counts and scan state: three cells.
-function LatestScan({ detail }) {
+function LatestScan({ latest, counts }) {
   // An unscanned version's counts are zeros that mean "unknown": they are not shown as numbers.
-  if (detail.scanStatus !== "scanned") {
+  if (latest?.scanStatus !== "scanned") {
     return (
       <>
         <td class="muted">unknown</td>
@@ -138,13 +121,13 @@ function LatestScan({ detail }) {
   return (
     <>
       <td>
-        <Count level="critical" value={detail.vulnerabilityCounts.critical} />
+        <Count level="critical" value={counts.critical} />
       </td>
       <td>
-        <Count level="high" value={detail.vulnerabilityCounts.high} />
+        <Count level="high" value={counts.high} />
       </td>
       <td>
-        scanned <When at={detail.lastScannedAt} />
+        scanned <When at={latest.lastScannedAt} />
       </td>
     </>
   );

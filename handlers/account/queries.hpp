@@ -185,12 +185,14 @@ inline constexpr Statement kRevokeUserSessions{"account_revoke_user_sessions",
 inline constexpr Statement kDeleteUser{"account_delete_user",
     "DELETE FROM users WHERE tenant_id = $1 AND id = $2::uuid"};
 // $2 user id, $3 SHA-256 of the token (bytea hex), $4 lifetime in hours. Replaces the user's
-// earlier token, used or not: one link per user works at a time.
+// earlier token, used or not: one link per user works at a time. No row: no such user of the tenant.
 inline constexpr Statement kIssueSetupToken{"account_issue_setup_token",
     "INSERT INTO setup_tokens AS s (user_id, tenant_id, token_hash, expires_at) "
-    "VALUES ($2::uuid, $1, $3::bytea, now() + make_interval(hours => $4::int)) "
+    "SELECT u.id, u.tenant_id, $3::bytea, now() + make_interval(hours => $4::int) FROM users u "
+    "WHERE u.tenant_id = $1 AND u.id = $2::uuid "
     "ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now(), "
-    "expires_at = EXCLUDED.expires_at, used_at = NULL RETURNING rfc3339(s.expires_at) AS expires_at"};
+    "expires_at = EXCLUDED.expires_at, used_at = NULL WHERE s.tenant_id = $1 "
+    "RETURNING rfc3339(s.expires_at) AS expires_at"};
 
 // ---- Audit log. $1 tenant, $2 action or NULL, $3 last id of the previous page or NULL, $4 limit
 inline constexpr Statement kListAudit{"account_list_audit",

@@ -69,6 +69,7 @@ std::pair<std::string, std::string> IssueToken(Context& ctx, const std::string& 
   std::string token = Base64UrlEncode(RandomBytes(kSetupTokenBytes));
   Rows issued = ctx.db.Run(kIssueSetupToken,
                            {ctx.principal.tenant_id, user_id, "\\x" + Sha256Hex(token), ctx.config.setup_token_hours});
+  if (issued.empty()) throw ApiError(Error::kNOT_FOUND, "No such user.");
   std::string expires_at(issued.Text(0, issued.Column("expires_at")));
   Audit(ctx, "user.setup_token_issued", user_id, StringObjectJson({{"expiresAt", expires_at}}));
   return {token, expires_at};

@@ -139,7 +139,7 @@ Reply ChangePassword(Context& ctx) {
   if (!role.empty()) user.role = role.Text(0, role.Column("role"));  // as stored now, as refresh does
   SessionView session = StartSession(ctx, user, tenant, RandomUuid());
   Audit(ctx, "password.changed", user.id,
-        StringObjectJson({{"sessionsRevoked", std::string(revoked.Text(0, revoked.Column("families")))}}));
+        "{\"sessionsRevoked\": " + std::to_string(revoked.Int(0, revoked.Column("families"))) + "}");
   return SessionReply(ctx, session, in.cookie);
 }
 

@@ -267,7 +267,7 @@ Reply Logout(Context& ctx) {
     if (in.everywhere) {
       Rows revoked = ctx.db.Run(kRevokeUserSessions, {ctx.principal.tenant_id, user_id});
       Audit(ctx, "sessions.revoked_everywhere", user_id,
-            StringObjectJson({{"families", std::string(revoked.Text(0, revoked.Column("families")))}}));
+            "{\"sessionsRevoked\": " + std::to_string(revoked.Int(0, revoked.Column("families"))) + "}");
     } else {
       Rows revoked = ctx.db.Run(kRevokeFamily, {ctx.principal.tenant_id, family});
       if (revoked.affected() > 0) Audit(ctx, "session.logout", user_id, StringObjectJson({{"family", family}}));

@@ -229,6 +229,18 @@ BOOST_AUTO_TEST_CASE(setup_refuses_unknown_tokens_short_passwords_and_disabled_u
   ExpectSession(Setup(t.subdomain(), token, "éééééééééééé"));  // 12 characters
 }
 
+BOOST_AUTO_TEST_CASE(icatctl_user_create_keeps_the_same_password_rule) {
+  it::PortalTenant t;
+  std::string email = "ctl-" + it::RandomSuffix(6) + "@" + t.subdomain() + ".test";
+  std::vector<std::string> create = {"user", "create", "--tenant", t.subdomain(), "--email", email, "--role", "viewer"};
+  it::ProcessResult short_one = it::Icatctl(create, "ééééééééééé\n");  // 11 characters, 22 bytes
+  BOOST_TEST(short_one.exit_code == 2, short_one.err);
+  BOOST_TEST(short_one.err.find("must have at least 12 characters") != std::string::npos, short_one.err);
+  std::string id = it::IcatctlOk(create, "éééééééééééé\n");
+  BOOST_TEST(it::StringMember(Listed(t, id), "state") == "active");
+  ExpectSession(it::Login(t.subdomain(), email, "éééééééééééé"));
+}
+
 BOOST_AUTO_TEST_CASE(viewer_and_user_get_403_on_every_users_call) {
   it::PortalTenant t;
   for (const it::PortalUser* who : {&t.user, &t.viewer}) {

@@ -99,4 +99,17 @@ BOOST_AUTO_TEST_CASE(refresh_cookie_is_http_only_secure_strict_and_scoped_to_aut
              "icat_refresh=; Max-Age=0; Path=/api/auth; HttpOnly; Secure; SameSite=Strict");
 }
 
+BOOST_AUTO_TEST_CASE(cookie_mode_is_asked_for_with_x_session_cookie_1_only) {
+  std::vector<icat::FieldIssue> issues;
+  icat::Request request;
+  BOOST_TEST(!icat::auth::WantsCookie(request, issues));
+  request.headers["x-session-cookie"] = "1";
+  BOOST_TEST(icat::auth::WantsCookie(request, issues));
+  BOOST_TEST(issues.empty());
+  request.headers["x-session-cookie"] = "true";
+  BOOST_TEST(!icat::auth::WantsCookie(request, issues));
+  BOOST_TEST_REQUIRE(issues.size() == 1u);
+  BOOST_TEST(issues[0].field == "X-Session-Cookie");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

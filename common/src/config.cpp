@@ -89,6 +89,8 @@ const std::vector<Setting>& AllSettings() {
        "Lifetime of a portal refresh token; every refresh issues a new one."},
       {"ICAT_REGISTRY", kText, "registry.example.test/hardened", 0, 0, "", kIcatctl,
        "Default repository prefix of new images."},
+      {"ICAT_SETUP_TOKEN_HOURS", kInt, "72", 1, 720, "", kHandlers,
+       "How long a portal user's one-time set-up link (POST /api/users, .../setup-token) stays valid."},
       {"ICAT_SIGNING_KEY_FILE", kFile, "", 0, 0, "", kIcatctl,
        "PEM Ed25519 private key with which icatctl ingest signs SBOMs (openssl genpkey -algorithm ed25519)."},
       {"ICAT_TRUSTED_PROXIES", kCidrList, "", 0, 0, "", kStack,
@@ -416,6 +418,7 @@ Config Config::FromEnvironment() {
   c.login_limits.account_failures = IntSetting("ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES");
   c.login_limits.window_seconds = IntSetting("ICAT_LOGIN_LIMIT_WINDOW_SECONDS");
   c.refresh_token_days = IntSetting("ICAT_REFRESH_TOKEN_DAYS");
+  c.setup_token_hours = IntSetting("ICAT_SETUP_TOKEN_HOURS");
   c.trusted_proxies = CidrSetting("ICAT_TRUSTED_PROXIES");
   c.webhook_policy.allow_http = BoolSetting("ICAT_WEBHOOK_ALLOW_HTTP");
   c.webhook_policy.allow_private = CidrSetting("ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS");

@@ -31,6 +31,27 @@ std::string DecodeComponent(std::string_view text, bool plus_is_space) {
 
 std::string UrlDecode(std::string_view text) { return DecodeComponent(text, false); }
 
+std::optional<std::string> CookieValue(std::string_view header, std::string_view name) {
+  auto trim = [](std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    return text;
+  };
+  while (!header.empty()) {
+    size_t semicolon = header.find(';');
+    std::string_view pair = trim(header.substr(0, semicolon));
+    header = semicolon == std::string_view::npos ? std::string_view() : header.substr(semicolon + 1);
+    size_t equals = pair.find('=');
+    if (equals == std::string_view::npos || trim(pair.substr(0, equals)) != name) continue;
+    std::string_view value = trim(pair.substr(equals + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    return std::string(value);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> Request::Cookie(std::string_view name) const { return CookieValue(Header("cookie"), name); }
+
 std::string Request::Header(std::string_view lower_case_name) const {
   auto it = headers.find(std::string(lower_case_name));
   return it == headers.end() ? std::string() : it->second;

@@ -8,6 +8,9 @@
 namespace icat {
 
 namespace {
+// Where a route may act on the caller's own account (Access::kPortalSelf).
+constexpr std::string_view kSelfPrefix = "/api/auth/";
+
 std::vector<std::string_view> Segments(std::string_view path) {
   std::vector<std::string_view> segments;
   if (path.empty() || path[0] != '/') return segments;
@@ -45,6 +48,9 @@ void CheckRouteTable(const std::vector<Route>& routes) {
     std::string name = std::string(route.method) + " " + std::string(route.pattern);
     if (route.access == Access::kPortal && route.method != "GET") {
       throw std::logic_error(name + " writes, so it needs Access::kPortalAdmin");
+    }
+    if (route.access == Access::kPortalSelf && !route.pattern.starts_with(kSelfPrefix)) {
+      throw std::logic_error(name + " is Access::kPortalSelf, which only routes under /api/auth/ may be");
     }
     if (route.access == Access::kApiKey && !IsOneOf(route.scope, kScopes)) {
       throw std::logic_error(name + " names no scope of vocabulary.hpp kScopes (\"" + std::string(route.scope) + "\")");

@@ -116,6 +116,15 @@ std::optional<std::string> FieldReader::String(std::string_view name, Need need,
   return std::string(text);
 }
 
+std::optional<std::string> PasswordIssue(std::string_view password) {
+  if (!IsValidUtf8(password)) return "must be valid UTF-8";
+  if (password.size() > kMaxPasswordBytes) return "must have at most " + std::to_string(kMaxPasswordBytes) + " bytes";
+  if (Utf8Chars(password) < kMinPasswordChars) {
+    return "must have at least " + std::to_string(kMinPasswordChars) + " characters";
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> FieldReader::Enum(std::string_view name, Need need,
                                              const std::vector<std::string_view>& allowed) {
   const rapidjson::Value* value = Find(name, need);

@@ -33,6 +33,11 @@ Reply GetAdmissionPolicy(Context& ctx);  // admission.cpp
 Reply PutAdmissionPolicy(Context& ctx);
 Reply ListAdmissionDecisions(Context& ctx);
 Reply ListAuditLog(Context& ctx);  // audit_log.cpp
+Reply ListUsers(Context& ctx);     // users.cpp
+Reply CreateUser(Context& ctx);
+Reply UpdateUser(Context& ctx);
+Reply DeleteUser(Context& ctx);
+Reply IssueSetupToken(Context& ctx);
 
 // ------------------------------------------------------------------ shared by the endpoints (support.cpp)
 
@@ -48,6 +53,10 @@ std::optional<std::string> NextCursor(const Rows& rows, int limit);
 
 // The :id path parameter; 404 NOT_FOUND (with `what` in the message) when it is not a UUID.
 std::string PathId(const Context& ctx, std::string_view what);
+// A POST that takes no input (a ping, a new set-up token): no body, or an empty JSON object (so
+// clients that always send JSON work). Route.has_body is off, so an empty POST needs no
+// Content-Type; a body that is sent must be `{}` (else 400 MALFORMED_JSON or VALIDATION_ERROR).
+void RequireNoInput(const Request& request);
 // A reply with a JSON body and, for secrets shown once, Cache-Control: no-store.
 Reply JsonReply(int status, std::string body, bool no_store = false);
 Reply NoContent();
@@ -131,5 +140,28 @@ struct AuditEntryView {
   std::optional<std::string> trace_id;  // the W3C trace of the request; none on entries older than it
 };
 std::string AuditLogJson(const std::vector<AuditEntryView>& entries, const std::optional<std::string>& next_cursor);
+
+// A portal user as admins manage them (GET/POST/PUT /api/users).
+struct UserView {
+  std::string id, email, role;
+  std::string state;  // active, pending_setup (no password yet), disabled
+  std::string created_at;
+  std::optional<std::string> disabled_at, last_login_at;
+  // Only in the reply that issues it: the one-time set-up token and until when it is good.
+  std::optional<std::string> setup_token, setup_expires_at;
+};
+std::string UserJson(const UserView& user);
+std::string UserListJson(const std::vector<UserView>& users, const std::optional<std::string>& next_cursor);
+// The detail of user.updated: {"email", "role": {"from", "to"}?, "disabled": {"from", "to"}?,
+// "sessionsRevoked"?}, each change only when it is one.
+struct UserChange {
+  std::string email;
+  std::string old_role, new_role;
+  bool was_disabled = false, disabled = false;
+  std::optional<long long> sessions_revoked;  // refresh-token families ended by disabling
+};
+std::string UserChangeJson(const UserChange& change);
+// The form the SQL CHECK on users.email holds: one @, something on each side, no white space.
+bool IsEmailAddress(std::string_view text);
 
 }  // namespace icat::account

@@ -1,5 +1,6 @@
 // icat-account: what a tenant manages in the portal: API keys, CVE watches, feature requests,
-// webhook subscriptions and their delivery logs, the admission policy and decisions, and the audit log.
+// webhook subscriptions and their delivery logs, the admission policy and decisions, the audit log
+// and the tenant's users.
 #include "account.hpp"
 #include "queries.hpp"
 
@@ -27,6 +28,12 @@ int main(int argc, char** argv) {
       {"PUT", "/api/admission-policy", Access::kPortalAdmin, "", a::PutAdmissionPolicy, true},
       {"GET", "/api/admission-decisions", Access::kPortal, "", a::ListAdmissionDecisions},
       {"GET", "/api/audit-log", Access::kPortalAdmin, "", a::ListAuditLog},
+      {"GET", "/api/users", Access::kPortalAdmin, "", a::ListUsers},
+      {"POST", "/api/users", Access::kPortalAdmin, "", a::CreateUser, true},
+      {"PUT", "/api/users/{id}", Access::kPortalAdmin, "", a::UpdateUser, true},
+      {"DELETE", "/api/users/{id}", Access::kPortalAdmin, "", a::DeleteUser},
+      // No has_body, like ping: a new set-up token takes no input.
+      {"POST", "/api/users/{id}/setup-token", Access::kPortalAdmin, "", a::IssueSetupToken},
   };
   return icat::ServeGroup("account", routes, icat::account::kStatements, argc, argv);
 }

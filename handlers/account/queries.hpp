@@ -29,6 +29,13 @@ namespace icat::account {
   "rfc3339(f.updated_at) AS updated_at, f.image_id, i.name AS image_name, f.cve_id, f.package_name, " \
   "u.id AS created_by_id, u.email AS created_by_email, rfc3339_us(f.created_at) AS cursor_time "      \
   "FROM f LEFT JOIN images i ON i.id = f.image_id LEFT JOIN users u ON u.id = f.created_by "
+// A user as admins see it; the state from has_password, never from the hash (sql/V0015).
+#define ICAT_USER_COLUMNS                                                                                      \
+  "u.id, u.email, u.role, rfc3339(u.created_at) AS created_at, rfc3339(u.disabled_at) AS disabled_at, "        \
+  "rfc3339(u.last_login_at) AS last_login_at, CASE WHEN u.disabled_at IS NOT NULL THEN 'disabled' "           \
+  "WHEN u.has_password THEN 'active' ELSE 'pending_setup' END AS state, rfc3339_us(u.created_at) AS cursor_time"
+// What an INSERT or UPDATE of users returns for ICAT_USER_COLUMNS (never RETURNING *: the hash).
+#define ICAT_USER_RETURNING "RETURNING id, email, role, created_at, disabled_at, last_login_at, has_password"
 #define ICAT_WEBHOOK_COLUMNS                                                                  \
   "w.id, w.url, w.events, w.active, w.disabled_reason, rfc3339(w.created_at) AS created_at, " \
   "rfc3339(w.updated_at) AS updated_at, rfc3339_us(w.created_at) AS cursor_time"
@@ -146,6 +153,47 @@ inline constexpr Statement kListDecisions{"account_list_decisions",
     "WHERE d.tenant_id = $1 AND ($2::boolean IS NULL OR d.allowed = $2) AND " ICAT_AFTER("d", 3, 4)
     "ORDER BY d.created_at DESC, d.id DESC LIMIT $5"};
 
+// ---- Users. $1 tenant.
+inline constexpr Statement kListUsers{"account_list_users",
+    "SELECT " ICAT_USER_COLUMNS " FROM users u WHERE u.tenant_id = $1 AND " ICAT_AFTER("u", 2, 3)
+    "ORDER BY u.created_at DESC, u.id DESC LIMIT $4"};
+// $2 the caller: still an active admin now, whatever the role in their access token says.
+inline constexpr Statement kActingAdmin{"account_acting_admin",
+    "SELECT 1 FROM users WHERE tenant_id = $1 AND id = $2::uuid AND role = 'admin' AND disabled_at IS NULL "
+    "AND has_password"};
+// $2 email, $3 role: a pending user (no password). No row: the tenant has the email already.
+inline constexpr Statement kInsertUser{"account_insert_user",
+    "WITH u AS (INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, $3) "
+    "ON CONFLICT (tenant_id, lower(email)) DO NOTHING " ICAT_USER_RETURNING ") SELECT " ICAT_USER_COLUMNS " FROM u"};
+// $2 user id. Locked until the change commits, so two changes of one user take turns.
+inline constexpr Statement kUserForChange{"account_user_for_change",
+    "SELECT " ICAT_USER_COLUMNS ", u.disabled_at IS NOT NULL AS disabled, u.has_password FROM users u "
+    "WHERE u.tenant_id = $1 AND u.id = $2::uuid FOR UPDATE"};
+// $2 user id: the tenant's other active admins, counted under the tenant's admin lock (sql/V0015),
+// which the users_keep_an_admin trigger takes too.
+inline constexpr Statement kOtherActiveAdmins{"account_other_active_admins",
+    "SELECT active_admins_besides($1, $2::uuid) AS others"};
+// $2 user id, $3 role or NULL (unchanged), $4 disabled or NULL (unchanged)
+inline constexpr Statement kUpdateUser{"account_update_user",
+    "WITH u AS (UPDATE users u SET role = COALESCE($3, u.role), disabled_at = CASE WHEN $4::boolean IS NULL "
+    "THEN u.disabled_at WHEN $4::boolean THEN COALESCE(u.disabled_at, now()) END "
+    "WHERE u.tenant_id = $1 AND u.id = $2::uuid " ICAT_USER_RETURNING ") SELECT " ICAT_USER_COLUMNS " FROM u"};
+// $2 user id: every session of the user ends; the number of sign-ins (families) it ended.
+inline constexpr Statement kRevokeUserSessions{"account_revoke_user_sessions",
+    "WITH r AS (UPDATE refresh_tokens SET revoked_at = now() WHERE tenant_id = $1 AND user_id = $2::uuid "
+    "AND revoked_at IS NULL RETURNING family_id) SELECT count(DISTINCT family_id) AS families FROM r"};
+inline constexpr Statement kDeleteUser{"account_delete_user",
+    "DELETE FROM users WHERE tenant_id = $1 AND id = $2::uuid"};
+// $2 user id, $3 SHA-256 of the token (bytea hex), $4 lifetime in hours. Replaces the user's
+// earlier token, used or not: one link per user works at a time. No row: no such user of the tenant.
+inline constexpr Statement kIssueSetupToken{"account_issue_setup_token",
+    "INSERT INTO setup_tokens AS s (user_id, tenant_id, token_hash, expires_at) "
+    "SELECT u.id, u.tenant_id, $3::bytea, now() + make_interval(hours => $4::int) FROM users u "
+    "WHERE u.tenant_id = $1 AND u.id = $2::uuid "
+    "ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = now(), "
+    "expires_at = EXCLUDED.expires_at, used_at = NULL WHERE s.tenant_id = $1 "
+    "RETURNING rfc3339(s.expires_at) AS expires_at"};
+
 // ---- Audit log. $1 tenant, $2 action or NULL, $3 last id of the previous page or NULL, $4 limit
 inline constexpr Statement kListAudit{"account_list_audit",
     "SELECT id, rfc3339(at) AS at, actor, action, target, client_ip, request_id, detail::text, trace_id FROM audit_log "
@@ -157,7 +205,8 @@ inline const std::vector<Statement> kStatements = {
     kListKeys, kInsertKey, kKeyForRevoke, kRevokeKey, kListWatches, kWatchedImages, kInsertWatch,
     kDeleteWatch, kListRequests, kInsertRequest, kImageVisible, kListWebhooks, kUpsertWebhook, kUpdateWebhook,
     kWebhookUrlTaken, kDeleteWebhook, kWebhookForPing, kWebhookExists, kListDeliveries, outbox::kInsertPing,
-    kGetPolicy, kPutPolicy, kVisibleImages, kListDecisions, kListAudit,
+    kGetPolicy, kPutPolicy, kVisibleImages, kListDecisions, kListAudit, kListUsers, kActingAdmin, kInsertUser,
+    kUserForChange, kOtherActiveAdmins, kUpdateUser, kRevokeUserSessions, kDeleteUser, kIssueSetupToken,
 };
 // clang-format on
 
@@ -167,5 +216,7 @@ inline const std::vector<Statement> kStatements = {
 #undef ICAT_WATCH_COLUMNS
 #undef ICAT_REQUEST_COLUMNS
 #undef ICAT_WEBHOOK_COLUMNS
+#undef ICAT_USER_COLUMNS
+#undef ICAT_USER_RETURNING
 
 }  // namespace icat::account

@@ -35,6 +35,15 @@ std::string PathId(const Context& ctx, std::string_view what) {
   return id;
 }
 
+void RequireNoInput(const Request& request) {
+  if (request.body.find_first_not_of(" \t\r\n") == std::string::npos) return;
+  rapidjson::Document body = ParseJson(request.body);  // 400 MALFORMED_JSON
+  std::vector<FieldIssue> issues;
+  FieldReader reader(body, issues);
+  reader.CheckUnknown();  // every member is unknown
+  ThrowIfIssues(issues);
+}
+
 Reply JsonReply(int status, std::string body, bool no_store) {
   Reply reply = Reply::Json(status, std::move(body));
   if (no_store) reply.headers.emplace_back("Cache-Control", "no-store");

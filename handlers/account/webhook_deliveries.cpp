@@ -58,17 +58,6 @@ void WriteDelivery(JsonWriter& w, const DeliveryView& d) {
   w.EndObject();
 }
 
-// A ping takes no input: no body, or an empty JSON object (so clients that always send JSON work).
-// Route.has_body is off, so an empty POST needs no Content-Type; a body that is sent must be `{}`.
-void RequireNoInput(const Request& request) {
-  if (request.body.find_first_not_of(" \t\r\n") == std::string::npos) return;
-  rapidjson::Document body = ParseJson(request.body);  // 400 MALFORMED_JSON
-  std::vector<FieldIssue> issues;
-  FieldReader reader(body, issues);
-  reader.CheckUnknown();  // every member is unknown
-  ThrowIfIssues(issues);
-}
-
 // Why a ping is refused: the dispatcher's reason (a 410 Gone) when it disabled the subscription.
 std::string DisabledMessage(const std::optional<std::string>& reason) {
   std::string why = reason ? *reason : "Its \"active\" flag is false.";

@@ -1,4 +1,5 @@
-// The auth group's named SQL: logins, refresh-token families, the signed-in user.
+// The auth group's named SQL: logins, refresh-token families, the signed-in user, set-up tokens and
+// password changes (the hash written only through the owner's functions of sql/V0015).
 #pragma once
 
 #include <vector>
@@ -37,9 +38,36 @@ inline constexpr Statement kGetMe{"auth_get_me",
     "FROM users u JOIN tenants t ON t.id = u.tenant_id "
     "WHERE u.tenant_id = $1 AND u.id = $2::uuid AND u.disabled_at IS NULL"};
 
+// $1 tenant, $2 user: every session of the user ends. The number of families (sign-ins) it ended.
+inline constexpr Statement kRevokeUserSessions{"auth_revoke_user_sessions",
+    "WITH r AS (UPDATE refresh_tokens SET revoked_at = now() WHERE tenant_id = $1 AND user_id = $2::uuid "
+    "AND revoked_at IS NULL RETURNING family_id) SELECT count(DISTINCT family_id) AS families FROM r"};
+// $1 tenant, $2 user
+inline constexpr Statement kRecordLogin{"auth_record_login",
+    "UPDATE users SET last_login_at = now() WHERE tenant_id = $1 AND id = $2::uuid"};
+
+// ---- Set-up tokens and passwords.
+// $1 tenant, $2 SHA-256 of the token (bytea hex): its state, before any hashing.
+inline constexpr Statement kFindSetupToken{"auth_find_setup_token",
+    "SELECT s.user_id, s.used_at IS NOT NULL AS used, s.expires_at <= now() AS expired, "
+    "u.disabled_at IS NOT NULL AS disabled, u.has_password "
+    "FROM setup_tokens s JOIN users u ON u.id = s.user_id AND u.tenant_id = s.tenant_id "
+    "WHERE s.tenant_id = $1 AND s.token_hash = $2::bytea"};
+// $1 token hash, $2 the new password's scrypt hash. No row: the token is no longer good.
+inline constexpr Statement kCompleteSetup{"auth_complete_setup",
+    "SELECT user_id, email, role FROM auth_complete_setup($1::bytea, $2)"};
+// $1 tenant, $2 user: the signed-in user's email and stored hash, through the login look-up.
+inline constexpr Statement kCurrentPassword{"auth_current_password",
+    "SELECT u.email, l.password_hash FROM users u CROSS JOIN LATERAL auth_login_user(u.email) l "
+    "WHERE u.tenant_id = $1 AND u.id = $2::uuid AND u.disabled_at IS NULL AND l.user_id = u.id"};
+// $1 user, $2 the hash the current password was verified against, $3 the new hash
+inline constexpr Statement kChangePassword{"auth_change_password",
+    "SELECT auth_change_password($1::uuid, $2, $3) AS changed"};
+
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
     kLoginLookup, kTenantBySubdomain, kInsertRefresh, kFindRefresh, kMarkRefreshUsed, kRevokeFamily, kGetMe,
+    kRevokeUserSessions, kRecordLogin, kFindSetupToken, kCompleteSetup, kCurrentPassword, kChangePassword,
 };
 // clang-format on
 

@@ -1,7 +1,8 @@
 // POST /api/auth/login, /api/auth/refresh, /api/auth/logout and GET /api/auth/me.
-// Sign-in answers an unknown tenant, an unknown email, a disabled account and a wrong password
-// with the same 401 after the same work (one scrypt verification); refresh tokens are opaque,
-// stored as SHA-256 only, rotated on every use, and a reused one signs out its whole family.
+// Sign-in answers an unknown tenant, an unknown email, a disabled or pending account and a wrong
+// password with the same 401 after the same work (one scrypt verification); refresh tokens are
+// opaque, stored as SHA-256 only, rotated on every use, and a reused one signs out its whole family.
+// The console takes its refresh token in an HttpOnly cookie instead of the body (X-Session-Cookie).
 #include "sessions.hpp"
 
 #include <algorithm>
@@ -26,70 +27,26 @@ namespace icat::auth {
 namespace {
 
 // The scrypt hash (N=2^17, r=8, p=1) of a password nobody has, verified when there is no such
-// user, so that case costs what a wrong password costs.
+// user or the user has no password yet (pending set-up), so those cases cost what a wrong
+// password costs.
 constexpr std::string_view kDummyHash =
     "$scrypt$ln=17,r=8,p=1$iGfsqUvQGBrQKg2yvi/Y2A$O9XaoKhlyqYNQb37kvoP+EExIrH9eRm/acI2Ws1Eabg";
-constexpr size_t kRefreshTokenBytes = 32;
-constexpr size_t kMaxPasswordBytes = 1024;
 constexpr size_t kMaxTokenChars = 256;
 constexpr std::string_view kWrongCredentials = "The email, password or tenant is not right.";
 
-// A transaction for a public route (the pipeline opens none): rolled back unless committed.
-class TenantTransaction {
- public:
-  TenantTransaction(Context& ctx, std::string tenant_id) : db_(ctx.db) {
-    ctx.db.BeginForTenant(tenant_id);
-    ctx.principal.tenant_id = std::move(tenant_id);
-  }
-  ~TenantTransaction() {
-    if (open_) db_.Rollback();
-  }
-  TenantTransaction(const TenantTransaction&) = delete;
-  TenantTransaction& operator=(const TenantTransaction&) = delete;
-  void Commit() {
-    db_.Commit();
-    open_ = false;
-  }
-
- private:
-  Db& db_;
-  bool open_ = true;
-};
-
-[[noreturn]] void Unauthenticated(std::string_view message) {
-  ApiError error(Error::kUNAUTHENTICATED, std::string(message));
-  error.headers.emplace_back("WWW-Authenticate", "Bearer");
-  throw error;
-}
-
-std::string TenantHeader(const Request& request, std::vector<FieldIssue>& issues) {
-  std::string tenant = Lower(request.Header("x-tenant"));
-  if (tenant.empty()) issues.push_back({"X-Tenant", "header is required: the tenant's subdomain"});
-  return tenant;
-}
-
-// A string member taken exactly as sent (passwords are never trimmed); 1 to max_bytes bytes.
-std::optional<std::string> ExactString(FieldReader& body, std::string_view name, size_t max_bytes) {
-  const rapidjson::Value* value = body.Member(name, Need::kRequired);
-  if (!value) return std::nullopt;
-  if (!value->IsString() || value->GetStringLength() == 0 || value->GetStringLength() > max_bytes) {
-    body.Issue(name, "must be a string of 1 to " + std::to_string(max_bytes) + " bytes");
-    return std::nullopt;
-  }
-  return std::string(value->GetString(), value->GetStringLength());
-}
-
 struct Credentials {
   std::string tenant, email, password;
+  bool cookie = false;  // the refresh token goes in the cookie (X-Session-Cookie: 1)
 };
 
 Credentials ReadCredentials(Context& ctx) {
   std::vector<FieldIssue> issues;
   Credentials in;
   in.tenant = TenantHeader(ctx.request, issues);
+  in.cookie = WantsCookie(ctx.request, issues);
   FieldReader body(ctx.body, issues);
   std::optional<std::string> email = body.String("email", Need::kRequired, 254);
-  std::optional<std::string> password = ExactString(body, "password", kMaxPasswordBytes);
+  std::optional<std::string> password = ExactString(body, "password", kMaxPasswordBytes, Need::kRequired);
   body.CheckUnknown();
   ThrowIfIssues(issues);
   in.email = *email;
@@ -99,34 +56,46 @@ Credentials ReadCredentials(Context& ctx) {
 
 struct PresentedToken {
   std::string tenant, token_hash;  // token_hash: bytea hex literal of SHA-256
+  bool from_cookie = false;        // the token came from the icat_refresh cookie
+  bool cookie = false;             // the reply sets (or clears) the cookie
+  bool everywhere = false;         // logout: every session of the token's user
 };
 
-PresentedToken ReadRefreshToken(Context& ctx) {
+// The body's refreshToken when it has one (API clients, as always), else the icat_refresh cookie
+// (the console). Without either, a request in cookie mode has no session (401); any other lacks the
+// field (400). Only logout reads "everywhere".
+PresentedToken ReadRefreshToken(Context& ctx, bool logout) {
   std::vector<FieldIssue> issues;
   PresentedToken in;
   in.tenant = TenantHeader(ctx.request, issues);
+  bool wants_cookie = WantsCookie(ctx.request, issues);
   FieldReader body(ctx.body, issues);
-  std::optional<std::string> token = ExactString(body, "refreshToken", kMaxTokenChars);
+  std::optional<std::string> cookie = ctx.request.Cookie(kRefreshCookie);
+  std::optional<std::string> token;
+  if (body.Has("refreshToken") || ((!cookie || cookie->empty()) && !wants_cookie)) {
+    token = ExactString(body, "refreshToken", kMaxTokenChars, Need::kRequired);
+  } else if (cookie && !cookie->empty()) {
+    token = *cookie;
+    in.from_cookie = true;
+  }
+  if (logout) in.everywhere = body.Bool("everywhere", Need::kOptional).value_or(false);
   body.CheckUnknown();
   ThrowIfIssues(issues);
+  in.cookie = wants_cookie || in.from_cookie;
+  if (!token) Unauthenticated("There is no session here; sign in.");
   in.token_hash = "\\x" + Sha256Hex(*token);
   return in;
 }
 
-std::string ClientIpKey(const Context& ctx) {
-  return LoginIpKey(ctx.request.client_ip.empty() ? "unknown" : ctx.request.client_ip);
-}
-
-// 503 when Redis cannot count (login fails closed), 429 with Retry-After past a limit.
-void CheckLoginLimits(Context& ctx, const std::string& ip_key, const std::string& account_key) {
-  std::optional<LoginVerdict> verdict = AdmitLogin(ctx.redis, ip_key, account_key, ctx.config.login_limits);
-  if (!verdict) throw ApiError(Error::kSERVICE_UNAVAILABLE, "Sign-in is unavailable right now; retry shortly.");
-  if (!verdict->allowed) {
-    ApiError error(Error::kRATE_LIMITED,
-                   "Too many sign-in attempts; retry in " + std::to_string(verdict->retry_after) + " seconds.");
-    error.headers.emplace_back("Retry-After", std::to_string(verdict->retry_after));
-    metrics::Add(metrics::Metric::kLoginLimited);
-    throw error;
+// Runs a refresh or logout; a refusal of a token that came from the cookie also clears the cookie,
+// so the browser stops sending it.
+template <typename Run>
+Reply ClearingRefusedCookie(const PresentedToken& in, Run run) {
+  try {
+    return run();
+  } catch (ApiError& e) {
+    if (in.from_cookie && e.error() == Error::kUNAUTHENTICATED) e.headers.emplace_back("Set-Cookie", RefreshCookie("", 0));
+    throw;
   }
 }
 
@@ -155,34 +124,6 @@ Rows LookUpLogin(Context& ctx, const Credentials& in, const std::string& ip_key)
   }
 }
 
-// A new refresh token of the family (stored hashed) and an access token for the user.
-SessionView StartSession(Context& ctx, const UserView& user, const std::string& tenant, const std::string& family) {
-  SessionView session;
-  session.user = user;
-  session.refresh_token = Base64UrlEncode(RandomBytes(kRefreshTokenBytes));
-  ctx.db.Exec(kInsertRefresh, {ctx.principal.tenant_id, user.id, family,
-                                             "\\x" + Sha256Hex(session.refresh_token), ctx.config.refresh_token_days});
-  AccessClaims claims;
-  claims.user_id = user.id;
-  claims.tenant_id = ctx.principal.tenant_id;
-  claims.tenant = tenant;
-  claims.role = user.role;
-  claims.issued_at = std::time(nullptr);
-  claims.expires_at = claims.issued_at + kAccessTokenSeconds;
-  claims.token_id = RandomUuid();
-  session.access_token = IssueAccessToken(claims, ctx.config.jwt_secret);
-  session.expires_in = kAccessTokenSeconds;
-  ctx.principal.user_id = user.id;
-  ctx.principal.role = user.role;
-  return session;
-}
-
-Reply SessionReply(const SessionView& session) {
-  Reply reply = Reply::Json(200, SessionJson(session));
-  reply.headers.emplace_back("Cache-Control", "no-store");  // tokens must not sit in caches
-  return reply;
-}
-
 // A failed sign-in: counted against the account, audited when the tenant exists, then 401.
 [[noreturn]] void RefuseLogin(Context& ctx, const Credentials& in, const std::string& account_key, const Rows& found,
                               std::string_view reason) {
@@ -199,12 +140,12 @@ Reply SessionReply(const SessionView& session) {
 
 }  // namespace
 
-std::string SessionJson(const SessionView& s) {
+std::string SessionJson(const SessionView& s, bool with_refresh_token) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
   WriteString(w, "accessToken", s.access_token);
-  WriteString(w, "refreshToken", s.refresh_token);
+  if (with_refresh_token) WriteString(w, "refreshToken", s.refresh_token);
   WriteInt(w, "expiresIn", s.expires_in);
   WriteString(w, "tokenType", "Bearer");
   WriteKey(w, "user");
@@ -235,10 +176,11 @@ std::string MeJson(const MeView& me) {
   return buffer.GetString();
 }
 
-// POST /api/auth/login   (public; X-Tenant and {"email", "password"})
-//   200 SessionJson; Cache-Control: no-store
-//   400 VALIDATION_ERROR (X-Tenant, email, password, unknown fields); 415; MALFORMED_JSON
-//   401 UNAUTHENTICATED: unknown tenant, unknown email, disabled account or wrong password, alike
+// POST /api/auth/login   (public; X-Tenant, X-Session-Cookie?, {"email", "password"})
+//   200 SessionJson; Cache-Control: no-store. With X-Session-Cookie: 1 the refresh token is in
+//       Set-Cookie icat_refresh (HttpOnly; Secure; SameSite=Strict; Path=/api/auth), not the body
+//   400 VALIDATION_ERROR (X-Tenant, X-Session-Cookie, email, password, unknown fields); 415; MALFORMED_JSON
+//   401 UNAUTHENTICATED: unknown tenant, unknown email, disabled or pending account, wrong password, alike
 //   429 RATE_LIMITED + Retry-After: 5 attempts per IP, 10 failures per account, per 15 minutes
 //   503 SERVICE_UNAVAILABLE: Redis cannot count attempts (fails closed), or Postgres is down (the
 //       attempt then does not count against the limits)
@@ -248,10 +190,12 @@ Reply Login(Context& ctx) {
   CheckLoginLimits(ctx, ip_key, account_key);
   Rows found = LookUpLogin(ctx, in, ip_key);
   bool user_known = !found.empty() && !found.IsNull(0, found.Column("user_id"));
-  // Always one verification: against the dummy hash when there is no such user.
-  bool password_ok =
-      VerifyPassword(in.password, user_known ? found.Text(0, found.Column("password_hash")) : kDummyHash);
+  bool pending = user_known && found.IsNull(0, found.Column("password_hash"));
+  // Always one verification: against the dummy hash when there is no such user or no password yet.
+  bool password_ok = VerifyPassword(
+      in.password, user_known && !pending ? found.Text(0, found.Column("password_hash")) : kDummyHash);
   if (!user_known) RefuseLogin(ctx, in, account_key, found, found.empty() ? "unknown_tenant" : "unknown_user");
+  if (pending) RefuseLogin(ctx, in, account_key, found, "pending_setup");
   if (!password_ok) RefuseLogin(ctx, in, account_key, found, "wrong_password");
   if (found.Bool(0, found.Column("disabled"))) RefuseLogin(ctx, in, account_key, found, "disabled");
 
@@ -260,62 +204,79 @@ Reply Login(Context& ctx) {
                 std::string(found.Text(0, found.Column("role")))};
   TenantTransaction transaction(ctx, std::string(found.Text(0, found.Column("tenant_id"))));
   SessionView session = StartSession(ctx, user, in.tenant, RandomUuid());
+  ctx.db.Exec(kRecordLogin, {ctx.principal.tenant_id, user.id});
   Audit(ctx, "login.succeeded", user.id, StringObjectJson({{"email", user.email}}));
   transaction.Commit();
-  return SessionReply(session);
+  return SessionReply(ctx, session, in.cookie);
 }
 
-// POST /api/auth/refresh   (public; X-Tenant and {"refreshToken"})
-//   200 SessionJson with a new refresh token (the presented one is used up)
-//   400 VALIDATION_ERROR; 415; MALFORMED_JSON
-//   401 UNAUTHENTICATED: unknown, expired or revoked token, another tenant's, a disabled user;
-//       an already used token also revokes its whole family (every session of that sign-in)
+// POST /api/auth/refresh   (public; X-Tenant, X-Session-Cookie?, {"refreshToken"?})
+//   The token of the body, else of the icat_refresh cookie (then the reply is in cookie mode too).
+//   200 SessionJson with a new refresh token (the presented one is used up), or the new cookie
+//   400 VALIDATION_ERROR (no token and no cookie outside cookie mode, ...); 415; MALFORMED_JSON
+//   401 UNAUTHENTICATED: unknown, expired or revoked token, another tenant's, a disabled user, no
+//       cookie in cookie mode (a refused cookie is cleared); an already used token also revokes its
+//       whole family (every session of that sign-in)
 Reply Refresh(Context& ctx) {
-  PresentedToken in = ReadRefreshToken(ctx);
-  Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});
-  if (tenant.empty()) Unauthenticated("The refresh token is not valid; sign in again.");
-  TenantTransaction transaction(ctx, std::string(tenant.Text(0, tenant.Column("id"))));
-  Rows token = ctx.db.Run(kFindRefresh, {ctx.principal.tenant_id, in.token_hash});
-  if (token.empty()) Unauthenticated("The refresh token is not valid; sign in again.");
-  std::string token_id(token.Text(0, token.Column("id"))), user_id(token.Text(0, token.Column("user_id"))),
-      family(token.Text(0, token.Column("family_id")));
-  const bool used = token.Bool(0, token.Column("used")), revoked = token.Bool(0, token.Column("revoked"));
-  ctx.principal.user_id = user_id;
-  if (used && !revoked) {
-    // Reuse: whoever holds the family's newest token may be a thief; everyone signs in again.
-    ctx.db.Exec(kRevokeFamily, {ctx.principal.tenant_id, family});
-    Audit(ctx, "session.reuse_detected", user_id, StringObjectJson({{"family", family}}));
+  PresentedToken in = ReadRefreshToken(ctx, false);
+  return ClearingRefusedCookie(in, [&] {
+    Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});
+    if (tenant.empty()) Unauthenticated("The refresh token is not valid; sign in again.");
+    TenantTransaction transaction(ctx, std::string(tenant.Text(0, tenant.Column("id"))));
+    Rows token = ctx.db.Run(kFindRefresh, {ctx.principal.tenant_id, in.token_hash});
+    if (token.empty()) Unauthenticated("The refresh token is not valid; sign in again.");
+    std::string token_id(token.Text(0, token.Column("id"))), user_id(token.Text(0, token.Column("user_id"))),
+        family(token.Text(0, token.Column("family_id")));
+    const bool used = token.Bool(0, token.Column("used")), revoked = token.Bool(0, token.Column("revoked"));
+    ctx.principal.user_id = user_id;
+    if (used && !revoked) {
+      // Reuse: whoever holds the family's newest token may be a thief; everyone signs in again.
+      ctx.db.Exec(kRevokeFamily, {ctx.principal.tenant_id, family});
+      Audit(ctx, "session.reuse_detected", user_id, StringObjectJson({{"family", family}}));
+      transaction.Commit();
+      Unauthenticated("This refresh token was already used; its sessions are signed out. Sign in again.");
+    }
+    if (used || revoked || token.Bool(0, token.Column("expired")) || !token.Bool(0, token.Column("user_active"))) {
+      Unauthenticated("The refresh token has expired or was revoked; sign in again.");
+    }
+    ctx.db.Exec(kMarkRefreshUsed, {ctx.principal.tenant_id, token_id});
+    UserView user{user_id, std::string(token.Text(0, token.Column("email"))),
+                  std::string(token.Text(0, token.Column("role")))};
+    SessionView session = StartSession(ctx, user, in.tenant, family);
+    Audit(ctx, "session.refreshed", user_id, StringObjectJson({{"family", family}}));
     transaction.Commit();
-    Unauthenticated("This refresh token was already used; its sessions are signed out. Sign in again.");
-  }
-  if (used || revoked || token.Bool(0, token.Column("expired")) || !token.Bool(0, token.Column("user_active"))) {
-    Unauthenticated("The refresh token has expired or was revoked; sign in again.");
-  }
-  ctx.db.Exec(kMarkRefreshUsed, {ctx.principal.tenant_id, token_id});
-  UserView user{user_id, std::string(token.Text(0, token.Column("email"))),
-                std::string(token.Text(0, token.Column("role")))};
-  SessionView session = StartSession(ctx, user, in.tenant, family);
-  Audit(ctx, "session.refreshed", user_id, StringObjectJson({{"family", family}}));
-  transaction.Commit();
-  return SessionReply(session);
+    return SessionReply(ctx, session, in.cookie);
+  });
 }
 
-// POST /api/auth/logout   (public; X-Tenant and {"refreshToken"})
-//   204: the token's family is revoked (also when it already was)
-//   400 VALIDATION_ERROR; 415; MALFORMED_JSON; 401 UNAUTHENTICATED: unknown token or tenant
+// POST /api/auth/logout   (public; X-Tenant, X-Session-Cookie?, {"refreshToken"?, "everywhere"?})
+//   The token of the body, else of the icat_refresh cookie.
+//   204: the token's family is revoked (also when it already was); with "everywhere": true, every
+//        family of the token's user (every session on every device). In cookie mode the cookie is cleared.
+//   400 VALIDATION_ERROR; 415; MALFORMED_JSON; 401 UNAUTHENTICATED: unknown token or tenant, no cookie
 Reply Logout(Context& ctx) {
-  PresentedToken in = ReadRefreshToken(ctx);
-  Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});
-  if (tenant.empty()) Unauthenticated("The refresh token is not valid.");
-  TenantTransaction transaction(ctx, std::string(tenant.Text(0, tenant.Column("id"))));
-  Rows token = ctx.db.Run(kFindRefresh, {ctx.principal.tenant_id, in.token_hash});
-  if (token.empty()) Unauthenticated("The refresh token is not valid.");
-  std::string user_id(token.Text(0, token.Column("user_id"))), family(token.Text(0, token.Column("family_id")));
-  ctx.principal.user_id = user_id;
-  Rows revoked = ctx.db.Run(kRevokeFamily, {ctx.principal.tenant_id, family});
-  if (revoked.affected() > 0) Audit(ctx, "session.logout", user_id, StringObjectJson({{"family", family}}));
-  transaction.Commit();
-  return Reply{204, {{"Cache-Control", "no-store"}}, ""};
+  PresentedToken in = ReadRefreshToken(ctx, true);
+  return ClearingRefusedCookie(in, [&] {
+    Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});
+    if (tenant.empty()) Unauthenticated("The refresh token is not valid.");
+    TenantTransaction transaction(ctx, std::string(tenant.Text(0, tenant.Column("id"))));
+    Rows token = ctx.db.Run(kFindRefresh, {ctx.principal.tenant_id, in.token_hash});
+    if (token.empty()) Unauthenticated("The refresh token is not valid.");
+    std::string user_id(token.Text(0, token.Column("user_id"))), family(token.Text(0, token.Column("family_id")));
+    ctx.principal.user_id = user_id;
+    if (in.everywhere) {
+      Rows revoked = ctx.db.Run(kRevokeUserSessions, {ctx.principal.tenant_id, user_id});
+      Audit(ctx, "sessions.revoked_everywhere", user_id,
+            "{\"sessionsRevoked\": " + std::to_string(revoked.Int(0, revoked.Column("families"))) + "}");
+    } else {
+      Rows revoked = ctx.db.Run(kRevokeFamily, {ctx.principal.tenant_id, family});
+      if (revoked.affected() > 0) Audit(ctx, "session.logout", user_id, StringObjectJson({{"family", family}}));
+    }
+    transaction.Commit();
+    Reply reply{204, {{"Cache-Control", "no-store"}}, ""};
+    if (in.cookie) reply.headers.emplace_back("Set-Cookie", RefreshCookie("", 0));
+    return reply;
+  });
 }
 
 // GET /api/auth/me   (portal: X-Tenant + Bearer)

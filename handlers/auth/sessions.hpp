@@ -1,16 +1,28 @@
-// The auth group: portal sign-in, refresh-token rotation, sign-out, and who is signed in.
+// The auth group: portal sign-in, refresh-token rotation, sign-out, who is signed in, a new user's
+// set-up and a signed-in person's password change. Endpoints, what they share, and the pure
+// functions that shape their replies.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "icat/pipeline.hpp"
+#include "icat/validate.hpp"
 
 namespace icat::auth {
 
-Reply Login(Context& ctx);
+// ------------------------------------------------------------------ endpoints
+
+Reply Login(Context& ctx);  // sessions.cpp
 Reply Refresh(Context& ctx);
 Reply Logout(Context& ctx);
 Reply Me(Context& ctx);
+Reply Setup(Context& ctx);  // password.cpp
+Reply ChangePassword(Context& ctx);
+
+// ------------------------------------------------------------------ views and shapes
 
 struct UserView {
   std::string id, email, role;
@@ -28,9 +40,55 @@ struct MeView {
   std::string tenant_id, tenant_subdomain, tenant_name;
 };
 
-// {"accessToken", "refreshToken", "expiresIn", "tokenType": "Bearer", "user": {"id", "email", "role"}}
-std::string SessionJson(const SessionView& session);
+// {"accessToken", "refreshToken", "expiresIn", "tokenType": "Bearer", "user": {"id", "email", "role"}};
+// without "refreshToken" when it travels in the cookie instead (with_refresh_token false).
+std::string SessionJson(const SessionView& session, bool with_refresh_token = true);
 // {"id", "email", "role", "createdAt", "tenant": {"id", "subdomain", "name"}}
 std::string MeJson(const MeView& me);
+
+// The browser console's refresh token: a cookie only /api/auth/* receives, never script-readable.
+inline constexpr std::string_view kRefreshCookie = "icat_refresh";
+inline constexpr std::string_view kCookieOptIn = "x-session-cookie";  // request header: "1" asks for the cookie
+// The Set-Cookie value that holds token for max_age_seconds; an empty token and 0 clear it.
+std::string RefreshCookie(std::string_view token, long long max_age_seconds);
+
+// ------------------------------------------------------------------ shared by the endpoints (support.cpp)
+
+// A transaction for a public route (the pipeline opens none): rolled back unless committed.
+class TenantTransaction {
+ public:
+  TenantTransaction(Context& ctx, std::string tenant_id);
+  ~TenantTransaction();
+  TenantTransaction(const TenantTransaction&) = delete;
+  TenantTransaction& operator=(const TenantTransaction&) = delete;
+  void Commit();
+
+ private:
+  Db& db_;
+  bool open_ = true;
+};
+
+// 401 UNAUTHENTICATED with WWW-Authenticate: Bearer (the cue to sign in).
+[[noreturn]] void Unauthenticated(std::string_view message);
+// The X-Tenant header, lower case; an issue when missing.
+std::string TenantHeader(const Request& request, std::vector<FieldIssue>& issues);
+// A string member taken exactly as sent (passwords are never trimmed); 1 to max_bytes bytes.
+std::optional<std::string> ExactString(FieldReader& body, std::string_view name, size_t max_bytes, Need need);
+// A new password member: ExactString, then the rules of validate.hpp PasswordIssue.
+std::optional<std::string> NewPassword(FieldReader& body, std::string_view name);
+// Whether the reply carries the refresh token in the cookie: X-Session-Cookie: 1 (400 naming the
+// header for any other value).
+bool WantsCookie(const Request& request, std::vector<FieldIssue>& issues);
+
+std::string ClientIpKey(const Context& ctx);
+// 503 when Redis cannot count (fails closed), 429 with Retry-After past a limit.
+void CheckLoginLimits(Context& ctx, const std::string& ip_key, const std::string& account_key);
+
+// A new refresh token of the family (stored hashed) and an access token for the user of the
+// transaction's tenant; sets ctx.principal's user and role.
+SessionView StartSession(Context& ctx, const UserView& user, const std::string& tenant, const std::string& family);
+// 200 with the session, Cache-Control: no-store; in cookie mode the refresh token goes in the
+// cookie and not in the body.
+Reply SessionReply(const Context& ctx, const SessionView& session, bool cookie);
 
 }  // namespace icat::auth

@@ -54,6 +54,8 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
   it::Receiver receiver;
   std::string ping_id = IdOf(
       it::Send("POST", "/api/webhooks", admin, R"({"url": )" + it::Quote(receiver.Url()) + R"(, "events": ["ping"]})"));
+  std::string pending_id =
+      IdOf(it::Send("POST", "/api/users", admin, R"({"email": "roles-pending@roles.test", "role": "viewer"})"));
 
   const std::vector<Write> writes = {
       {"POST", "/api/api-keys", R"({"name": "ci", "scopes": ["read:catalog"]})", 201, "/api/api-keys"},
@@ -68,6 +70,10 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
       {"DELETE", "/api/webhooks/" + hook_id, "", 204, "/api/webhooks/{id}"},
       {"POST", "/api/webhooks/" + ping_id + "/ping", "", 202, "/api/webhooks/{id}/ping"},
       {"PUT", "/api/admission-policy", R"({"mode": "warn"})", 200, "/api/admission-policy"},
+      {"POST", "/api/users", R"({"email": "roles-new@roles.test", "role": "viewer"})", 201, "/api/users"},
+      {"PUT", "/api/users/" + pending_id, R"({"role": "user"})", 200, "/api/users/{id}"},
+      {"POST", "/api/users/" + pending_id + "/setup-token", "", 200, "/api/users/{id}/setup-token"},
+      {"DELETE", "/api/users/" + pending_id, "", 204, "/api/users/{id}"},
   };
   // The table covers every write the portal publishes.
   std::set<std::string> covered;
@@ -97,6 +103,8 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
   BOOST_TEST(*it::PgQuery("SELECT count(*) FROM events WHERE tenant_id = $1", {t.id()})[0][0] == "0");
   BOOST_TEST(*it::PgQuery("SELECT count(*) FROM feature_requests WHERE tenant_id = $1", {t.id()})[0][0] == "0");
   BOOST_TEST(*it::PgQuery("SELECT count(*) FROM admission_policies WHERE tenant_id = $1", {t.id()})[0][0] == "0");
+  BOOST_TEST(*it::PgQuery("SELECT count(*) FROM users WHERE tenant_id = $1 AND role = 'viewer'", {t.id()})[0][0] ==
+             "2");  // the fixture's viewer and the pending one, as made
   // Each denial is a security event in the tenant's log.
   std::vector<it::PgRow> denials = it::AuditRows(t.id(), "role.denied");
   BOOST_TEST(denials.size() == 2 * writes.size());
@@ -112,7 +120,7 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
   BOOST_TEST(receiver.WaitFor(1, std::chrono::seconds(15)).size() == 1u);  // the admin's ping
 }
 
-BOOST_AUTO_TEST_CASE(every_read_is_200_for_each_role_but_keys_and_audit_log_are_admin_only) {
+BOOST_AUTO_TEST_CASE(every_read_is_200_for_each_role_but_keys_users_and_audit_log_are_admin_only) {
   it::PortalTenant t;
   it::Image image = t.tenant.AddImage("roles", {{"1.0"}});
   std::string hook_id = IdOf(it::Send("POST", "/api/webhooks", t.As(t.admin),
@@ -130,7 +138,7 @@ BOOST_AUTO_TEST_CASE(every_read_is_200_for_each_role_but_keys_and_audit_log_are_
     for (const std::string& path : reads) {
       BOOST_TEST_CONTEXT(role << " GET " << path) { it::ExpectJson200(it::Get(path, t.As(t.ByRole(role)))); }
     }
-    for (const char* path : {"/api/api-keys", "/api/audit-log"}) {
+    for (const char* path : {"/api/api-keys", "/api/audit-log", "/api/users"}) {
       BOOST_TEST_CONTEXT(role << " GET " << path) {
         it::Response r = it::Get(path, t.As(t.ByRole(role)));
         if (std::string(role) == "admin") {

@@ -5,6 +5,7 @@
 #include <libpq-fe.h>
 
 #include <cstdlib>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -145,7 +146,9 @@ BOOST_AUTO_TEST_CASE(app_role_writes_only_what_the_handlers_write) {
   Image image = CreateImage("walls-licence");
   const std::string t = "'" + a.id() + "'";
   // Each refused for want of the right (42501), whatever rows it would touch: the audit log is
-  // append-only, licences and users belong to the operator, a row's tenant and secrets never change.
+  // append-only, licences belong to the operator, a row's tenant and secrets never change, a user's
+  // password hash is neither read nor written (the functions of sql/V0015 write it), set-up tokens
+  // are used up only by auth_complete_setup.
   const std::vector<std::string> refused = {
       "INSERT INTO licenses (tenant_id, image_id) VALUES (" + t + ", '" + image.id + "')",
       "DELETE FROM licenses",
@@ -153,8 +156,16 @@ BOOST_AUTO_TEST_CASE(app_role_writes_only_what_the_handlers_write) {
       "DELETE FROM audit_log",
       "TRUNCATE audit_log",
       "INSERT INTO users (tenant_id, email, password_hash, role) VALUES (" + t + ", 'x@y.test', 'x', 'admin')",
-      "UPDATE users SET role = 'admin'",
+      "INSERT INTO users (id, tenant_id, email, role) VALUES (gen_random_uuid(), " + t + ", 'x@y.test', 'admin')",
+      "UPDATE users SET password_hash = 'x'",
+      "UPDATE users SET email = 'x@y.test'",
+      "UPDATE users SET tenant_id = tenant_id",
+      "UPDATE users SET created_at = now()",
       "SELECT password_hash FROM users",
+      "SELECT * FROM users",
+      "UPDATE setup_tokens SET tenant_id = tenant_id",
+      "UPDATE setup_tokens SET user_id = user_id",
+      "DELETE FROM setup_tokens",
       "UPDATE api_keys SET tenant_id = tenant_id",
       "UPDATE api_keys SET key_hash = key_hash",
       "DELETE FROM api_keys",
@@ -194,6 +205,115 @@ BOOST_AUTO_TEST_CASE(login_look_up_gives_nothing_of_another_tenant) {
   // V0003's look-up by subdomain, which answered for any tenant, is gone.
   BOOST_TEST(app.Scalar("SELECT password_hash FROM auth_login_user($1, $2)", {b.subdomain(), b.admin.email}) ==
              "ERROR 42883");
+}
+
+BOOST_AUTO_TEST_CASE(app_role_manages_its_tenants_users_and_no_others) {
+  PortalTenant a, b;
+  AppConnection app;
+  app.BeginAs(a.id());
+  // What the portal's user management does, on its own tenant: a pending user, a role, disabled.
+  std::string created = app.Scalar("INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'viewer') RETURNING id",
+                                   {a.id(), "new-" + RandomSuffix(6) + "@a.test"});
+  BOOST_TEST_REQUIRE(created.size() == 36u, created);
+  BOOST_TEST(app.Scalar("SELECT has_password FROM users WHERE id = $1", {created}) == "f");
+  BOOST_TEST(app.Scalar("UPDATE users SET role = 'user' WHERE id = $1 RETURNING role", {a.viewer.id}) == "user");
+  BOOST_TEST(app.Scalar("UPDATE users SET disabled_at = now() WHERE id = $1 RETURNING id", {a.user.id}) == a.user.id);
+  BOOST_TEST(app.Scalar("DELETE FROM users WHERE id = $1 RETURNING id", {created}) == created);
+  // Another tenant's users are out of sight: nothing changes, nothing is refused, nothing is told.
+  BOOST_TEST(app.Scalar("UPDATE users SET role = 'viewer' WHERE id = $1 RETURNING id", {b.admin.id}) == "");
+  BOOST_TEST(app.Scalar("UPDATE users SET disabled_at = now() WHERE id = $1 RETURNING id", {b.user.id}) == "");
+  BOOST_TEST(app.Scalar("DELETE FROM users WHERE id = $1 RETURNING id", {b.viewer.id}) == "");
+  BOOST_TEST(app.Scalar("INSERT INTO users (tenant_id, email, role) VALUES ($1, 'x@b.test', 'admin') RETURNING id",
+                        {b.id()}) == "ERROR 42501");
+  app.Scalar("ROLLBACK");
+  app.BeginAs(a.id());
+  BOOST_TEST(app.Scalar("INSERT INTO setup_tokens (user_id, tenant_id, token_hash, expires_at) "
+                        "VALUES ($1, $2, sha256('x'), now()) RETURNING user_id",
+                        {b.viewer.id, b.id()}) == "ERROR 42501");
+  app.Scalar("ROLLBACK");
+  std::vector<PgRow> untouched =
+      PgQuery("SELECT count(*) FROM users WHERE tenant_id = $1 AND role <> 'user' AND disabled_at IS NULL", {b.id()});
+  BOOST_TEST(*untouched.at(0).at(0) == "2");  // admin and viewer, as made
+  BOOST_TEST(*PgQuery("SELECT count(*) FROM users WHERE tenant_id = $1", {b.id()}).at(0).at(0) == "3");
+}
+
+BOOST_AUTO_TEST_CASE(password_hashes_are_written_only_through_the_tenants_own_functions) {
+  PortalTenant a, b;
+  const std::string token_a = RandomSuffix(32), token_b = RandomSuffix(32);
+  const std::string pending_a = *PgQuery("INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'user') RETURNING id",
+                                         {a.id(), "p-" + RandomSuffix(6) + "@a.test"}).at(0).at(0);
+  const std::string pending_b = *PgQuery("INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'user') RETURNING id",
+                                         {b.id(), "p-" + RandomSuffix(6) + "@b.test"}).at(0).at(0);
+  const std::string insert = "INSERT INTO setup_tokens (user_id, tenant_id, token_hash, expires_at) "
+                             "VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), now() + interval '1 hour')";
+  PgQuery(insert, {pending_a, a.id(), token_a});
+  PgQuery(insert, {pending_b, b.id(), token_b});
+  const std::string scrypt = icat::HashPassword("a password of the test");
+  const std::string complete = "SELECT user_id FROM auth_complete_setup(sha256(convert_to($1, 'UTF8')), $2)";
+  AppConnection app;
+  app.BeginAs(a.id());
+  BOOST_TEST(app.Scalar(complete, {token_b, scrypt}) == "");  // B's token, while A is set: nothing
+  BOOST_TEST(app.Scalar(complete, {token_a, "plain text"}) == "ERROR 22023");  // only scrypt hashes
+  app.Scalar("ROLLBACK");
+  app.BeginAs(a.id());
+  BOOST_TEST(app.Scalar(complete, {token_a, scrypt}) == pending_a);
+  BOOST_TEST(app.Scalar(complete, {token_a, scrypt}) == "");  // used up
+  // A password change needs the stored hash (compare-and-set), and only for the tenant set.
+  const std::string change = "SELECT auth_change_password($1::uuid, $2, $3)";
+  BOOST_TEST(app.Scalar(change, {pending_a, "$scrypt$not-the-hash", scrypt}) == "f");
+  BOOST_TEST(app.Scalar(change, {pending_a, scrypt, icat::HashPassword("another one of the test")}) == "t");
+  BOOST_TEST(app.Scalar(change, {b.admin.id, "x", scrypt}) == "f");
+  app.Scalar("COMMIT");
+  BOOST_TEST(*PgQuery("SELECT has_password::text FROM users WHERE id = $1", {pending_b}).at(0).at(0) == "false");
+  BOOST_TEST(*PgQuery("SELECT count(*) FROM setup_tokens WHERE user_id = $1 AND used_at IS NULL", {pending_b})
+                  .at(0)
+                  .at(0) == "1");
+  // Without a tenant the functions find nothing.
+  BOOST_TEST(app.Scalar(complete, {token_b, scrypt}) == "");
+}
+
+BOOST_AUTO_TEST_CASE(postgres_keeps_the_last_active_admin_of_a_tenant) {
+  PortalTenant t;  // one admin, a user and a viewer
+  AppConnection app;
+  for (const std::string& sql : {std::string("UPDATE users SET role = 'user' WHERE id = $1 RETURNING id"),
+                                 std::string("UPDATE users SET disabled_at = now() WHERE id = $1 RETURNING id"),
+                                 std::string("DELETE FROM users WHERE id = $1 RETURNING id")}) {
+    app.BeginAs(t.id());
+    BOOST_TEST(app.Scalar(sql, {t.admin.id}) == "ERROR IC001", sql);
+    app.Scalar("ROLLBACK");
+  }
+  // The owner (icatctl) is held to it too; a pending admin (no password) does not count.
+  BOOST_CHECK_THROW(PgQuery("UPDATE users SET role = 'viewer' WHERE id = $1", {t.admin.id}), std::runtime_error);
+  PgQuery("INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'admin')", {t.id(), "pa-" + RandomSuffix(6) + "@t.test"});
+  BOOST_CHECK_THROW(PgQuery("DELETE FROM users WHERE id = $1", {t.admin.id}), std::runtime_error);
+  // With a second active admin, either may go; deleting the tenant takes every user along.
+  PortalUser second = t.AddUser("admin");
+  app.BeginAs(t.id());
+  BOOST_TEST(app.Scalar("UPDATE users SET role = 'user' WHERE id = $1 RETURNING id", {t.admin.id}) == t.admin.id);
+  BOOST_TEST(app.Scalar("UPDATE users SET role = 'user' WHERE id = $1 RETURNING id", {second.id}) == "ERROR IC001");
+  app.Scalar("ROLLBACK");
+  PgQuery("DELETE FROM tenants WHERE id = $1", {t.id()});
+  BOOST_TEST(*PgQuery("SELECT count(*) FROM users WHERE tenant_id = $1", {t.id()}).at(0).at(0) == "0");
+}
+
+BOOST_AUTO_TEST_CASE(two_admins_demoting_each_other_at_once_leave_one_admin) {
+  // Each statement alone sees another admin; the tenant's lock makes the second wait for the first
+  // to commit, and then it sees none.
+  PortalTenant t;
+  PortalUser second = t.AddUser("admin");
+  AppConnection first_app, second_app;
+  first_app.BeginAs(t.id());
+  BOOST_TEST(first_app.Scalar("UPDATE users SET role = 'user' WHERE id = $1 RETURNING id", {second.id}) == second.id);
+  second_app.BeginAs(t.id());
+  std::future<std::string> waiting = std::async(std::launch::async, [&] {
+    return second_app.Scalar("UPDATE users SET role = 'user' WHERE id = $1 RETURNING id", {t.admin.id});
+  });
+  BOOST_TEST((waiting.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout));  // it waits
+  first_app.Scalar("COMMIT");
+  BOOST_TEST(waiting.get() == "ERROR IC001");
+  second_app.Scalar("ROLLBACK");
+  BOOST_TEST(*PgQuery("SELECT count(*) FROM users WHERE tenant_id = $1 AND role = 'admin'", {t.id()}).at(0).at(0) ==
+             "1");
 }
 
 BOOST_AUTO_TEST_CASE(owner_functions_answer_for_the_tenant_set_only) {

@@ -194,6 +194,38 @@ BOOST_AUTO_TEST_CASE(auth_statements_show_only_the_tenants_sessions_and_users) {
                             "AND revoked_at IS NULL",
                             {b.refresh_id})[0][0] == "1");
   db.db().Query("ROLLBACK");
+  ExpectANotB(db.Run(icat::auth::kFindSetupToken, {t, a.setup_hash}), a.pending_user_id,
+              db.Run(icat::auth::kFindSetupToken, {t, b.setup_hash}), b.pending_user_id);
+  db.db().Query("BEGIN");
+  db.Run(icat::auth::kRecordLogin, {t, b.user_id});
+  BOOST_TEST(*db.Run(icat::auth::kRevokeUserSessions, {t, b.user_id}).at(0).at(0) == "0");
+  BOOST_TEST(*db.db().Query("SELECT count(*) FROM users WHERE id = $1 AND last_login_at IS NULL", {b.user_id})[0][0] ==
+             "1");
+  db.db().Query("ROLLBACK");
+}
+
+BOOST_AUTO_TEST_CASE(user_management_statements_touch_only_the_tenants_users) {
+  TenantRows a, b;
+  WithoutRowSecurity db(a, b);
+  const std::string t = a.tenant.id();
+  const std::optional<std::string> null;
+  std::vector<PgRow> users = db.Run(icat::account::kListUsers, {t, null, null, "200"});
+  ExpectANotB(users, a.user_id, users, b.user_id);
+  BOOST_TEST(db.Run(icat::account::kActingAdmin, {t, b.user_id}).empty());
+  db.db().Query("BEGIN");
+  BOOST_TEST(db.Run(icat::account::kUserForChange, {t, b.user_id}).empty());
+  BOOST_TEST(db.Run(icat::account::kUpdateUser, {t, b.user_id, "viewer", "true"}).empty());
+  BOOST_TEST(*db.Run(icat::account::kRevokeUserSessions, {t, b.user_id}).at(0).at(0) == "0");
+  db.Run(icat::account::kDeleteUser, {t, b.user_id});
+  std::string token_hash = "\\x" + RandomSuffix(64);
+  BOOST_TEST(db.Run(icat::account::kIssueSetupToken, {t, b.pending_user_id, token_hash, "1"}).empty());
+  BOOST_TEST(*db.db().Query("SELECT count(*) FROM setup_tokens WHERE token_hash = $1::bytea", {b.setup_hash})[0][0] ==
+             "1");
+  BOOST_TEST(*db.db().Query("SELECT count(*) FROM users WHERE id = $1 AND role = 'admin' AND disabled_at IS NULL",
+                            {b.user_id})[0][0] == "1");
+  BOOST_TEST(*db.db().Query("SELECT count(*) FROM refresh_tokens WHERE id = $1 AND revoked_at IS NULL",
+                            {b.refresh_id})[0][0] == "1");
+  db.db().Query("ROLLBACK");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -40,6 +40,12 @@ TenantRows::TenantRows()
                       .at(0);
   refresh_id = *refresh.at(0);
   refresh_family = *refresh.at(1);
+  pending_user_id = First(db, "INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'viewer') RETURNING id",
+                          {t, "pending-" + RandomSuffix(6) + "@" + tenant.subdomain() + ".test"});
+  setup_hash = "\\x" + RandomSuffix(64);
+  db.Query("INSERT INTO setup_tokens (user_id, tenant_id, token_hash, expires_at) "
+           "VALUES ($1, $2, $3::bytea, now() + interval '1 day')",
+           {pending_user_id, t, setup_hash});
   watch_id = First(db, "INSERT INTO cve_watches (tenant_id, cve_id) VALUES ($1, $2) RETURNING id", {t, cve});
   request_id = First(db,
                      "INSERT INTO feature_requests (tenant_id, type, title, description, image_id) "

@@ -17,6 +17,7 @@ struct TenantRows {
   std::string cve;  // the id of the scan's one finding, found in no other image
   std::string user_id, key_id;
   std::string refresh_id, refresh_family, refresh_hash;  // refresh_hash: bytea hex literal
+  std::string pending_user_id, setup_hash;  // a user without a password, with a set-up token (bytea hex)
   std::string watch_id, request_id, webhook_id, event_id, delivery_id, decision_id;
   std::string marker;  // in the tenant's admission policy and audit entry: "rows-<tenant id>"
 };

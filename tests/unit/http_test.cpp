@@ -5,6 +5,22 @@
 
 BOOST_AUTO_TEST_SUITE(http)
 
+// The console's refresh token arrives in the Cookie header among the browser's other cookies.
+BOOST_AUTO_TEST_CASE(cookie_value_finds_the_first_pair_of_that_exact_name) {
+  BOOST_TEST(icat::CookieValue("icat_refresh=abc", "icat_refresh").value_or("<none>") == "abc");
+  BOOST_TEST(icat::CookieValue("theme=dark; icat_refresh=a-b_c;lang=en", "icat_refresh").value_or("<none>") == "a-b_c");
+  BOOST_TEST(icat::CookieValue("icat_refresh=one; icat_refresh=two", "icat_refresh").value_or("<none>") == "one");
+  BOOST_TEST(icat::CookieValue(" icat_refresh = \"quoted\" ", "icat_refresh").value_or("<none>") == "quoted");
+  BOOST_TEST(icat::CookieValue("icat_refresh=", "icat_refresh").value_or("<none>").empty());
+  BOOST_TEST(!icat::CookieValue("", "icat_refresh").has_value());
+  BOOST_TEST(!icat::CookieValue("xicat_refresh=1; icat_refreshx=2; icat_refresh", "icat_refresh").has_value());
+  BOOST_TEST(!icat::CookieValue("a=icat_refresh=3", "icat_refresh").has_value());
+  icat::Request request;
+  request.headers["cookie"] = "a=1; icat_refresh=tok";
+  BOOST_TEST(request.Cookie("icat_refresh").value_or("<none>") == "tok");
+  BOOST_TEST(!icat::Request().Cookie("icat_refresh").has_value());
+}
+
 BOOST_AUTO_TEST_CASE(query_decodes_percent_escapes_and_plus) {
   icat::Request request;
   request.query = "q=nginx%2Fbase%20img&name=a+b&pct=100%25";

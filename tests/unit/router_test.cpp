@@ -115,6 +115,13 @@ BOOST_AUTO_TEST_CASE(route_tables_that_break_their_rules_are_refused_at_start) {
   BOOST_CHECK_THROW(icat::CheckRouteTable(public_key), std::logic_error);
   std::vector<icat::Route> portal_key = {{"GET", "/api/x/{key}", icat::Access::kPortal, "", CreateHook}};
   BOOST_CHECK_THROW(icat::CheckRouteTable(portal_key), std::logic_error);
+  // A write for any role is only ever the caller's own account, under /api/auth/.
+  std::vector<icat::Route> own_password = {{"POST", "/api/auth/password", icat::Access::kPortalSelf, "", CreateHook, true}};
+  BOOST_CHECK_NO_THROW(icat::CheckRouteTable(own_password));
+  std::vector<icat::Route> self_elsewhere = {{"POST", "/api/users", icat::Access::kPortalSelf, "", CreateHook, true}};
+  BOOST_CHECK_THROW(icat::CheckRouteTable(self_elsewhere), std::logic_error);
+  std::vector<icat::Route> self_lookalike = {{"PUT", "/api/authx/y", icat::Access::kPortalSelf, "", CreateHook, true}};
+  BOOST_CHECK_THROW(icat::CheckRouteTable(self_lookalike), std::logic_error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -13,8 +13,6 @@
 namespace icat::ctl {
 namespace {
 
-constexpr size_t kMinPasswordChars = 12;
-
 // The first line of stdin, without its line ending. On a terminal it prompts on stderr and
 // turns echo off; from a pipe (scripts, tests) it just reads.
 std::string ReadPassword() {
@@ -34,9 +32,8 @@ std::string ReadPassword() {
   }
   if (!password.empty() && password.back() == '\r') password.pop_back();
   if (!got_line && password.empty()) throw UsageError("no password on stdin (give it as the first line)");
-  if (Utf8Chars(password) < kMinPasswordChars) {
-    throw UsageError("the password must have at least " + std::to_string(kMinPasswordChars) + " characters");
-  }
+  // The portal's rules too (validate.hpp): one minimum length everywhere.
+  if (std::optional<std::string> issue = PasswordIssue(password)) throw UsageError("the password " + *issue);
   return password;
 }
 

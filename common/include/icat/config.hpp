@@ -102,6 +102,7 @@ class Config {
   std::string signing_key_file;       // ICAT_SIGNING_KEY_FILE: path only, read by icatctl ingest
   LoginLimits login_limits;           // ICAT_LOGIN_LIMIT_*: portal login attempts
   int refresh_token_days = 0;         // ICAT_REFRESH_TOKEN_DAYS
+  int setup_token_hours = 0;          // ICAT_SETUP_TOKEN_HOURS: lifetime of a user's set-up link
   std::vector<IpNetwork> trusted_proxies;  // ICAT_TRUSTED_PROXIES: checked here, applied by nginx (realip)
   WebhookUrlPolicy webhook_policy;    // ICAT_WEBHOOK_ALLOW_HTTP, ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS
 };

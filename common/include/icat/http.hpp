@@ -27,7 +27,13 @@ struct Request {
   // Every query parameter, decoded, in order.
   std::vector<std::pair<std::string, std::string>> QueryParameters() const;
   std::string PathParam(std::string_view name) const;
+  // The value of a cookie of the Cookie header (the first of that name); nullopt when absent.
+  std::optional<std::string> Cookie(std::string_view name) const;
 };
+
+// A cookie's value in a Cookie header ("a=1; b=2", RFC 6265 5.4): the first pair of that exact
+// name, its value without surrounding double quotes; nullopt when there is none.
+std::optional<std::string> CookieValue(std::string_view cookie_header, std::string_view name);
 
 using Header = std::pair<std::string, std::string>;
 

@@ -25,6 +25,9 @@ enum class Access {
   kApiKey,       // /v1: an API key holding `scope`
   kPortal,       // /api: access token + X-Tenant, any role (reads)
   kPortalAdmin,  // /api: the same, admin role only: every write (SPEC 4.2 rule 3), and admin-only reads
+  // /api/auth/...: the same, any role, for a write on the caller's own account only (their password):
+  // not a tenant resource, so not the admin's (docs/portal.md). CheckRouteTable keeps it under /api/auth/.
+  kPortalSelf,
 };
 
 struct Route {
@@ -58,8 +61,8 @@ struct RouteMatch {
 };
 
 // Throws std::logic_error naming the first route that breaks a rule of the table itself: a
-// portal route that writes (any method but GET) must be kPortalAdmin; an API-key route names a scope;
-// only an API-key route has a {key} segment.
+// portal route that writes (any method but GET) must be kPortalAdmin, or kPortalSelf under /api/auth/;
+// an API-key route names a scope; only an API-key route has a {key} segment.
 void CheckRouteTable(const std::vector<Route>& routes);
 
 // Finds the route for method and path. No match at all: route null, allowed_methods empty.

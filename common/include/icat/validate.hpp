@@ -79,6 +79,14 @@ bool IsCleanText(std::string_view text, bool multiline = false);
 // Characters of UTF-8 text (as Postgres' length() counts them).
 size_t Utf8Chars(std::string_view text);
 
+// The password rules of every way to set one (icatctl user create, the portal's set-up and
+// password change): at least kMinPasswordChars UTF-8 characters, at most kMaxPasswordBytes bytes,
+// taken exactly as sent (never trimmed). Hashing: HashPassword (crypto.hpp).
+inline constexpr size_t kMinPasswordChars = 12;
+inline constexpr size_t kMaxPasswordBytes = 1024;
+// What is wrong with a new password ("must have at least 12 characters"), nullopt when nothing.
+std::optional<std::string> PasswordIssue(std::string_view password);
+
 // An RFC 3339 date-time ("2027-01-01T00:00:00Z", "...T00:00:00.5+02:00") with a real calendar
 // date; nullopt otherwise. Returns seconds since the epoch (fractions dropped).
 std::optional<long long> ParseRfc3339(std::string_view text);

@@ -2,7 +2,7 @@
 // security headers: what every other test stands on.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { assertAccessible, assertNoProblems, clickButton, go, heading, launch, openPage, origin, screenshot, signIn, tenant } from "./support.mjs";
+import { assertAccessible, assertNoProblems, clickButton, fetchInsecure, go, heading, launch, openPage, origin, screenshot, signIn, tenant } from "./support.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
@@ -28,7 +28,7 @@ test("sign in, reload on a deep link and stay signed in, then sign out", async (
   const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
   assert.doesNotMatch(storage, /eyJ|refresh|token/i);
   assert.equal(await page.evaluate(() => document.cookie), "");
-  const cookies = await page.cookies();
+  const cookies = await page.cookies(origin() + "/api/auth/refresh");  // the cookie goes to /api/auth only
   const refresh = cookies.find((cookie) => cookie.name === "icat_refresh");
   assert.ok(refresh, "the refresh cookie is set");
   assert.equal(refresh.httpOnly, true);
@@ -38,6 +38,14 @@ test("sign in, reload on a deep link and stay signed in, then sign out", async (
 
   await clickButton(page, "Sign out");
   await page.waitForFunction(() => location.pathname === "/sign-in");
+  // Signing out ended the session itself: the cookie is gone and its token is refused.
+  assert.equal((await page.cookies(origin() + "/api/auth/refresh")).some((cookie) => cookie.name === "icat_refresh"), false);
+  const reused = await fetchInsecure("/api/auth/refresh", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Tenant": tenant() },
+    body: JSON.stringify({ refreshToken: refresh.value }),
+  });
+  assert.equal(reused.status, 401, "the signed-out session's refresh token is refused");
   await page.reload({ waitUntil: "networkidle0" });
   await heading(page, "Sign in");
   await go(page, "/images");

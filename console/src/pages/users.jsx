@@ -13,6 +13,7 @@ import {
   Pending,
   SecretOnce,
   SelectField,
+  Table,
   TextField,
   useCursorPages,
   useLoad,
@@ -145,26 +146,23 @@ export default function Users() {
       ) : list.data.users.length === 0 ? (
         <Empty>No users.</Empty>
       ) : (
-        <div class="table-wrap">
-          <table>
-            <caption class="visually-hidden">The tenant's users</caption>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">State</th>
-                <th scope="col">Added</th>
-                <th scope="col">Last sign-in</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.users.map((user) => (
-                <UserRow key={user.id} user={user} isMe={user.id === me} onChanged={list.reload} onIssued={setIssued} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table caption="The tenant's users">
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">State</th>
+              <th scope="col">Added</th>
+              <th scope="col">Last sign-in</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.users.map((user) => (
+              <UserRow key={user.id} user={user} isMe={user.id === me} onChanged={list.reload} onIssued={setIssued} />
+            ))}
+          </tbody>
+        </Table>
       )}
       {list.data && <Pager pages={pages} nextCursor={list.data.nextCursor} label="User pages" />}
     </Page>

@@ -2,7 +2,7 @@
 // security headers: what every other test stands on.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { assertAccessible, assertNoProblems, clickButton, fetchInsecure, go, heading, launch, openPage, origin, screenshot, signIn, tenant } from "./support.mjs";
+import { admin, assertAccessible, assertNoProblems, clickButton, fetchInsecure, go, heading, launch, openPage, origin, screenshot, signIn, tenant } from "./support.mjs";
 
 let browser;
 before(async () => (browser = await launch()));
@@ -50,6 +50,31 @@ test("sign in, reload on a deep link and stay signed in, then sign out", async (
   await heading(page, "Sign in");
   await go(page, "/images");
   await page.waitForFunction(() => location.pathname === "/sign-in");
+  assertNoProblems(watched);
+  await watched.context.close();
+});
+
+test("signing in works from the keyboard alone, with the focus always visible", async () => {
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await go(page, "/sign-in");
+  await heading(page, "Sign in");
+  const { email, password } = admin();
+  // The page puts the focus on its heading; from there, Tab walks the form in order.
+  const focused = async () => page.evaluate(() => document.activeElement.labels?.[0]?.textContent || document.activeElement.textContent);
+  await page.keyboard.press("Tab");
+  assert.equal(await focused(), "Tenant");
+  await page.keyboard.press("Tab");
+  assert.equal(await focused(), "Email");
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.notEqual(outline, "none", "the focused field shows it");
+  await page.keyboard.type(email);
+  await page.keyboard.press("Tab");
+  assert.equal(await focused(), "Password");
+  await page.keyboard.type(password);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => location.pathname === "/images");
+  await heading(page, "Images");
   assertNoProblems(watched);
   await watched.context.close();
 });

@@ -1,7 +1,7 @@
 // The pieces every page is made of: loading, errors in words with the request id, labelled form
 // fields, tables, cursor paging, secrets shown once, confirmations, and what a role may do.
 import { useCallback, useEffect, useId, useRef, useState } from "preact/hooks";
-import { session } from "./api.js";
+import { getJson, session } from "./api.js";
 import { useSignal } from "./state.js";
 
 // ------------------------------------------------------------------ who may do what
@@ -298,6 +298,15 @@ export function useCursorPages() {
     previous: () => setCursors(cursors.slice(0, -1)),
     reset: () => setCursors([""]),
   };
+}
+
+// A list the API pages by cursor: the loader's state of the current page (useLoad) with its
+// pages (useCursorPages). `query` holds the filters; a list whose filters change is keyed by them
+// where it is used, so its paging starts again.
+export function usePagedList(path, query = {}) {
+  const pages = useCursorPages();
+  const list = useLoad(() => getJson(path, { ...query, cursor: pages.cursor }), [path, JSON.stringify(query), pages.cursor]);
+  return { ...list, pages };
 }
 
 export function Pager({ pages, nextCursor, label = "Pages" }) {

@@ -1,9 +1,8 @@
 // /admission/decisions: what the admission webhook decided for each review it judged, newest first
 // (GET /api/admission-decisions), filtered on the answer: the object, the verdict and mode, every
 // image with its outcome, every broken rule, and which key (by its listed prefix) asked.
-import { getJson } from "../api.js";
 import { Link, useQuery } from "../router.jsx";
-import { Empty, Page, Pager, Pending, SelectField, Table, When, useCursorPages, useLoad } from "../ui.jsx";
+import { Empty, Page, Pager, Pending, SelectField, Table, When, usePagedList } from "../ui.jsx";
 
 const kAllowedFilter = [
   ["", "Every decision"],
@@ -86,8 +85,8 @@ function Reasons({ reasons }) {
 }
 
 function DecisionList({ allowed }) {
-  const pages = useCursorPages();
-  const list = useLoad(() => getJson("/api/admission-decisions", { allowed, cursor: pages.cursor }), [allowed, pages.cursor]);
+  const list = usePagedList("/api/admission-decisions", { allowed });
+  const { pages } = list;
   if (!list.data) return <Pending state={list} what="Loading the decisions" />;
   const { decisions, nextCursor } = list.data;
   if (decisions.length === 0 && pages.page === 1) {

@@ -2,9 +2,9 @@
 // first (GET /api/audit-log), filtered on one action: who did what to which record, from where,
 // with the request and trace ids that find the same request in the service's logs.
 import { useState } from "preact/hooks";
-import { getJson, session } from "../api.js";
+import { session } from "../api.js";
 import { useQuery } from "../router.jsx";
-import { Empty, Page, Pager, Pending, Table, TextField, When, useCursorPages, useLoad } from "../ui.jsx";
+import { Empty, Page, Pager, Pending, Table, TextField, When, usePagedList } from "../ui.jsx";
 
 // The actions the service writes (docs/portal.md), offered as suggestions; any other is accepted.
 const kActions = [
@@ -74,8 +74,8 @@ function Detail({ detail }) {
 const orNone = (value) => (value ? <code>{value}</code> : <span class="muted">none</span>);
 
 function AuditList({ action }) {
-  const pages = useCursorPages();
-  const list = useLoad(() => getJson("/api/audit-log", { action, cursor: pages.cursor }), [action, pages.cursor]);
+  const list = usePagedList("/api/audit-log", { action });
+  const { pages } = list;
   if (!list.data) return <Pending state={list} what="Loading the audit log" />;
   const { entries, nextCursor } = list.data;
   if (entries.length === 0 && pages.page === 1) return <Empty>No entries{action ? ` with action ${action}` : ""}.</Empty>;

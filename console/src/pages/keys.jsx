@@ -2,7 +2,7 @@
 // API (/v1). A new key is shown once, right after it is made: the service keeps only its hash, and
 // this page keeps it only until the person dismisses it or leaves the page.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { getJson, sendJson } from "../api.js";
+import { sendJson } from "../api.js";
 import {
   Checkboxes,
   ConfirmButton,
@@ -17,8 +17,7 @@ import {
   TextField,
   When,
   toLocalInput,
-  useCursorPages,
-  useLoad,
+  usePagedList,
   useSubmit,
 } from "../ui.jsx";
 
@@ -132,8 +131,8 @@ function KeyRow({ apiKey, onRevoked }) {
 }
 
 function KeyList() {
-  const pages = useCursorPages();
-  const list = useLoad(() => getJson("/api/api-keys", { cursor: pages.cursor }), [pages.cursor]);
+  const list = usePagedList("/api/api-keys");
+  const { pages } = list;
   if (!list.data) return <Pending state={list} what="Loading the keys" />;
   const { apiKeys, nextCursor } = list.data;
   if (apiKeys.length === 0 && pages.page === 1) return <Empty>No API keys yet.</Empty>;

@@ -3,9 +3,9 @@
 // through open, planned, done or declined. Filing one is for admins (the route table's
 // kPortalAdmin); every other role reads the list and sees no form.
 import { useState } from "preact/hooks";
-import { getAllPages, getJson, sendJson } from "../api.js";
+import { getAllPages, sendJson } from "../api.js";
 import { Link, useQuery } from "../router.jsx";
-import { Empty, ErrorNotice, Field, Page, Pager, Pending, SelectField, TextField, When, useCursorPages, useIsAdmin, useLoad, useSubmit } from "../ui.jsx";
+import { Empty, ErrorNotice, Field, Page, Pager, Pending, SelectField, TextField, When, useIsAdmin, useLoad, usePagedList, useSubmit } from "../ui.jsx";
 
 const kTypes = [
   ["feature", "Feature request"],
@@ -100,8 +100,8 @@ function NewRequest({ onFiled }) {
 }
 
 function RequestList({ status, type }) {
-  const pages = useCursorPages();
-  const state = useLoad(() => getJson("/api/feature-requests", { status, type, cursor: pages.cursor }), [status, type, pages.cursor]);
+  const state = usePagedList("/api/feature-requests", { status, type });
+  const { pages } = state;
   if (!state.data) return <Pending state={state} what="Loading the requests" />;
   const { featureRequests, nextCursor } = state.data;
   return (

@@ -3,7 +3,7 @@
 // removes an account; re-issues the link of someone who has not set a password yet. The API keeps
 // the last admin from being demoted, disabled or removed, and its refusal is shown as it says.
 import { useState } from "preact/hooks";
-import { getJson, sendJson, session } from "../api.js";
+import { sendJson, session } from "../api.js";
 import {
   ConfirmButton,
   Empty,
@@ -15,10 +15,9 @@ import {
   SelectField,
   Table,
   TextField,
-  useCursorPages,
-  useLoad,
-  useSubmit,
   When,
+  usePagedList,
+  useSubmit,
 } from "../ui.jsx";
 
 const kRoles = [
@@ -133,9 +132,9 @@ function UserRow({ user, isMe, onChanged, onIssued }) {
 }
 
 export default function Users() {
-  const pages = useCursorPages();
   const [issued, setIssued] = useState(null);
-  const list = useLoad(() => getJson("/api/users", { cursor: pages.cursor, limit: 50 }), [pages.cursor]);
+  const list = usePagedList("/api/users", { limit: 50 });
+  const { pages } = list;
   const me = session.get()?.user?.id;
   return (
     <Page title="Users">

@@ -2,9 +2,9 @@
 // now. A watched id found by a new scan sends the cve_watch.matched webhook event. Admins add and
 // remove watches; every other role reads the list and sees no control the API would refuse.
 import { useState } from "preact/hooks";
-import { getJson, sendJson, session } from "../api.js";
+import { sendJson, session } from "../api.js";
 import { Link } from "../router.jsx";
-import { ConfirmButton, Empty, ErrorNotice, Field, Page, Pager, Pending, TextField, When, useCursorPages, useIsAdmin, useLoad, useSubmit } from "../ui.jsx";
+import { ConfirmButton, Empty, ErrorNotice, Field, Page, Pager, Pending, TextField, When, useIsAdmin, usePagedList, useSubmit } from "../ui.jsx";
 
 const kNoteMaxChars = 500;
 
@@ -60,8 +60,8 @@ function NewWatch({ onCreated }) {
 }
 
 function WatchList({ isAdmin }) {
-  const pages = useCursorPages();
-  const state = useLoad(() => getJson("/api/cve-watches", { cursor: pages.cursor }), [pages.cursor]);
+  const state = usePagedList("/api/cve-watches");
+  const { pages } = state;
   if (!state.data) return <Pending state={state} what="Loading the watches" />;
   const { cveWatches, nextCursor } = state.data;
   if (cveWatches.length === 0 && pages.page === 1) return <Empty>No id is watched yet.</Empty>;

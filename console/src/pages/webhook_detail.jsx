@@ -14,9 +14,9 @@ import {
   SelectField,
   Table,
   When,
-  useCursorPages,
   useIsAdmin,
   useLoad,
+  usePagedList,
   useSubmit,
 } from "../ui.jsx";
 import { WebhookForm, WebhookState } from "./webhooks.jsx";
@@ -155,8 +155,8 @@ function DeliveryRow({ delivery }) {
 }
 
 function DeliveryLog({ id, state }) {
-  const pages = useCursorPages();
-  const log = useLoad(() => getJson(`/api/webhooks/${encodeURIComponent(id)}/deliveries`, { state, cursor: pages.cursor }), [id, state, pages.cursor]);
+  const log = usePagedList(`/api/webhooks/${encodeURIComponent(id)}/deliveries`, { state });
+  const { pages } = log;
   const pending = log.data?.deliveries.some((delivery) => delivery.state === "pending");
   useEffect(() => {
     if (!pending || log.loading) return undefined;

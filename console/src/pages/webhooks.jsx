@@ -2,7 +2,7 @@
 // Its signing secret is shown once, in the answer that created it; editing, pinging, deleting and
 // the delivery log are on each subscription's page (webhook_detail.jsx).
 import { useEffect, useRef, useState } from "preact/hooks";
-import { getJson, sendJson } from "../api.js";
+import { sendJson } from "../api.js";
 import { Link } from "../router.jsx";
 import {
   CheckField,
@@ -16,9 +16,8 @@ import {
   Table,
   TextField,
   When,
-  useCursorPages,
   useIsAdmin,
-  useLoad,
+  usePagedList,
   useSubmit,
 } from "../ui.jsx";
 
@@ -101,8 +100,8 @@ function Created({ webhook }) {
 }
 
 function WebhookList() {
-  const pages = useCursorPages();
-  const list = useLoad(() => getJson("/api/webhooks", { cursor: pages.cursor }), [pages.cursor]);
+  const list = usePagedList("/api/webhooks");
+  const { pages } = list;
   if (!list.data) return <Pending state={list} what="Loading the subscriptions" />;
   const { webhooks, nextCursor } = list.data;
   if (webhooks.length === 0 && pages.page === 1) return <Empty>No webhook subscriptions yet.</Empty>;

@@ -364,6 +364,17 @@ export function formatBytes(bytes) {
 
 export const kSeverities = ["critical", "high", "medium", "low", "unknown"];
 
+// A finding's package: name, version, kind, and its purl beneath.
+export function Package({ pkg }) {
+  return (
+    <>
+      {pkg.name} {pkg.version && <span class="mono">{pkg.version}</span>}
+      {pkg.type && <span class="tag">{pkg.type}</span>}
+      {pkg.purl && <small class="muted block mono">{pkg.purl}</small>}
+    </>
+  );
+}
+
 export function Severity({ level }) {
   return <span class={"severity sev-" + level}>{level}</span>;
 }

@@ -6,7 +6,7 @@
 import { useState } from "preact/hooks";
 import { getJson } from "../api.js";
 import { Link, navigate, useQuery } from "../router.jsx";
-import { Page, Pending, SelectField, Severity, TextField, When, useLoad } from "../ui.jsx";
+import { Package, Page, Pending, SelectField, Severity, TextField, When, useLoad } from "../ui.jsx";
 
 const kVersionChoices = [
   ["latest", "Each image's latest version"],
@@ -101,9 +101,7 @@ function AffectedImage({ image }) {
                     <When at={version.scan.scannedAt} />
                   </td>
                   <td>
-                    {pkg.name} {pkg.version && <span class="mono">{pkg.version}</span>}
-                    {pkg.type && <span class="tag">{pkg.type}</span>}
-                    {pkg.purl && <small class="muted block mono">{pkg.purl}</small>}
+                    <Package pkg={pkg} />
                   </td>
                   <td class="nowrap">{pkg.vulnerabilityId}</td>
                   <td>

@@ -7,7 +7,7 @@
 // hundreds, a few requests at most, and changing a filter or the sort costs no request.
 import { getAllPages } from "../../api.js";
 import { Link, useQuery } from "../../router.jsx";
-import { Counts, Empty, Pager, Pending, SelectField, Severity, When, kSeverities, useLoad } from "../../ui.jsx";
+import { Counts, Empty, Package, Pager, Pending, SelectField, Severity, When, kSeverities, useLoad } from "../../ui.jsx";
 
 const kFindingsPerPage = 50;
 const kFixStates = ["fixed", "not-fixed", "wont-fix", "unknown", "not-affected"];
@@ -192,9 +192,7 @@ function FindingRow({ finding }) {
         )}
       </td>
       <td>
-        {pkg.name} {pkg.version && <span class="mono">{pkg.version}</span>}
-        {pkg.type && <span class="tag">{pkg.type}</span>}
-        {pkg.purl && <small class="muted block mono">{pkg.purl}</small>}
+        <Package pkg={pkg} />
       </td>
       <td>
         <Severity level={finding.severity} />

@@ -11,6 +11,7 @@
 #include <iostream>
 
 #include "icat/json.hpp"
+#include "icat/vocabulary.hpp"
 #include "rules.hpp"
 #include "verify.hpp"
 
@@ -293,8 +294,9 @@ int Vulns(const Args& args, const GetEnvFn& getenv) {
   }
   const Value& scan = Member(all, "scan");
   std::map<std::string, int> counts;
-  for (const char* s : {"critical", "high", "medium", "low", "unknown"}) {
-    counts[s] = static_cast<int>(Int(Member(all, "vulnerabilityCounts"), s));
+  for (std::string_view severity : kSeverities) {
+    std::string name(severity);
+    counts[name] = static_cast<int>(Int(Member(all, "vulnerabilityCounts"), name.c_str()));
   }
   std::cout << title << ": scanned " << Str(scan, "scannedAt") << " by " << Str(scan, "scanner") << " "
             << Str(scan, "scannerVersion") << "; " << CountsText(counts) << "; " << Int(all, "fixableCount")

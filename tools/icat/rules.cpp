@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <set>
 
+#include "icat/vocabulary.hpp"
+
 namespace icat::client {
 
 namespace {
-
-const char* const kSeverities[] = {"critical", "high", "medium", "low", "unknown"};
 
 bool IsTagChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'; }
 
@@ -56,10 +56,10 @@ std::optional<ImageSpec> ParseImageSpec(std::string_view text, std::string* why)
 }
 
 int SeverityRank(std::string_view severity) {
-  if (severity == "critical") return 4;
-  if (severity == "high") return 3;
-  if (severity == "medium") return 2;
-  if (severity == "low") return 1;
+  // kSeverities: critical, high, medium, low, unknown (most severe first).
+  for (size_t i = 0; i + 1 < kSeverities.size(); i++) {
+    if (kSeverities[i] == severity) return static_cast<int>(kSeverities.size() - 1 - i);
+  }
   return 0;
 }
 
@@ -87,8 +87,8 @@ Judgement Judge(const std::vector<Finding>& findings, int level) {
     auto [entry, added] = counted_rank.emplace(f.id, SeverityRank(f.severity));
     if (!added) entry->second = std::max(entry->second, SeverityRank(f.severity));
   }
-  for (const char* severity : kSeverities) judgement.counts[severity] = 0;
-  for (const auto& [id, rank] : counted_rank) judgement.counts[rank == 0 ? "unknown" : kSeverities[4 - rank]]++;
+  for (std::string_view severity : kSeverities) judgement.counts[std::string(severity)] = 0;
+  for (const auto& [id, rank] : counted_rank) judgement.counts[std::string(kSeverities[kSeverities.size() - 1 - rank])]++;
   for (const std::string& id : blocking) excluded_only.erase(id);
   judgement.at_or_above = static_cast<int>(blocking.size());
   judgement.excluded = static_cast<int>(excluded_only.size());
@@ -98,8 +98,8 @@ Judgement Judge(const std::vector<Finding>& findings, int level) {
 
 std::string CountsText(const std::map<std::string, int>& counts) {
   std::string text;
-  for (const char* severity : kSeverities) {
-    auto found = counts.find(severity);
+  for (std::string_view severity : kSeverities) {
+    auto found = counts.find(std::string(severity));
     text += (text.empty() ? "" : ", ") + std::string(severity) + " " +
             std::to_string(found == counts.end() ? 0 : found->second);
   }

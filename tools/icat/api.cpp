@@ -52,10 +52,16 @@ struct Transfer {
   HttpReply* reply;
   std::string label;
   bool progress_shown = false;
+  bool too_large = false;
 };
 
 size_t CollectBody(char* data, size_t size, size_t count, void* user) {
-  static_cast<Transfer*>(user)->reply->body.append(data, size * count);
+  auto* transfer = static_cast<Transfer*>(user);
+  if (transfer->reply->body.size() + size * count > static_cast<size_t>(Api::kMaxBodyBytes)) {
+    transfer->too_large = true;
+    return 0;  // curl stops with CURLE_WRITE_ERROR
+  }
+  transfer->reply->body.append(data, size * count);
   return size * count;
 }
 
@@ -208,6 +214,9 @@ HttpReply Api::Get(const std::string& path, bool anonymous, const std::string& p
   if (transfer.progress_shown) std::fputc('\n', stderr);
   if (result != CURLE_OK) {
     std::string shown = connection_.base_url + path.substr(0, path.find('?'));
+    if (transfer.too_large) {
+      throw Failure("GET " + shown + ": the answer is over " + std::to_string(kMaxBodyBytes >> 20) + " MiB");
+    }
     throw Failure("GET " + shown + ": " + (error[0] ? std::string(error) : curl_easy_strerror(result)));
   }
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);

@@ -90,6 +90,9 @@ class Api {
   rapidjson::Document GetJson(const std::string& path, bool anonymous = false);
 
   static constexpr long kProgressBytes = 4L << 20;
+  // A body is kept in memory until verified; a bigger one is refused (SBOMs are at most
+  // ICAT_INGEST_MAX_BYTES, 64 MiB by default).
+  static constexpr long kMaxBodyBytes = 1L << 30;
 
  private:
   Connection connection_;

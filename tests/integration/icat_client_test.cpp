@@ -204,6 +204,7 @@ BOOST_AUTO_TEST_CASE(sbom_of_the_latest_version_writes_exactly_the_apis_bytes_af
         BOOST_TEST_REQUIRE(api.status == 200, api.Summary());
         BOOST_TEST((it::ReadFileBytes(out) == api.body));
         BOOST_TEST((it::ReadFileBytes(out) == it::ReadFileBytes(format == "spdx" ? s.spdx_path : s.cyclonedx_path)));
+        BOOST_TEST(r.out.rfind("wrote " + out + ": " + s.name + " 1.0 (latest) ", 0) == 0, r.out);
         BOOST_TEST(r.out.find("signature verified") != std::string::npos, r.out);
       }
     }

@@ -159,6 +159,26 @@ std::string Described(const ImageRow& image, const std::optional<VersionRow>& ve
   return image.name + " " + (version ? version->tag : "(latest version)");
 }
 
+// The tag a latest-version download was of, from its Content-Disposition
+// (attachment; filename="<name with / as _>_<tag>.spdx.json" or .cdx.json); empty when it says none.
+std::string ServedTag(const ImageRow& image, std::string_view disposition) {
+  size_t start = disposition.find("filename=\"");
+  if (start == std::string_view::npos) return "";
+  std::string_view file = disposition.substr(start + 10);
+  file = file.substr(0, file.find('"'));
+  std::string prefix = image.name + "_";
+  for (char& c : prefix) {
+    if (c == '/') c = '_';
+  }
+  for (std::string_view suffix : {".spdx.json", ".cdx.json"}) {
+    if (file.size() > prefix.size() + suffix.size() && file.substr(0, prefix.size()) == prefix &&
+        file.substr(file.size() - suffix.size()) == suffix) {
+      return std::string(file.substr(prefix.size(), file.size() - prefix.size() - suffix.size()));
+    }
+  }
+  return "";
+}
+
 // Downloads a signed document, verifies it (verify.hpp) and writes it to output (stdout when empty).
 void VerifiedDownload(Api& api, const HttpReply& reply, const std::string& what, const std::string& output) {
   SignedDownload signed_download{reply.Header("etag"), reply.Header("repr-digest"), reply.Header("x-signature"),
@@ -258,6 +278,8 @@ int Sbom(const Args& args, const GetEnvFn& getenv) {
   std::string what = Described(image, version) + " " + label;
   HttpReply reply = GetVersioned(api, path, version.has_value(), "GET /v1/images/{id}/versions/{versionId}/sbom",
                                  "downloading " + what);
+  std::string served = version ? "" : ServedTag(image, reply.Header("content-disposition"));
+  if (!served.empty()) what = image.name + " " + served + " (latest) " + label;
   VerifiedDownload(api, reply, what, args.Value("output"));
   return kExitOk;
 }

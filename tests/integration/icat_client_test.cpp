@@ -283,8 +283,11 @@ BOOST_AUTO_TEST_CASE(the_key_is_read_from_icat_api_key_and_refused_as_an_argumen
   it::ProcessResult none = it::RunProcess({icat, "images"});
   BOOST_TEST(none.exit_code == 2, Shown(none));
   BOOST_TEST(none.err.find("no API key: set ICAT_API_KEY or pass --key-file FILE") != std::string::npos, none.err);
-  for (const char* flag : {"--key", "--api-key"}) {
-    it::ProcessResult refused = it::RunProcess({icat, "images", flag, key});
+  for (const std::vector<std::string>& typed : std::vector<std::vector<std::string>>{
+           {"--key", key}, {"--api-key", key}, {"--key=" + key}, {key}}) {
+    std::vector<std::string> argv = {icat, "images"};
+    argv.insert(argv.end(), typed.begin(), typed.end());
+    it::ProcessResult refused = it::RunProcess(argv);
     BOOST_TEST(refused.exit_code == 2, Shown(refused));
     BOOST_TEST(refused.err.find("the API key is never an argument") != std::string::npos, refused.err);
     BOOST_TEST(refused.err.find(key) == std::string::npos, "the key is echoed: " << refused.err);

@@ -115,6 +115,14 @@ int Run(const std::vector<std::string>& tokens) {
     return command->run(Args::Parse(rest, command->spec), getenv);
   } catch (const UsageError& error) {
     std::string text = error.what();
+    // A key typed as an argument is not repeated into a CI log.
+    for (const std::string& token : rest) {
+      size_t at = token.find("_live_") == std::string::npos ? std::string::npos : text.find(token);
+      if (at != std::string::npos) {
+        return Fail(text.replace(at, token.size(), "<an API key>") +
+                    ": the API key is never an argument (other users see argv); set ICAT_API_KEY or use --key-file FILE");
+      }
+    }
     if (text == "unknown flag --key" || text == "unknown flag --api-key" || text == "unknown flag --token") {
       return Fail(text + ": the API key is never an argument (other users see argv); set ICAT_API_KEY or use --key-file FILE");
     }

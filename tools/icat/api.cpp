@@ -52,6 +52,7 @@ struct Transfer {
   HttpReply* reply;
   std::string label;
   bool progress_shown = false;
+  long last_step = -1;
   bool too_large = false;
 };
 
@@ -83,6 +84,9 @@ size_t CollectHeader(char* data, size_t size, size_t count, void* user) {
 int ShowProgress(void* user, curl_off_t total, curl_off_t now, curl_off_t, curl_off_t) {
   auto* transfer = static_cast<Transfer*>(user);
   if (std::max(total, now) < Api::kProgressBytes) return 0;
+  long step = static_cast<long>(now / (256 * 1024));  // redrawn every 256 KiB, not on every call
+  if (transfer->progress_shown && step == transfer->last_step) return 0;
+  transfer->last_step = step;
   double mb = 1024.0 * 1024.0;
   if (total > 0) {
     std::fprintf(stderr, "\r%s: %.1f of %.1f MB (%d%%)   ", transfer->label.c_str(), now / mb, total / mb,

@@ -252,7 +252,7 @@ BOOST_AUTO_TEST_CASE(a_tampered_download_exits_2_naming_the_check_and_writes_not
 BOOST_AUTO_TEST_CASE(a_wrong_key_exits_2_with_the_apis_error_message_and_request_id) {
   it::Tenant tenant;
   it::TempDir dir;
-  ScanImage(tenant, dir, "icat-badkey", kAlpine310);
+  Scanned s = ScanImage(tenant, dir, "icat-badkey", kAlpine310);
   std::string wrong = tenant.CreateKey(kAllReads);
   wrong.back() = wrong.back() == 'A' ? 'B' : 'A';
   it::ProcessResult r = Icat(dir, wrong, {"images"});
@@ -265,8 +265,11 @@ BOOST_AUTO_TEST_CASE(a_wrong_key_exits_2_with_the_apis_error_message_and_request
   BOOST_TEST(r.out == "");
   // A key without read:sbom: the scope refusal in the API's words, and no file.
   std::string catalog_only = tenant.CreateKey("read:catalog");
-  it::ProcessResult scope = Icat(dir, catalog_only, {"sbom", "it-icat-badkey-x", "--format", "spdx", "-o", dir.path() + "/x"});
+  std::string out = dir.path() + "/x.spdx.json";
+  it::ProcessResult scope = Icat(dir, catalog_only, {"sbom", s.name, "--format", "spdx", "-o", out});
   BOOST_TEST(scope.exit_code == 2, Shown(scope));
+  BOOST_TEST(scope.err.find("HTTP 403 INSUFFICIENT_SCOPE: ") != std::string::npos, scope.err);
+  BOOST_TEST(!std::filesystem::exists(out));
 }
 
 BOOST_AUTO_TEST_CASE(the_key_is_read_from_icat_api_key_and_refused_as_an_argument) {

@@ -6,6 +6,8 @@ int main(int argc, char** argv) {
   using icat::Access;
   static const std::vector<icat::Route> routes = {
       {"GET", "/v1/images/{id}/sbom", Access::kApiKey, "read:sbom", "format", icat::sbom::GetImageSbom},
+      {"GET", "/v1/images/{id}/versions/{versionId}/sbom", Access::kApiKey, "read:sbom", "format",
+       icat::sbom::GetImageVersionSbom},
       {"GET", "/api/docker-images/{imageId}/versions/{versionId}/sbom/spdx", Access::kPortal, "", "",
        icat::sbom::GetVersionSpdx},
       {"GET", "/api/docker-images/{imageId}/versions/{versionId}/sbom/cyclonedx", Access::kPortal, "", "",

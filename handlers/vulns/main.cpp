@@ -8,6 +8,8 @@ int main(int argc, char** argv) {
   static const std::vector<icat::Route> routes = {
       {"GET", "/v1/images/{id}/vulnerabilities", Access::kApiKey, "read:vulns", "severity,fixState,limit,cursor",
        icat::vulns::ListImageVulnerabilities, false, true},
+      {"GET", "/v1/images/{id}/versions/{versionId}/vulnerabilities", Access::kApiKey, "read:vulns",
+       "severity,fixState,limit,cursor", icat::vulns::ListImageVersionVulnerabilities, false, true},
       {"GET", "/v1/cve/{cveId}", Access::kApiKey, "read:vulns", "versions", icat::vulns::LookUpCve, false, true},
       {"GET", "/api/docker-images/{imageId}/versions/{versionId}/vulnerabilities", Access::kPortal, "",
        "severity,fixState,limit,cursor", icat::vulns::ListVersionVulnerabilities},

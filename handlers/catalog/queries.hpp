@@ -84,11 +84,12 @@ inline constexpr Statement kImagesByDigest{"images_by_digest",
     "ORDER BY i.name, i.id"};
 // $1 tenant, $2 digests, $3 repositories, $4 tags (one each): the image the reference resolves to, as
 // the admission webhook resolves it (icat/image_reference.hpp), with get_image's columns and the
-// matched version; no row when it resolves to none.
+// matched version; no row when it resolves to none. The version is found first (a scalar subquery),
+// so the image is read by its key even under a generic plan, not by a scan of the images.
 inline constexpr Statement kImageByReference{"image_by_reference",
     "SELECT m.id AS matched_id, m.tag AS matched_tag, m.digest AS matched_digest, " ICAT_IMAGE_COLUMNS
-    "JOIN (SELECT x.id, x.image_id, x.tag, x.digest FROM (" ICAT_RESOLVE_IMAGE_REFERENCES ") r "
-    "JOIN image_versions x ON x.id = r.version_id) m ON m.image_id = i.id"};
+    "JOIN image_versions m ON m.image_id = i.id "
+    "AND m.id = (SELECT r.version_id FROM (" ICAT_RESOLVE_IMAGE_REFERENCES ") r)"};
 // $1 tenant, $2 image id, $3 version id: the version, when its image is licensed
 inline constexpr Statement kScanHistoryVersion{"scan_history_version",
     "SELECT i.id AS image_id, i.name AS image_name, v.id AS version_id, v.tag "

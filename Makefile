@@ -25,6 +25,9 @@ HANDLER_LIB_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(filter-out %/main.cpp,$(wildca
 ICATCTL_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icatctl/*.cpp)) $(OBJ)/gen/migrations.o $(OBJ)/gen/schemas.o
 # icatctl's code outside main.cpp (report parsers, normalisation) is unit-tested too.
 ICATCTL_LIB_OBJS := $(filter-out $(OBJ)/tools/icatctl/main.o,$(ICATCTL_OBJS))
+# icat, the tenants' client (tools/icat); its code outside main.cpp is unit-tested too.
+CLIENT_OBJS  := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icat/*.cpp))
+CLIENT_LIB_OBJS := $(filter-out $(OBJ)/tools/icat/main.o,$(CLIENT_OBJS))
 DISPATCHER_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard services/dispatcher/*.cpp))
 DISPATCHER_LIB_OBJS := $(filter-out $(OBJ)/services/dispatcher/main.o,$(DISPATCHER_OBJS))
 UNIT_OBJS    := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/unit/*.cpp))
@@ -42,7 +45,7 @@ CONSOLE_SRCS := $(shell find console -type f -not -name package.json -not -name 
 all: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 
-build: $(HANDLER_BINS) $(BIN)/icatctl $(BIN)/icat-dispatcher $(BIN)/icat-metrics $(BIN)/bench-constant $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI) $(CONSOLE)
+build: $(HANDLER_BINS) $(BIN)/icatctl $(BIN)/icat $(BIN)/icat-dispatcher $(BIN)/icat-metrics $(BIN)/bench-constant $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI) $(CONSOLE)
 
 deps: $(DEPS_STAMP) $(VALIJSON)/valijson/validator.hpp
 $(DEPS_STAMP): tools/install-deps tools/node/package-lock.json console/package-lock.json
@@ -88,6 +91,10 @@ $(BIN)/icatctl: $(ICATCTL_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
+$(BIN)/icat: $(CLIENT_OBJS) $(BUILD)/lib/libicat.a
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -o $@ $^ -lssl -lcrypto -lcurl
+
 # make bench's bare FastCGI ceiling: the pool machinery answering a constant.
 $(BIN)/bench-constant: $(OBJ)/bench/constant.o $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
@@ -102,7 +109,7 @@ $(BIN)/icat-metrics: $(OBJ)/services/metrics/main.o $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(ICATCTL_LIB_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
+$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(ICATCTL_LIB_OBJS) $(CLIENT_LIB_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
@@ -161,7 +168,7 @@ FUZZ_FLAGS    := -std=c++20 -O1 -gline-tables-only -fno-omit-frame-pointer -fsan
                  -fno-sanitize-recover=all -fsanitize-ignorelist=tests/fuzz/ubsan_ignore.txt \
                  -Icommon/include -I/usr/include/postgresql -isystem $(VALIJSON)
 FUZZ_OBJ      := $(BUILD)/fuzz/obj
-FUZZ_LIB_SRCS := $(addprefix common/src/,api_key.cpp crypto.cpp errors.cpp http.cpp json.cpp jwt.cpp paging.cpp \
+FUZZ_LIB_SRCS := $(addprefix common/src/,api_key.cpp crypto.cpp errors.cpp http.cpp image_reference.cpp json.cpp jwt.cpp paging.cpp \
                    fastcgi_client.cpp redis_url.cpp text.cpp trace.cpp url_guard.cpp validate.cpp) \
                  handlers/admission/reference.cpp handlers/admission/review.cpp \
                  $(addprefix tools/icatctl/,ingest_model.cpp reports.cpp sbom_completeness.cpp sbom_docs.cpp sbom_schema.cpp) \

@@ -74,6 +74,15 @@ void CheckTexts(const Request& request) {
   ThrowIfIssues(issues);
 }
 
+// The route's query parameters (Route::query) and no other: one issue per unknown name.
+void CheckQueryNames(const Request& request, const Route& route) {
+  std::vector<FieldIssue> issues;
+  for (std::string& name : UnknownQueryParameters(request, route.query)) {
+    issues.push_back({std::move(name), "is not a parameter of this endpoint"});
+  }
+  ThrowIfIssues(issues);
+}
+
 Reply ErrorReply(const ApiError& e, const Request& request) {
   std::string message = e.what();
   if (e.error() == Error::kINTERNAL_ERROR) message += " Request id: " + request.request_id + ".";
@@ -156,6 +165,7 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
   const Route& route = *match.route;
   request.path_params = std::move(match.path_params);
   CheckTexts(request);
+  CheckQueryNames(request, route);
   if (route.has_body) CheckBody(ctx);
   if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, route.scope);
   if (route.access == Access::kPortal || route.access == Access::kPortalAdmin || route.access == Access::kPortalSelf) {

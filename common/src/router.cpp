@@ -1,6 +1,7 @@
 // Path matching: literal segments and {name} placeholders, nothing more.
 #include "icat/router.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "icat/vocabulary.hpp"
@@ -41,6 +42,14 @@ bool MatchPattern(std::string_view pattern, const std::vector<std::string_view>&
   params = std::move(found);
   return true;
 }
+// "" or names of letters, digits and '_' separated by single commas (tools/gen reads them too).
+bool IsQueryList(std::string_view list) {
+  if (list.empty()) return true;
+  if (list.front() == ',' || list.back() == ',' || list.find(",,") != std::string_view::npos) return false;
+  return std::all_of(list.begin(), list.end(), [](char c) {
+    return c == ',' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  });
+}
 }  // namespace
 
 void CheckRouteTable(const std::vector<Route>& routes) {
@@ -55,9 +64,31 @@ void CheckRouteTable(const std::vector<Route>& routes) {
     if (route.access == Access::kApiKey && !IsOneOf(route.scope, kScopes)) {
       throw std::logic_error(name + " names no scope of vocabulary.hpp kScopes (\"" + std::string(route.scope) + "\")");
     }
+    if (!IsQueryList(route.query)) {
+      throw std::logic_error(name + " has a query list that is not names separated by single commas (\"" +
+                             std::string(route.query) + "\")");
+    }
     bool key_in_path = route.pattern.find("{" + std::string(kKeyParam) + "}") != std::string_view::npos;
     if (key_in_path && route.access != Access::kApiKey) throw std::logic_error(name + " has {key} but takes no API key");
   }
+}
+
+std::vector<std::string> UnknownQueryParameters(const Request& request, std::string_view accepted) {
+  auto is_accepted = [accepted](std::string_view name) {
+    for (std::string_view rest = accepted; !rest.empty();) {
+      size_t comma = rest.find(',');
+      if (rest.substr(0, comma) == name) return true;
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    return false;
+  };
+  std::vector<std::string> unknown;
+  for (const auto& [name, value] : request.QueryParameters()) {
+    if (name.empty() && value.empty()) continue;
+    if (is_accepted(name) || std::find(unknown.begin(), unknown.end(), name) != unknown.end()) continue;
+    unknown.push_back(name);
+  }
+  return unknown;
 }
 
 RouteMatch MatchRoute(const std::vector<Route>& routes, std::string_view method, std::string_view path) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "icat/admission_policy.hpp"
+#include "icat/image_reference.hpp"
 #include "icat/pipeline.hpp"
 
 namespace icat::admission {
@@ -25,26 +26,9 @@ std::optional<Reply> RefuseAsReview(const Context& ctx, const ApiError& refusal)
 
 // ------------------------------------------------------------------ image references (reference.cpp)
 
-// A container image reference after Docker's normalisation (distribution/reference,
-// ParseNormalizedNamed): "nginx" is docker.io/library/nginx with the implicit tag latest.
-struct ImageReference {
-  std::string domain;                 // registry host[:port], lower case; "docker.io" for Docker Hub
-  std::string path;                   // repository path, e.g. "library/nginx", "hardened/nginx"
-  std::optional<std::string> tag;     // as written; none when absent
-  std::optional<std::string> digest;  // "sha256:<hex>"; none when absent
-
-  std::string Repository() const;  // domain/path: what images.repository and allowedRegistries hold
-  // The tag a digest-less reference pulls: the tag, or "latest" when none was written.
-  std::string EffectiveTag() const;
-  // domain/path[:tag][@digest], with ":latest" only when neither a tag nor a digest was written.
-  std::string Normalised() const;
-};
-
-// Parses a reference per the Docker reference grammar: [host[:port]/]path[:tag][@digest], where the
-// first component is a host when it contains '.' or ':', is "localhost", or has upper case letters;
-// "index.docker.io" is docker.io; a one-component Docker Hub path gains "library/". Digests are
-// sha256, sha384 or sha512 in lower-case hex of their length. nullopt when the text is not one.
-std::optional<ImageReference> ParseImageReference(std::string_view text);
+// Parsed by common/ (icat/image_reference.hpp), which GET /v1/images?reference= shares.
+using icat::ImageReference;
+using icat::ParseImageReference;
 
 // Glob match of the whole text: '*' matches any run of characters ('/' and ':' included), '?' any
 // one character; every other character matches itself.

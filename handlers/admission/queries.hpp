@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "icat/db.hpp"
+#include "icat/image_reference.hpp"
 
 namespace icat::admission {
 
@@ -19,28 +20,9 @@ inline constexpr Statement kTenantRules{"admission_tenant_rules",
 // Postgres itself may lose the last fraction of a second of decision records (docs/admission.md).
 inline constexpr Statement kAsyncCommit{"admission_async_commit",
     "SELECT set_config('synchronous_commit', 'off', true)"};
-// $1 tenant, $2 digests ('' for none), $3 repositories, $4 tags; arrays of equal length.
-// One row per reference that resolved: its 1-based position, version id, image id, image name, tag,
-// and whether the version has a scan (requireScan).
-// A reference with a digest resolves by that digest only (the runtime pulls those bytes, whatever
-// the tag says), preferring a version of the same repository; one without, by repository and tag.
-inline constexpr Statement kResolveImages{"admission_resolve_images",
-    "SELECT r.n, m.version_id, m.image_id, m.image_name, m.tag, m.scanned "
-    "FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS r(digest, repository, tag, n) "
-    "CROSS JOIN LATERAL ("
-    "  SELECT v.id AS version_id, i.id AS image_id, i.name AS image_name, v.tag, "
-    "         v.latest_scan_id IS NOT NULL AS scanned, i.repository = r.repository AS same_repository, "
-    "         v.published_at "
-    "  FROM image_versions v JOIN images i ON i.id = v.image_id "
-    "  JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
-    "  WHERE r.digest <> '' AND v.digest = r.digest "
-    "  UNION ALL "
-    "  SELECT v.id, i.id, i.name, v.tag, v.latest_scan_id IS NOT NULL, true, v.published_at "
-    "  FROM images i JOIN image_versions v ON v.image_id = i.id AND v.tag = r.tag "
-    "  JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
-    "  WHERE r.digest = '' AND i.repository = r.repository "
-    "  ORDER BY same_repository DESC, published_at DESC LIMIT 1"
-    ") m"};
+// $1 tenant, $2 digests ('' for none), $3 repositories, $4 tags: the versions the references resolve
+// to (icat/image_reference.hpp, shared with GET /v1/images?reference=).
+inline constexpr Statement kResolveImages{"admission_resolve_images", ICAT_RESOLVE_IMAGE_REFERENCES};
 // $1 version ids, $2 severity rank threshold (99: rule off), $3 watched ids ('{}': rule off).
 // The package findings of each version's latest scan that a rule can count: at or above the
 // threshold, or carrying a watched id or alias. VEX not-affected findings never count.

@@ -9,8 +9,10 @@
 
 namespace icat::catalog {
 
-Reply ListImages(Context& ctx);
-Reply GetImage(Context& ctx);
+Reply ListImages(Context& ctx);         // GET /v1/images (and its look-ups ?digest=, ?reference=)
+Reply GetImage(Context& ctx);           // GET /v1/images/{id}
+Reply ListImageVersions(Context& ctx);  // GET /v1/images/{id}/versions (versions.cpp)
+Reply GetImageVersion(Context& ctx);    // GET /v1/images/{id}/versions/{versionId} (versions.cpp)
 
 struct SeverityCounts {
   long long critical = 0, high = 0, medium = 0, low = 0, unknown = 0;
@@ -35,6 +37,27 @@ struct ImageView {
 
 // {"images": [...], "nextCursor": ...}: each image with its latest version.
 std::string ImageListJson(const std::vector<ImageView>& images, const std::optional<std::string>& next_cursor);
+
+// The version of an image a look-up by digest or reference found.
+struct MatchedVersion {
+  std::string id, tag, digest;
+};
+struct ImageMatch {
+  ImageView image;
+  MatchedVersion matched;
+};
+// {"images": [...], "nextCursor": null}: each image as ImageListJson shows it, with "matchedVersion":
+// {"id", "tag", "digest"}. A look-up answers every match at once.
+std::string ImageLookupJson(const std::vector<ImageMatch>& matches);
+
+// The versions of rows of list_versions, page_versions or get_version (with sbom_completeness), at
+// most `count`; a row without a version (page_versions past the last one) is skipped.
+std::vector<VersionView> VersionsAt(const Rows& rows, int count);
+// One version as an element of the detail's "versions": id, tag, digest, sizeBytes, publishedAt,
+// hardeningTags, scanStatus, lastScannedAt, vulnerabilityCounts, sbomCompleteness.
+std::string VersionJson(const VersionView& version);
+// {"versions": [each as VersionJson], "nextCursor": ...}
+std::string VersionListJson(const std::vector<VersionView>& versions, const std::optional<std::string>& next_cursor);
 // The detail: base OS, size, vulnerabilityCounts, scanStatus and sbomCompleteness of the latest
 // version, and every version with its own.
 std::string ImageDetailJson(const ImageView& image, const std::vector<VersionView>& versions);

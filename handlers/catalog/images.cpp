@@ -1,9 +1,11 @@
-// GET /v1/images and GET /v1/images/{id}.
+// GET /v1/images (with its look-ups by digest and reference) and GET /v1/images/{id}.
 #include "catalog.hpp"
 #include "icat/errors.hpp"
+#include "icat/image_reference.hpp"
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/scan_status.hpp"
+#include "icat/validate.hpp"
 #include "queries.hpp"
 
 namespace icat::catalog {
@@ -111,17 +113,60 @@ void WriteImageFields(JsonWriter& w, const ImageView& image) {
   else w.Null();
 }
 
+// An image of a list, its members left open for a look-up's matchedVersion.
+void WriteListedImageFields(JsonWriter& w, const ImageView& image) {
+  WriteImageFields(w, image);
+  // The latest version's counts, as in the detail: a catalogue page shows them without a
+  // request per image.
+  WriteCounts(w, "vulnerabilityCounts", image.latest ? image.latest->counts : SeverityCounts{});
+}
+
 }  // namespace
 
 std::string ImageListJson(const std::vector<ImageView>& images, const std::optional<std::string>& next_cursor) {
   return ListJson("images", images, next_cursor, [](JsonWriter& w, const ImageView& image) {
     w.StartObject();
-    WriteImageFields(w, image);
-    // The latest version's counts, as in the detail: a catalogue page shows them without a
-    // request per image.
-    WriteCounts(w, "vulnerabilityCounts", image.latest ? image.latest->counts : SeverityCounts{});
+    WriteListedImageFields(w, image);
     w.EndObject();
   });
+}
+
+std::string ImageLookupJson(const std::vector<ImageMatch>& matches) {
+  return ListJson("images", matches, std::nullopt, [](JsonWriter& w, const ImageMatch& match) {
+    w.StartObject();
+    WriteListedImageFields(w, match.image);
+    WriteKey(w, "matchedVersion");
+    w.StartObject();
+    WriteString(w, "id", match.matched.id);
+    WriteString(w, "tag", match.matched.tag);
+    WriteString(w, "digest", match.matched.digest);
+    w.EndObject();
+    w.EndObject();
+  });
+}
+
+std::vector<VersionView> VersionsAt(const Rows& rows, int count) {
+  const VersionColumns columns(rows);
+  const int completeness = rows.Column("sbom_completeness");
+  std::vector<VersionView> versions;
+  for (int row = 0; row < rows.size() && static_cast<int>(versions.size()) < count; row++) {
+    if (rows.IsNull(row, columns.id)) continue;
+    versions.push_back(VersionAt(rows, columns, row));
+    versions.back().sbom_completeness = rows.OptionalText(row, completeness);
+  }
+  return versions;
+}
+
+std::string VersionJson(const VersionView& version) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  WriteVersion(w, version, true);
+  return buffer.GetString();
+}
+
+std::string VersionListJson(const std::vector<VersionView>& versions, const std::optional<std::string>& next_cursor) {
+  return ListJson("versions", versions, next_cursor,
+                  [](JsonWriter& w, const VersionView& version) { WriteVersion(w, version, true); });
 }
 
 std::string ImageDetailJson(const ImageView& image, const std::vector<VersionView>& versions) {
@@ -146,10 +191,60 @@ std::string ImageDetailJson(const ImageView& image, const std::vector<VersionVie
   return buffer.GetString();
 }
 
+namespace {
+
+// The images of images_by_digest or image_by_reference, each with its matched version.
+std::vector<ImageMatch> MatchesAt(const Rows& rows) {
+  std::vector<ImageView> images = ImagesAt(rows, rows.size());
+  const int id = rows.Column("matched_id"), tag = rows.Column("matched_tag"), digest = rows.Column("matched_digest");
+  std::vector<ImageMatch> matches;
+  for (int row = 0; row < rows.size(); row++) {
+    matches.push_back({images[row], {std::string(rows.Text(row, id)), std::string(rows.Text(row, tag)),
+                                     std::string(rows.Text(row, digest))}});
+  }
+  return matches;
+}
+
+// GET /v1/images?digest= or ?reference=: the licensed images having a version of that digest, or
+// the one image the reference resolves to as the admission webhook resolves it (the digest when it
+// has one, else repository and tag), each with matchedVersion; none is an empty list. limit is
+// checked as on the list; every match is answered (nextCursor null).
+//   400 VALIDATION_ERROR: a malformed digest or reference; both given; either with q or cursor
+Reply LookUpImages(Context& ctx, const std::optional<std::string>& digest,
+                   const std::optional<std::string>& reference) {
+  std::vector<FieldIssue> issues;
+  const char* by = digest ? "digest" : "reference";
+  if (digest && reference) issues.push_back({"reference", "cannot be combined with digest"});
+  for (const char* other : {"q", "cursor"}) {
+    if (ctx.request.Query(other)) issues.push_back({other, std::string("cannot be combined with ") + by});
+  }
+  ThrowIfIssues(issues);
+  ParseLimit(ctx.request);
+  if (digest) {
+    bool sha256 = digest->size() == 71 && digest->starts_with("sha256:") && IsImageDigest(*digest);
+    if (!sha256) ThrowInvalid("digest", "must be sha256: and 64 lower-case hexadecimal digits");
+    return Reply::Json(200, ImageLookupJson(MatchesAt(ctx.db.Run(kImagesByDigest, {ctx.principal.tenant_id, *digest}))));
+  }
+  std::optional<ImageReference> ref = ParseImageReference(*reference);
+  if (!ref) {
+    ThrowInvalid("reference", "must be an image reference such as registry.example.test/hardened/nginx:1.27, "
+                              "...nginx@sha256:<64 hex> or ...nginx:1.27@sha256:<64 hex>");
+  }
+  Rows rows = ctx.db.Run(kImageByReference, {ctx.principal.tenant_id, TextArrayLiteral({ref->digest.value_or("")}),
+                                             TextArrayLiteral({ref->Repository()}),
+                                             TextArrayLiteral({ref->EffectiveTag()})});
+  return Reply::Json(200, ImageLookupJson(MatchesAt(rows)));
+}
+
+}  // namespace
+
 // GET /v1/images?limit=&cursor=&q=   (scope read:catalog)
+// GET /v1/images?digest=sha256:<64 hex> | ?reference=<image reference>   (the look-ups, LookUpImages)
 //   200 {"images": [...], "nextCursor": string|null}: licensed images by name
-//   400 VALIDATION_ERROR (limit, cursor); 401; 403 INSUFFICIENT_SCOPE; 429
+//   400 VALIDATION_ERROR (limit, cursor, q, digest, reference); 401; 403 INSUFFICIENT_SCOPE; 429
 Reply ListImages(Context& ctx) {
+  std::optional<std::string> digest = ctx.request.Query("digest"), reference = ctx.request.Query("reference");
+  if (digest || reference) return LookUpImages(ctx, digest, reference);
   int limit = ParseLimit(ctx.request);
   std::optional<std::vector<std::string>> after = ParseCursor(ctx.request, 2);
   if (after && !IsUuid((*after)[1])) ThrowInvalid("cursor", "is not a cursor returned by this list");
@@ -178,14 +273,7 @@ Reply GetImage(Context& ctx) {
   const Rows& image_rows = found[0];
   const Rows& version_rows = found[1];
   if (image_rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such image.");
-  const VersionColumns columns(version_rows);
-  const int completeness = version_rows.Column("sbom_completeness");
-  std::vector<VersionView> versions;
-  for (int row = 0; row < version_rows.size(); row++) {
-    versions.push_back(VersionAt(version_rows, columns, row));
-    versions.back().sbom_completeness = version_rows.OptionalText(row, completeness);
-  }
-  return Reply::Json(200, ImageDetailJson(ImagesAt(image_rows, 1).at(0), versions));
+  return Reply::Json(200, ImageDetailJson(ImagesAt(image_rows, 1).at(0), VersionsAt(version_rows, version_rows.size())));
 }
 
 }  // namespace icat::catalog

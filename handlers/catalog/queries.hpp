@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "icat/db.hpp"
+#include "icat/image_reference.hpp"
 
 namespace icat::catalog {
 
@@ -15,6 +16,14 @@ namespace icat::catalog {
   "rfc3339(s.scanned_at) AS scanned_at "                                                             \
   "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "                         \
   "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
+
+// A version's columns in list_versions, page_versions and get_version (v a version, s its latest
+// scan): the figures of what its SBOMs hold of rule 3 by format, as well.
+#define ICAT_VERSION_COLUMNS                                                                          \
+  "v.id AS version_id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at) AS published_at, "      \
+  "v.hardening_tags, s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, " \
+  "rfc3339(s.scanned_at) AS scanned_at, (SELECT json_object_agg(b.format, b.completeness ORDER BY b.format) " \
+  "FROM sboms b WHERE b.scan_id = s.id AND b.completeness IS NOT NULL) AS sbom_completeness "
 
 // Each statement reads as SQL, a line per clause.
 // clang-format off
@@ -41,13 +50,46 @@ inline constexpr Statement kGetImage{"get_image", "SELECT " ICAT_IMAGE_COLUMNS "
 // $1 tenant, $2 image id: every version, newest published first, with the completeness figures
 // of its latest scan's SBOMs by format
 inline constexpr Statement kListVersions{"list_versions",
-    "SELECT v.id AS version_id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at) AS published_at, "
-    "v.hardening_tags, s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, "
-    "rfc3339(s.scanned_at) AS scanned_at, (SELECT json_object_agg(b.format, b.completeness ORDER BY b.format) "
-    "FROM sboms b WHERE b.scan_id = s.id AND b.completeness IS NOT NULL) AS sbom_completeness "
+    "SELECT " ICAT_VERSION_COLUMNS
     "FROM image_versions v JOIN licenses l ON l.image_id = v.image_id AND l.tenant_id = $1 "
     "LEFT JOIN scans s ON s.id = v.latest_scan_id "
     "WHERE v.image_id = $2::uuid ORDER BY v.published_at DESC, v.tag DESC"};
+// $1 tenant, $2 image id, $3/$4 cursor (published time in epoch microseconds, tag) or NULL, $5 limit:
+// a page of the image's versions as list_versions orders them, each row with the image's id; one
+// row of NULL version columns for a licensed image without versions (past its last one), none for
+// an unknown or unlicensed image. The page is cut inside the lateral join, before the figures.
+inline constexpr Statement kPageVersions{"page_versions",
+    "SELECT i.id AS image_id, p.* FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+    "LEFT JOIN LATERAL (SELECT " ICAT_VERSION_COLUMNS ", "
+    "(extract(epoch FROM v.published_at) * 1000000)::bigint AS published_us "
+    "FROM image_versions v LEFT JOIN scans s ON s.id = v.latest_scan_id WHERE v.image_id = i.id "
+    "AND ($3::bigint IS NULL OR (v.published_at, v.tag) < "
+    "(to_timestamp(0) + $3::bigint * interval '1 microsecond', $4::text)) "
+    "ORDER BY v.published_at DESC, v.tag DESC LIMIT $5) p ON true "
+    "WHERE i.id = $2::uuid ORDER BY p.published_us DESC, p.tag DESC"};
+// $1 tenant, $2 image id, $3 version id or NULL, $4 tag (a VersionRef): that version, as
+// list_versions shows it; no row when the image or the version is unknown or unlicensed
+inline constexpr Statement kGetVersion{"get_version",
+    "SELECT " ICAT_VERSION_COLUMNS
+    "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+    "JOIN image_versions v ON v.image_id = i.id AND v.id = " ICAT_VERSION_OF_REF("$2::uuid", "$3", "$4") " "
+    "LEFT JOIN scans s ON s.id = v.latest_scan_id WHERE i.id = $2::uuid"};
+// $1 tenant, $2 digest: the licensed images having a version of that digest, by name, each with
+// get_image's columns and the matched version (matched_*: of several with that digest, the newest
+// published). It starts from the digest's index: a handful of versions, whatever the licences.
+inline constexpr Statement kImagesByDigest{"images_by_digest",
+    "SELECT m.id AS matched_id, m.tag AS matched_tag, m.digest AS matched_digest, " ICAT_IMAGE_COLUMNS
+    "JOIN (SELECT DISTINCT ON (x.image_id) x.image_id, x.id, x.tag, x.digest FROM image_versions x "
+    "WHERE x.digest = $2 ORDER BY x.image_id, x.published_at DESC, x.tag DESC) m ON m.image_id = i.id "
+    "ORDER BY i.name, i.id"};
+// $1 tenant, $2 digests, $3 repositories, $4 tags (one each): the image the reference resolves to, as
+// the admission webhook resolves it (icat/image_reference.hpp), with get_image's columns and the
+// matched version; no row when it resolves to none. The version is found first (a scalar subquery),
+// so the image is read by its key even under a generic plan, not by a scan of the images.
+inline constexpr Statement kImageByReference{"image_by_reference",
+    "SELECT m.id AS matched_id, m.tag AS matched_tag, m.digest AS matched_digest, " ICAT_IMAGE_COLUMNS
+    "JOIN image_versions m ON m.image_id = i.id "
+    "AND m.id = (SELECT r.version_id FROM (" ICAT_RESOLVE_IMAGE_REFERENCES ") r)"};
 // $1 tenant, $2 image id, $3 version id: the version, when its image is licensed
 inline constexpr Statement kScanHistoryVersion{"scan_history_version",
     "SELECT i.id AS image_id, i.name AS image_name, v.id AS version_id, v.tag "
@@ -72,10 +114,12 @@ inline constexpr Statement kScanHistory{"scan_history",
 
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
-    kListImages, kGetImage, kListVersions, kScanHistoryVersion, kScanHistory,
+    kListImages, kGetImage, kListVersions, kPageVersions, kGetVersion, kImagesByDigest, kImageByReference,
+    kScanHistoryVersion, kScanHistory,
 };
 // clang-format on
 
+#undef ICAT_VERSION_COLUMNS
 #undef ICAT_IMAGE_COLUMNS
 
 }  // namespace icat::catalog

@@ -2,6 +2,7 @@
 // sends the bytes from the blob store (X-Accel-Redirect), so they never pass through FastCGI.
 #include "icat/crypto.hpp"
 #include "icat/errors.hpp"
+#include "icat/image_reference.hpp"
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/text.hpp"
@@ -69,12 +70,22 @@ SbomFile FileAt(const Rows& rows, const std::optional<std::string>& format, bool
                                                  (has.empty() ? "none" : has + " only") + ".");
 }
 
+// Every SBOM route ends here: the download of image `image_id`'s SBOM in `format` (nullopt: the
+// CycloneDX one, else the SPDX one), of its latest version when `version` is nullopt, else of the
+// version it names.
+Reply Download(Context& ctx, const std::string& image_id, const std::optional<VersionRef>& version,
+               const std::optional<std::string>& format) {
+  Rows rows = version ? ctx.db.Run(kSbomOfVersion, {ctx.principal.tenant_id, image_id, version->id, version->tag})
+                      : ctx.db.Run(kSbomOfLatestVersion, {ctx.principal.tenant_id, image_id});
+  return DownloadReply(FileAt(rows, format, !version), ctx.request.Header("if-none-match"));
+}
+
+// The portal's downloads name the version by its id only.
 Reply VersionDownload(Context& ctx, std::string_view format) {
   std::string image_id = ctx.request.PathParam("imageId");
   std::string version_id = ctx.request.PathParam("versionId");
   if (!IsUuid(image_id) || !IsUuid(version_id)) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
-  Rows rows = ctx.db.Run(kSbomOfVersion, {ctx.principal.tenant_id, image_id, version_id});
-  return DownloadReply(FileAt(rows, std::string(format), false), ctx.request.Header("if-none-match"));
+  return Download(ctx, image_id, VersionRef{version_id, std::nullopt}, std::string(format));
 }
 
 }  // namespace
@@ -159,8 +170,19 @@ Reply GetImageSbom(Context& ctx) {
   std::optional<std::string> format = ParseFormat(ctx.request);
   std::string id = ctx.request.PathParam("id");
   if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
-  Rows rows = ctx.db.Run(kSbomOfLatestVersion, {ctx.principal.tenant_id, id});
-  return DownloadReply(FileAt(rows, format, true), ctx.request.Header("if-none-match"));
+  return Download(ctx, id, std::nullopt, format);
+}
+
+// GET /v1/images/{id}/versions/{versionId}/sbom?format=cyclonedx|spdx   (scope read:sbom)
+//   As GET /v1/images/{id}/sbom, for the version {versionId} names: its id or its tag
+//   404 NOT_FOUND: unknown, malformed or unlicensed image, or no such version of it
+//   404 SBOM_NOT_AVAILABLE: the version has no scan, or no SBOM of that format
+Reply GetImageVersionSbom(Context& ctx) {
+  std::optional<std::string> format = ParseFormat(ctx.request);
+  std::string id = ctx.request.PathParam("id");
+  std::optional<VersionRef> version = ParseVersionRef(ctx.request.PathParam("versionId"));
+  if (!IsUuid(id) || !version) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
+  return Download(ctx, id, version, format);
 }
 
 // GET /api/docker-images/{imageId}/versions/{versionId}/sbom/spdx   (portal: token + X-Tenant)

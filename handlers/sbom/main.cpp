@@ -5,12 +5,14 @@
 int main(int argc, char** argv) {
   using icat::Access;
   static const std::vector<icat::Route> routes = {
-      {"GET", "/v1/images/{id}/sbom", Access::kApiKey, "read:sbom", icat::sbom::GetImageSbom},
-      {"GET", "/api/docker-images/{imageId}/versions/{versionId}/sbom/spdx", Access::kPortal, "",
+      {"GET", "/v1/images/{id}/sbom", Access::kApiKey, "read:sbom", "format", icat::sbom::GetImageSbom},
+      {"GET", "/v1/images/{id}/versions/{versionId}/sbom", Access::kApiKey, "read:sbom", "format",
+       icat::sbom::GetImageVersionSbom},
+      {"GET", "/api/docker-images/{imageId}/versions/{versionId}/sbom/spdx", Access::kPortal, "", "",
        icat::sbom::GetVersionSpdx},
-      {"GET", "/api/docker-images/{imageId}/versions/{versionId}/sbom/cyclonedx", Access::kPortal, "",
+      {"GET", "/api/docker-images/{imageId}/versions/{versionId}/sbom/cyclonedx", Access::kPortal, "", "",
        icat::sbom::GetVersionCycloneDx},
-      {"GET", "/v1/signing-keys", Access::kPublic, "", icat::sbom::ListSigningKeys},
+      {"GET", "/v1/signing-keys", Access::kPublic, "", "", icat::sbom::ListSigningKeys},
   };
   return icat::ServeGroup("sbom", routes, icat::sbom::kStatements, argc, argv);
 }

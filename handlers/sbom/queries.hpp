@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "icat/db.hpp"
+#include "icat/image_reference.hpp"
 
 namespace icat::sbom {
 
@@ -22,10 +23,12 @@ inline constexpr Statement kSbomOfLatestVersion{"sbom_of_latest_version",
     "SELECT " ICAT_SBOM_COLUMNS
     "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
     "LEFT JOIN sboms b ON b.scan_id = s.id WHERE i.id = $2::uuid ORDER BY b.format <> 'cyclonedx'"};
-// $1 tenant, $2 image id, $3 version id: the SBOMs of that version's latest scan
+// $1 tenant, $2 image id, $3 version id or NULL, $4 tag or NULL (a VersionRef; the portal names
+// versions by id only): the SBOMs of that version's latest scan
 inline constexpr Statement kSbomOfVersion{"sbom_of_version",
     "SELECT " ICAT_SBOM_COLUMNS
-    "JOIN image_versions v ON v.image_id = i.id AND v.id = $3::uuid LEFT JOIN scans s ON s.id = v.latest_scan_id "
+    "JOIN image_versions v ON v.image_id = i.id AND v.id = " ICAT_VERSION_OF_REF("$2::uuid", "$3", "$4") " "
+    "LEFT JOIN scans s ON s.id = v.latest_scan_id "
     "LEFT JOIN sboms b ON b.scan_id = s.id WHERE i.id = $2::uuid ORDER BY b.format <> 'cyclonedx'"};
 // Every key that ever signed an SBOM, oldest first (public: no tenant involved).
 inline constexpr Statement kListSigningKeys{"list_signing_keys",

@@ -12,6 +12,7 @@
 namespace icat::sbom {
 
 Reply GetImageSbom(Context& ctx);         // GET /v1/images/{id}/sbom?format=
+Reply GetImageVersionSbom(Context& ctx);  // GET /v1/images/{id}/versions/{versionId}/sbom?format=
 Reply GetVersionSpdx(Context& ctx);       // GET /api/docker-images/{imageId}/versions/{versionId}/sbom/spdx
 Reply GetVersionCycloneDx(Context& ctx);  // GET /api/docker-images/{imageId}/versions/{versionId}/sbom/cyclonedx
 Reply ListSigningKeys(Context& ctx);      // GET /v1/signing-keys

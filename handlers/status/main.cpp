@@ -8,7 +8,7 @@
 
 int main(int argc, char** argv) {
   static const std::vector<icat::Route> routes = {
-      {"GET", "/api/status", icat::Access::kPublic, "", icat::status::GetStatus},
+      {"GET", "/api/status", icat::Access::kPublic, "", "", icat::status::GetStatus},
   };
   // Checked here, at start, rather than at the first probe: the setting only this group reads.
   if (auto problem = icat::status::PoolAddressProblem(icat::TextSetting("ICAT_POOL_ADDRESS"))) {

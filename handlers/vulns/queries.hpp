@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "icat/db.hpp"
+#include "icat/image_reference.hpp"
 
 namespace icat::vulns {
 
@@ -60,10 +61,12 @@ inline constexpr Statement kFindingsOfLatestVersion{"findings_of_latest_version"
     "SELECT " ICAT_LISTING_COLUMNS
     "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
     ICAT_FINDINGS_PAGE "WHERE i.id = $2::uuid ORDER BY x.id"};
-// $1 to $6 as above, $7 version id: that version, its latest scan and a page of its findings
+// $1 to $6 as above, $7 version id or NULL, $8 tag or NULL (a VersionRef; the portal names versions
+// by id only): that version, its latest scan and a page of its findings
 inline constexpr Statement kFindingsOfVersion{"findings_of_version",
     "SELECT " ICAT_LISTING_COLUMNS
-    "JOIN image_versions v ON v.image_id = i.id AND v.id = $7::uuid LEFT JOIN scans s ON s.id = v.latest_scan_id "
+    "JOIN image_versions v ON v.image_id = i.id AND v.id = " ICAT_VERSION_OF_REF("$2::uuid", "$7", "$8") " "
+    "LEFT JOIN scans s ON s.id = v.latest_scan_id "
     ICAT_FINDINGS_PAGE "WHERE i.id = $2::uuid ORDER BY x.id"};
 // $1 tenant, $2 vulnerability id (upper case): the findings of that id (or an alias of it) in the
 // latest scan of each licensed image's latest version (_latest) or of each licensed version (_all).

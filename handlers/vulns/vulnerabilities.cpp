@@ -1,8 +1,10 @@
-// GET /v1/images/{id}/vulnerabilities and the portal's per-version equivalent: the findings of a
-// version's latest scan, filtered and cursor-paginated, with the counts stored at ingest.
+// GET /v1/images/{id}/vulnerabilities, .../versions/{versionId}/vulnerabilities and the portal's
+// per-version equivalent: the findings of a version's latest scan, filtered and cursor-paginated,
+// with the counts stored at ingest.
 #include <cstdlib>
 
 #include "icat/errors.hpp"
+#include "icat/image_reference.hpp"
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/scan_status.hpp"
@@ -167,6 +169,23 @@ Reply ListingReply(const Request& request, const Rows& rows, const char* not_fou
   return Reply::Json(200, VulnerabilityListJson(scan, findings, next));
 }
 
+// Every findings route ends here: the listing of image `image_id`'s latest version when `version`
+// is nullopt, else of the version it names; `known_form` false (a malformed id) is the 404 of an
+// unknown one, after the filters are checked as for any other.
+Reply Listing(Context& ctx, const std::string& image_id, const std::optional<VersionRef>& version, bool known_form) {
+  Filters filters = ParseFilters(ctx.request);
+  int limit = ParseLimit(ctx.request);
+  const char* not_found = version ? "No such image or version." : "No such image.";
+  if (!known_form) throw ApiError(Error::kNOT_FOUND, not_found);
+  std::vector<Param> params = PageParams(ctx, image_id, filters, limit);
+  if (version) {
+    params.push_back(version->id);
+    params.push_back(version->tag);
+  }
+  Rows rows = ctx.db.Run(version ? kFindingsOfVersion : kFindingsOfLatestVersion, params);
+  return ListingReply(ctx.request, rows, not_found, limit);
+}
+
 }  // namespace
 
 Filters ParseFilters(const Request& request) {
@@ -234,12 +253,19 @@ std::string VulnerabilityListJson(const ScanView& s, const std::vector<FindingVi
 //   400 VALIDATION_ERROR (severity, fixState, limit, cursor); 401; 403 INSUFFICIENT_SCOPE; 429
 //   404 NOT_FOUND: unknown, malformed or unlicensed id, all alike
 Reply ListImageVulnerabilities(Context& ctx) {
-  Filters filters = ParseFilters(ctx.request);
-  int limit = ParseLimit(ctx.request);
   std::string id = ctx.request.PathParam("id");
-  if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
-  Rows rows = ctx.db.Run(kFindingsOfLatestVersion, PageParams(ctx, id, filters, limit));
-  return ListingReply(ctx.request, rows, "No such image.", limit);
+  return Listing(ctx, id, std::nullopt, IsUuid(id));
+}
+
+// GET /v1/images/{id}/versions/{versionId}/vulnerabilities?severity=&fixState=&limit=&cursor=
+//   (scope read:vulns)
+//   200 as above, for the latest scan of the version {versionId} names: its id or its tag
+//   400 VALIDATION_ERROR (severity, fixState, limit, cursor); 401; 403 INSUFFICIENT_SCOPE; 429
+//   404 NOT_FOUND: unknown, malformed or unlicensed image, or no such version of it
+Reply ListImageVersionVulnerabilities(Context& ctx) {
+  std::string id = ctx.request.PathParam("id");
+  std::optional<VersionRef> version = ParseVersionRef(ctx.request.PathParam("versionId"));
+  return Listing(ctx, id, version, IsUuid(id) && version);
 }
 
 // GET /api/docker-images/{imageId}/versions/{versionId}/vulnerabilities?severity=&fixState=&limit=&cursor=
@@ -248,15 +274,10 @@ Reply ListImageVulnerabilities(Context& ctx) {
 //   400 VALIDATION_ERROR (X-Tenant, Authorization, severity, fixState, limit, cursor); 401
 //   404 NOT_FOUND: unknown, malformed or unlicensed image or version
 Reply ListVersionVulnerabilities(Context& ctx) {
-  Filters filters = ParseFilters(ctx.request);
-  int limit = ParseLimit(ctx.request);
   std::string image_id = ctx.request.PathParam("imageId");
   std::string version_id = ctx.request.PathParam("versionId");
-  if (!IsUuid(image_id) || !IsUuid(version_id)) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
-  std::vector<Param> params = PageParams(ctx, image_id, filters, limit);
-  params.push_back(version_id);
-  Rows rows = ctx.db.Run(kFindingsOfVersion, params);
-  return ListingReply(ctx.request, rows, "No such image or version.", limit);
+  // The portal names a version by its id only.
+  return Listing(ctx, image_id, VersionRef{version_id, std::nullopt}, IsUuid(image_id) && IsUuid(version_id));
 }
 
 }  // namespace icat::vulns

@@ -14,6 +14,7 @@
 namespace icat::vulns {
 
 Reply ListImageVulnerabilities(Context& ctx);  // GET /v1/images/{id}/vulnerabilities
+Reply ListImageVersionVulnerabilities(Context& ctx);  // GET /v1/images/{id}/versions/{versionId}/vulnerabilities
 Reply ListVersionVulnerabilities(
     Context& ctx);              // GET /api/docker-images/{imageId}/versions/{versionId}/vulnerabilities
 Reply LookUpCve(Context& ctx);  // GET /v1/cve/{cveId} and /api/cve/{cveId}

@@ -258,11 +258,16 @@ DerivedCounts DeriveCounts(const std::vector<ExpectedFinding>& findings) {
 
 std::vector<ExpectedFinding> ListedFindings(const std::string& key, const std::string& image_id,
                                             rapidjson::Document* first_page) {
+  return ListedFindingsAt(key, "/v1/images/" + image_id + "/vulnerabilities", first_page);
+}
+
+std::vector<ExpectedFinding> ListedFindingsAt(const std::string& key, const std::string& path,
+                                              rapidjson::Document* first_page) {
   std::vector<ExpectedFinding> out;
   std::optional<std::string> cursor;
   int pages = 0;
   do {
-    std::string url = "/v1/images/" + image_id + "/vulnerabilities?limit=200" + (cursor ? "&cursor=" + *cursor : "");
+    std::string url = path + "?limit=200" + (cursor ? "&cursor=" + *cursor : "");
     Response r = Get(url, Bearer(key));
     rapidjson::Document page = ExpectJson200(r);
     BOOST_TEST_REQUIRE((page.IsObject() && page.HasMember("vulnerabilities") && page["vulnerabilities"].IsArray()),

@@ -76,6 +76,9 @@ DerivedCounts DeriveCounts(const std::vector<ExpectedFinding>& findings);
 // Every finding of an image's latest scan through GET /v1/images/{id}/vulnerabilities, page by page.
 std::vector<ExpectedFinding> ListedFindings(const std::string& key, const std::string& image_id,
                                             rapidjson::Document* first_page = nullptr);
+// The same through any listing of findings: path is its URL without a query (a version's, ...).
+std::vector<ExpectedFinding> ListedFindingsAt(const std::string& key, const std::string& path,
+                                              rapidjson::Document* first_page = nullptr);
 
 // Row counts of every table ingest writes, and every path (with size) in the blob store.
 std::map<std::string, long long> TableCounts();

@@ -74,6 +74,26 @@ BOOST_AUTO_TEST_CASE(catalog_statements_show_only_the_tenants_licensed_images) {
               db.Run(icat::catalog::kGetImage, {t, b.image.id}), b.image.id);
   ExpectANotB(db.Run(icat::catalog::kListVersions, {t, a.image.id}), a.version_id,
               db.Run(icat::catalog::kListVersions, {t, b.image.id}), b.version_id);
+  ExpectANotB(db.Run(icat::catalog::kPageVersions, {t, a.image.id, std::nullopt, std::nullopt, "50"}), a.version_id,
+              db.Run(icat::catalog::kPageVersions, {t, b.image.id, std::nullopt, std::nullopt, "50"}), b.version_id);
+  for (const TenantRows* of : {&a, &b}) {
+    BOOST_TEST_CONTEXT((of == &a ? "A's" : "B's") << " version by id and by tag") {
+      std::vector<PgRow> by_id = db.Run(icat::catalog::kGetVersion, {t, of->image.id, of->version_id, of->version_id});
+      std::vector<PgRow> by_tag =
+          db.Run(icat::catalog::kGetVersion, {t, of->image.id, std::nullopt, of->image.versions.at(0).tag});
+      BOOST_TEST(Mentions(by_id, of->version_id) == (of == &a));
+      BOOST_TEST(Mentions(by_tag, of->version_id) == (of == &a));
+    }
+  }
+  auto by_digest = [&](const TenantRows& of) {
+    return db.Run(icat::catalog::kImagesByDigest, {t, of.image.versions.at(0).digest});
+  };
+  ExpectANotB(by_digest(a), a.image.id, by_digest(b), b.image.id);
+  auto by_reference = [&](const TenantRows& of) {
+    return db.Run(icat::catalog::kImageByReference,
+                  {t, "{" + of.image.versions.at(0).digest + "}", "{" + of.image.repository + "}", "{latest}"});
+  };
+  ExpectANotB(by_reference(a), a.image.id, by_reference(b), b.image.id);
   ExpectANotB(db.Run(icat::catalog::kScanHistoryVersion, {t, a.image.id, a.version_id}), a.version_id,
               db.Run(icat::catalog::kScanHistoryVersion, {t, b.image.id, b.version_id}), b.version_id);
   const Params none(5, std::nullopt);
@@ -97,9 +117,14 @@ BOOST_AUTO_TEST_CASE(vulns_statements_show_only_the_tenants_licensed_findings) {
   ExpectANotB(latest(a), a.cve, latest(b), b.cve);
   auto version = [&](const TenantRows& of) {
     return db.Run(icat::vulns::kFindingsOfVersion,
-                  {t, of.image.id, std::nullopt, std::nullopt, std::nullopt, "50", of.version_id});
+                  {t, of.image.id, std::nullopt, std::nullopt, std::nullopt, "50", of.version_id, std::nullopt});
   };
   ExpectANotB(version(a), a.cve, version(b), b.cve);
+  auto by_tag = [&](const TenantRows& of) {
+    return db.Run(icat::vulns::kFindingsOfVersion, {t, of.image.id, std::nullopt, std::nullopt, std::nullopt, "50",
+                                                    std::nullopt, of.image.versions.at(0).tag});
+  };
+  ExpectANotB(by_tag(a), a.cve, by_tag(b), b.cve);
   for (const icat::Statement& lookup : {icat::vulns::kCveLookupLatest, icat::vulns::kCveLookupAll}) {
     BOOST_TEST_CONTEXT(lookup.name) {
       ExpectANotB(db.Run(lookup, {t, a.cve}), a.image.id, db.Run(lookup, {t, b.cve}), b.image.id);
@@ -115,8 +140,11 @@ BOOST_AUTO_TEST_CASE(sbom_statements_show_only_the_tenants_licensed_sboms) {
   const std::string t = a.tenant.id();
   ExpectANotB(db.Run(icat::sbom::kSbomOfLatestVersion, {t, a.image.id}), a.scan_id,
               db.Run(icat::sbom::kSbomOfLatestVersion, {t, b.image.id}), b.scan_id);
-  ExpectANotB(db.Run(icat::sbom::kSbomOfVersion, {t, a.image.id, a.version_id}), a.scan_id,
-              db.Run(icat::sbom::kSbomOfVersion, {t, b.image.id, b.version_id}), b.scan_id);
+  ExpectANotB(db.Run(icat::sbom::kSbomOfVersion, {t, a.image.id, a.version_id, std::nullopt}), a.scan_id,
+              db.Run(icat::sbom::kSbomOfVersion, {t, b.image.id, b.version_id, std::nullopt}), b.scan_id);
+  // A version named by its tag (GET /v1/images/{id}/versions/{versionId}/sbom).
+  ExpectANotB(db.Run(icat::sbom::kSbomOfVersion, {t, a.image.id, std::nullopt, a.image.versions.at(0).tag}), a.scan_id,
+              db.Run(icat::sbom::kSbomOfVersion, {t, b.image.id, std::nullopt, b.image.versions.at(0).tag}), b.scan_id);
 }
 
 BOOST_AUTO_TEST_CASE(portal_lists_show_only_the_tenants_rows) {

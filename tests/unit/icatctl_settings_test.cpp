@@ -17,12 +17,12 @@ using icat::test::ScopedEnv;
 namespace {
 
 // What a command writes on stdout.
-std::string Output(void (*command)(const ctl::Args&), const std::vector<std::string>& tokens,
-                   const ctl::CommandSpec& spec) {
+std::string Output(void (*command)(const icat::Args&), const std::vector<std::string>& tokens,
+                   const icat::CommandSpec& spec) {
   std::ostringstream out;
   std::streambuf* old = std::cout.rdbuf(out.rdbuf());
   try {
-    command(ctl::Args::Parse(tokens, spec));
+    command(icat::Args::Parse(tokens, spec));
   } catch (...) {
     std::cout.rdbuf(old);
     throw;
@@ -31,7 +31,7 @@ std::string Output(void (*command)(const ctl::Args&), const std::vector<std::str
   return out.str();
 }
 
-const ctl::CommandSpec kConfigSpec = {{}, {{"shell", ctl::FlagKind::kSwitch, "", ""}}};
+const icat::CommandSpec kConfigSpec = {{}, {{"shell", icat::FlagKind::kSwitch, "", ""}}};
 
 // What bash prints running `script`, a real bash as tools/stack is.
 std::string Bash(const std::string& script) {
@@ -96,14 +96,14 @@ BOOST_AUTO_TEST_CASE(config_shell_refuses_a_bad_setting_naming_it_and_prints_not
   std::ostringstream out;
   std::streambuf* old = std::cout.rdbuf(out.rdbuf());
   try {
-    ctl::PrintConfig(ctl::Args::Parse({"--shell"}, kConfigSpec));
+    ctl::PrintConfig(icat::Args::Parse({"--shell"}, kConfigSpec));
     BOOST_ERROR("1MB was accepted");
   } catch (const icat::SettingError& e) {
     BOOST_TEST(std::string(e.what()).find("ICAT_MAX_BODY_BYTES") == 0u, e.what());
   }
   std::cout.rdbuf(old);
   BOOST_TEST(out.str().empty());
-  BOOST_CHECK_THROW(ctl::PrintConfig(ctl::Args::Parse({}, kConfigSpec)), ctl::UsageError);
+  BOOST_CHECK_THROW(ctl::PrintConfig(icat::Args::Parse({}, kConfigSpec)), icat::UsageError);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -46,12 +46,12 @@ Reply Handle(icat::Context& ctx) {
 
 const std::vector<icat::Route>& Routes() {
   static const std::vector<icat::Route> routes = {
-      {"GET", "/public", Access::kPublic, "", Handle},
-      {"POST", "/public", Access::kPublic, "", Handle, true},
-      {"GET", "/v1/things", Access::kApiKey, "read:catalog", Handle},
-      {"POST", "/v1/things", Access::kApiKey, "admission", Handle, true},
-      {"GET", "/api/things", Access::kPortal, "", Handle},
-      {"POST", "/api/things", Access::kPortalAdmin, "", Handle, true},
+      {"GET", "/public", Access::kPublic, "", "", Handle},
+      {"POST", "/public", Access::kPublic, "", "", Handle, true},
+      {"GET", "/v1/things", Access::kApiKey, "read:catalog", "", Handle},
+      {"POST", "/v1/things", Access::kApiKey, "admission", "q", Handle, true},
+      {"GET", "/api/things", Access::kPortal, "", "q,limit", Handle},
+      {"POST", "/api/things", Access::kPortalAdmin, "", "", Handle, true},
   };
   return routes;
 }
@@ -129,6 +129,24 @@ BOOST_AUTO_TEST_CASE(head_is_answered_by_the_get_route_as_a_read) {
   BOOST_TEST(run.reply.status == 200);
   BOOST_TEST(run.script.runs == 1);
   BOOST_TEST(run.script.db_calls_at_run == std::vector<std::string>{"read " + kTenantId});
+}
+
+BOOST_AUTO_TEST_CASE(unknown_query_parameters_are_refused_naming_them_before_the_body_and_the_credential) {
+  Run run;
+  run.Send("POST", "/v1/things", {{"content-type", "text/plain"}}, "x", "q=1&version=2&debug");
+  BOOST_TEST(run.reply.status == 400);
+  BOOST_TEST(run.Error() == "VALIDATION_ERROR");
+  BOOST_TEST(run.reply.body.find("{\"field\":\"version\",\"issue\":\"is not a parameter of this endpoint\"}") !=
+                 std::string::npos,
+             run.reply.body);
+  BOOST_TEST(run.reply.body.find("\"field\":\"debug\"") != std::string::npos, run.reply.body);
+  BOOST_TEST(run.script.runs == 0);
+  // The route's own parameters pass.
+  run.Send("GET", "/api/things", Portal("viewer"), "", "q=a&limit=5");
+  BOOST_TEST(run.reply.status == 200);
+  run.Send("GET", "/api/things", Portal("viewer"), "", "q=a&cursor=x");
+  BOOST_TEST(run.reply.status == 400);
+  BOOST_TEST(run.reply.body.find("\"field\":\"cursor\"") != std::string::npos, run.reply.body);
 }
 
 BOOST_AUTO_TEST_CASE(texts_are_checked_before_the_body_and_the_body_before_the_credential) {

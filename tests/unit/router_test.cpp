@@ -14,11 +14,11 @@ icat::Reply DeleteHook(icat::Context&) { return icat::Reply::Json(204, ""); }
 
 const std::vector<icat::Route>& Routes() {
   static const std::vector<icat::Route> routes = {
-      {"GET", "/v1/images", icat::Access::kApiKey, "read:catalog", ListImages},
-      {"GET", "/v1/images/{id}", icat::Access::kApiKey, "read:catalog", ShowImage},
-      {"GET", "/v1/images/{id}/sbom", icat::Access::kApiKey, "read:sbom", ShowSbom},
-      {"POST", "/api/webhooks", icat::Access::kPortalAdmin, "", CreateHook, true},
-      {"DELETE", "/api/webhooks/{id}", icat::Access::kPortalAdmin, "", DeleteHook},
+      {"GET", "/v1/images", icat::Access::kApiKey, "read:catalog", "", ListImages},
+      {"GET", "/v1/images/{id}", icat::Access::kApiKey, "read:catalog", "", ShowImage},
+      {"GET", "/v1/images/{id}/sbom", icat::Access::kApiKey, "read:sbom", "", ShowSbom},
+      {"POST", "/api/webhooks", icat::Access::kPortalAdmin, "", "", CreateHook, true},
+      {"DELETE", "/api/webhooks/{id}", icat::Access::kPortalAdmin, "", "", DeleteHook},
   };
   return routes;
 }
@@ -100,28 +100,62 @@ BOOST_AUTO_TEST_CASE(extra_segments_do_not_match) {
 // API-key route takes its key from the path.
 BOOST_AUTO_TEST_CASE(route_tables_that_break_their_rules_are_refused_at_start) {
   BOOST_CHECK_NO_THROW(icat::CheckRouteTable(Routes()));
-  std::vector<icat::Route> open_write = {{"PUT", "/api/x", icat::Access::kPortal, "", CreateHook, true}};
+  std::vector<icat::Route> open_write = {{"PUT", "/api/x", icat::Access::kPortal, "", "", CreateHook, true}};
   BOOST_CHECK_THROW(icat::CheckRouteTable(open_write), std::logic_error);
-  std::vector<icat::Route> no_scope = {{"GET", "/v1/x", icat::Access::kApiKey, "", CreateHook}};
+  std::vector<icat::Route> no_scope = {{"GET", "/v1/x", icat::Access::kApiKey, "", "", CreateHook}};
   BOOST_CHECK_THROW(icat::CheckRouteTable(no_scope), std::logic_error);
   // A scope is one of the vocabulary's (kScopes), the words the SQL CHECK of api_keys allows too.
-  std::vector<icat::Route> unknown_scope = {{"GET", "/v1/x", icat::Access::kApiKey, "read:everything", CreateHook}};
+  std::vector<icat::Route> unknown_scope = {{"GET", "/v1/x", icat::Access::kApiKey, "read:everything", "", CreateHook}};
   BOOST_CHECK_THROW(icat::CheckRouteTable(unknown_scope), std::logic_error);
-  std::vector<icat::Route> admin_read = {{"GET", "/api/x", icat::Access::kPortalAdmin, "", CreateHook}};
+  std::vector<icat::Route> admin_read = {{"GET", "/api/x", icat::Access::kPortalAdmin, "", "", CreateHook}};
   BOOST_CHECK_NO_THROW(icat::CheckRouteTable(admin_read));
-  std::vector<icat::Route> key_in_path = {{"POST", "/v1/x/{key}", icat::Access::kApiKey, "admission", CreateHook}};
+  std::vector<icat::Route> key_in_path = {{"POST", "/v1/x/{key}", icat::Access::kApiKey, "admission", "", CreateHook}};
   BOOST_CHECK_NO_THROW(icat::CheckRouteTable(key_in_path));
-  std::vector<icat::Route> public_key = {{"POST", "/v1/x/{key}", icat::Access::kPublic, "", CreateHook}};
+  std::vector<icat::Route> public_key = {{"POST", "/v1/x/{key}", icat::Access::kPublic, "", "", CreateHook}};
   BOOST_CHECK_THROW(icat::CheckRouteTable(public_key), std::logic_error);
-  std::vector<icat::Route> portal_key = {{"GET", "/api/x/{key}", icat::Access::kPortal, "", CreateHook}};
+  std::vector<icat::Route> portal_key = {{"GET", "/api/x/{key}", icat::Access::kPortal, "", "", CreateHook}};
   BOOST_CHECK_THROW(icat::CheckRouteTable(portal_key), std::logic_error);
   // A write for any role is only ever the caller's own account, under /api/auth/.
-  std::vector<icat::Route> own_password = {{"POST", "/api/auth/password", icat::Access::kPortalSelf, "", CreateHook, true}};
+  std::vector<icat::Route> own_password = {{"POST", "/api/auth/password", icat::Access::kPortalSelf, "", "", CreateHook, true}};
   BOOST_CHECK_NO_THROW(icat::CheckRouteTable(own_password));
-  std::vector<icat::Route> self_elsewhere = {{"POST", "/api/users", icat::Access::kPortalSelf, "", CreateHook, true}};
+  std::vector<icat::Route> self_elsewhere = {{"POST", "/api/users", icat::Access::kPortalSelf, "", "", CreateHook, true}};
   BOOST_CHECK_THROW(icat::CheckRouteTable(self_elsewhere), std::logic_error);
-  std::vector<icat::Route> self_lookalike = {{"PUT", "/api/authx/y", icat::Access::kPortalSelf, "", CreateHook, true}};
+  std::vector<icat::Route> self_lookalike = {{"PUT", "/api/authx/y", icat::Access::kPortalSelf, "", "", CreateHook, true}};
   BOOST_CHECK_THROW(icat::CheckRouteTable(self_lookalike), std::logic_error);
+}
+
+BOOST_AUTO_TEST_CASE(query_parameters_outside_the_route_list_are_named_once_each_in_order) {
+  auto unknown = [](std::string query, std::string_view accepted) {
+    icat::Request request;
+    request.query = std::move(query);
+    return icat::UnknownQueryParameters(request, accepted);
+  };
+  using Names = std::vector<std::string>;
+  BOOST_TEST(unknown("", "") == Names{});
+  BOOST_TEST(unknown("format=spdx", "format") == Names{});
+  BOOST_TEST(unknown("q=a&limit=5&cursor=x", "q,limit,cursor") == Names{});
+  // The case: the latest SBOM knows no version, so ?version= is refused, never ignored.
+  BOOST_TEST(unknown("format=spdx&version=1.27.2", "format") == (Names{"version"}));
+  BOOST_TEST(unknown("version=1&Format=spdx&version=2", "format") == (Names{"version", "Format"}));
+  BOOST_TEST(unknown("limit=5", "") == Names{"limit"});
+  // Names are compared decoded; a list entry matches whole names only.
+  BOOST_TEST(unknown("fix%53tate=fixed", "fixState") == Names{});
+  BOOST_TEST(unknown("lim=5&limits=5", "limit") == (Names{"lim", "limits"}));
+  // A name without a value is still a name; empty pairs are nothing.
+  BOOST_TEST(unknown("debug", "format") == Names{"debug"});
+  BOOST_TEST(unknown("&&format=spdx&", "format") == Names{});
+  BOOST_TEST(unknown("=x", "format") == Names{""});
+}
+
+BOOST_AUTO_TEST_CASE(a_route_query_list_is_names_separated_by_single_commas) {
+  std::vector<icat::Route> good = {{"GET", "/v1/x", icat::Access::kApiKey, "read:catalog", "q,limit,fixState", ListImages}};
+  BOOST_CHECK_NO_THROW(icat::CheckRouteTable(good));
+  for (std::string_view bad : {"q,", ",q", "q,,limit", "q, limit", "q;limit"}) {
+    BOOST_TEST_CONTEXT(bad) {
+      std::vector<icat::Route> table = {{"GET", "/v1/x", icat::Access::kApiKey, "read:catalog", bad, ListImages}};
+      BOOST_CHECK_THROW(icat::CheckRouteTable(table), std::logic_error);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "args.hpp"
+#include "icat/cli_args.hpp"
 
 namespace icat::ctl {
 

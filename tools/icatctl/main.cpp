@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "args.hpp"
+#include "icat/cli_args.hpp"
 #include "commands.hpp"
 #include "icat/config.hpp"
 #include "icat/db.hpp"
@@ -188,7 +188,7 @@ int Run(const std::vector<std::string>& tokens) {
     command = &FindCommand(tokens);
     std::vector<std::string> rest(tokens.begin() + static_cast<long>(WordCount(command->name)), tokens.end());
     if (WantsHelp(rest)) {
-      std::cout << HelpText(command->name, command->summary, command->spec);
+      std::cout << HelpText("icatctl", command->name, command->summary, command->spec);
       return 0;
     }
     command->run(Args::Parse(rest, command->spec));

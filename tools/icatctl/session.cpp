@@ -5,7 +5,7 @@
 #include <iostream>
 #include <regex>
 
-#include "args.hpp"
+#include "icat/cli_args.hpp"
 #include "icat/log.hpp"
 #include "icat/redis.hpp"
 #include "icat/worker_cache.hpp"

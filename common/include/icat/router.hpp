@@ -35,6 +35,10 @@ struct Route {
   std::string_view pattern;  // literal segments and {name} placeholders
   Access access;
   std::string_view scope;    // kApiKey: the scope needed
+  // The query parameters the route reads, comma-separated ("q,limit,cursor"; "" for none). The
+  // pipeline refuses any other name with 400 VALIDATION_ERROR before authentication, so a misspelt
+  // or unsupported parameter (?version= on the latest SBOM) is never silently ignored.
+  std::string_view query;
   Reply (*handle)(Context&);
   bool has_body = false;     // POST/PUT with a JSON body: 413, 415 and MALFORMED_JSON apply
   // kApiKey GET routes whose reply depends on nothing but the tenant, the URL and catalogue data:
@@ -62,8 +66,13 @@ struct RouteMatch {
 
 // Throws std::logic_error naming the first route that breaks a rule of the table itself: a
 // portal route that writes (any method but GET) must be kPortalAdmin, or kPortalSelf under /api/auth/;
-// an API-key route names a scope; only an API-key route has a {key} segment.
+// an API-key route names a scope; only an API-key route has a {key} segment; a query list is names
+// separated by single commas.
 void CheckRouteTable(const std::vector<Route>& routes);
+
+// The names of the request's query parameters that `accepted` (a Route::query list) does not
+// hold, each once, in the order first sent. Empty pairs ("a=1&&b=2") name nothing.
+std::vector<std::string> UnknownQueryParameters(const Request& request, std::string_view accepted);
 
 // Finds the route for method and path. No match at all: route null, allowed_methods empty.
 RouteMatch MatchRoute(const std::vector<Route>& routes, std::string_view method, std::string_view path);

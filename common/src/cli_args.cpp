@@ -1,10 +1,10 @@
-// icatctl's argument parser: strict, so a typo in a flag is an error rather than a silent default.
-#include "args.hpp"
+// The command-line parser: strict, so a typo in a flag is an error rather than a silent default.
+#include "icat/cli_args.hpp"
 
 #include <charconv>
 #include <sstream>
 
-namespace icat::ctl {
+namespace icat {
 namespace {
 
 const FlagSpec* FindFlag(const CommandSpec& spec, std::string_view name) {
@@ -12,6 +12,17 @@ const FlagSpec* FindFlag(const CommandSpec& spec, std::string_view name) {
     if (flag.name == name) return &flag;
   }
   return nullptr;
+}
+
+const FlagSpec* FindShortFlag(const CommandSpec& spec, char name) {
+  for (const FlagSpec& flag : spec.flags) {
+    if (flag.short_name != '\0' && flag.short_name == name) return &flag;
+  }
+  return nullptr;
+}
+
+bool IsVariadic(std::string_view positional) {
+  return positional.size() > 3 && positional.substr(positional.size() - 3) == "...";
 }
 
 // "--" alone ends the flags; "-" alone is a positional (a conventional stand-in for stdin).
@@ -43,7 +54,8 @@ void CheckCounts(const CommandSpec& spec, const std::map<std::string, std::vecto
   if (positionals.size() < spec.positionals.size()) {
     throw UsageError("missing " + std::string(spec.positionals[positionals.size()]));
   }
-  if (positionals.size() > spec.positionals.size()) {
+  bool variadic = !spec.positionals.empty() && IsVariadic(spec.positionals.back());
+  if (positionals.size() > spec.positionals.size() && !variadic) {
     throw UsageError("unexpected argument '" + positionals[spec.positionals.size()] + "'");
   }
 }
@@ -63,15 +75,22 @@ Args Args::Parse(const std::vector<std::string>& tokens, const CommandSpec& spec
       flags_ended = true;
       continue;
     }
-    // Single-dash flags are not offered, so "-x" is as unknown as "--bogus".
-    if (token.rfind("--", 0) != 0) throw UsageError("unknown flag " + token);
-    std::string body = token.substr(2);
-    size_t equals = body.find('=');
-    std::string name = body.substr(0, equals);
+    const FlagSpec* flag = nullptr;
+    std::string name;
     std::optional<std::string> inline_value;
-    if (equals != std::string::npos) inline_value = body.substr(equals + 1);
-    const FlagSpec* flag = FindFlag(spec, name);
-    if (flag == nullptr) throw UsageError("unknown flag --" + name);
+    if (token.rfind("--", 0) != 0) {
+      // A single-dash flag is one letter a command declares (-o FILE), never bundled or inline.
+      if (token.size() == 2) flag = FindShortFlag(spec, token[1]);
+      if (flag == nullptr) throw UsageError("unknown flag " + token);
+      name = std::string(flag->name);
+    } else {
+      std::string body = token.substr(2);
+      size_t equals = body.find('=');
+      name = body.substr(0, equals);
+      if (equals != std::string::npos) inline_value = body.substr(equals + 1);
+      flag = FindFlag(spec, name);
+      if (flag == nullptr) throw UsageError("unknown flag --" + name);
+    }
     if (flag->kind == FlagKind::kSwitch) {
       if (inline_value) throw UsageError("--" + name + " takes no value");
       args.values_[name].push_back("");
@@ -121,22 +140,27 @@ bool WantsHelp(const std::vector<std::string>& tokens) {
   return false;
 }
 
-std::string HelpText(std::string_view command, std::string_view summary, const CommandSpec& spec) {
+std::string HelpText(std::string_view program, std::string_view command, std::string_view summary,
+                     const CommandSpec& spec) {
   std::ostringstream usage;
   std::ostringstream flags;
-  usage << "usage: icatctl " << command;
+  usage << "usage: " << program << ' ' << command;
   for (std::string_view positional : spec.positionals) usage << ' ' << positional;
   for (const FlagSpec& flag : spec.flags) {
-    std::string shown = "--" + std::string(flag.name);
+    std::string shown = flag.short_name != '\0' ? "-" + std::string(1, flag.short_name) : "--" + std::string(flag.name);
     if (flag.kind != FlagKind::kSwitch) shown += " " + std::string(flag.value_name);
     if (flag.kind == FlagKind::kRequired) usage << ' ' << shown;
     if (flag.kind == FlagKind::kOptional || flag.kind == FlagKind::kSwitch) usage << " [" << shown << ']';
     if (flag.kind == FlagKind::kRepeated) usage << " [" << shown << "]...";
-    flags << "  " << shown << std::string(shown.size() < 28 ? 28 - shown.size() : 1, ' ') << flag.help << '\n';
+    std::string listed = flag.short_name != '\0' ? "-" + std::string(1, flag.short_name) + ", --" +
+                                                        std::string(flag.name) +
+                                                        (flag.kind == FlagKind::kSwitch ? "" : " " + std::string(flag.value_name))
+                                                  : shown;
+    flags << "  " << listed << std::string(listed.size() < 28 ? 28 - listed.size() : 1, ' ') << flag.help << '\n';
   }
   usage << "\n\n" << summary << '\n';
   if (!spec.flags.empty()) usage << '\n' << flags.str();
   return usage.str();
 }
 
-}  // namespace icat::ctl
+}  // namespace icat

@@ -1,4 +1,5 @@
-// icatctl's argument parser: flags (--x value, --x=value, repeatable, switches) and positionals.
+// The command-line parser of icatctl and icat: flags (--x value, --x=value, -x value, repeatable,
+// switches) and positionals.
 #pragma once
 
 #include <map>
@@ -8,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace icat::ctl {
+namespace icat {
 
 // Bad or missing arguments: main prints it as one line and exits 2.
 class UsageError : public std::runtime_error {
@@ -28,9 +29,11 @@ struct FlagSpec {
   FlagKind kind;
   std::string_view value_name;  // shown in the usage line, e.g. SUBDOMAIN
   std::string_view help;        // one line
+  char short_name = '\0';       // -o for --output; none when '\0'
 };
 
-// What a command accepts: positional arguments (all required) and flags.
+// What a command accepts: positional arguments (all required) and flags. A last positional whose
+// name ends in "..." (REFERENCE...) takes one or more values.
 struct CommandSpec {
   std::vector<std::string_view> positionals;  // names shown in the usage line, e.g. FILE
   std::vector<FlagSpec> flags;
@@ -49,6 +52,7 @@ class Args {
   std::vector<std::string> All(std::string_view flag) const;  // a kRepeated flag, in order
   bool Has(std::string_view flag) const;                      // a kSwitch (or any flag) given
   const std::string& Positional(size_t index) const { return positionals_.at(index); }
+  const std::vector<std::string>& Positionals() const { return positionals_; }
 
  private:
   std::map<std::string, std::vector<std::string>, std::less<>> values_;
@@ -59,6 +63,7 @@ class Args {
 bool WantsHelp(const std::vector<std::string>& tokens);
 
 // "usage: icatctl key create --tenant SUBDOMAIN ...", then the summary and one line per flag.
-std::string HelpText(std::string_view command, std::string_view summary, const CommandSpec& spec);
+std::string HelpText(std::string_view program, std::string_view command, std::string_view summary,
+                     const CommandSpec& spec);
 
-}  // namespace icat::ctl
+}  // namespace icat

@@ -1,0 +1,382 @@
+// build/bin/icat, the tenants' client, against the stack: images, a verified SBOM download written
+// byte for byte, a tampered download refused without writing, API errors in words, vulns and cve.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <thread>
+
+#include "icat/crypto.hpp"
+#include "scans_support.hpp"
+
+namespace it = icat::test;
+
+namespace {
+
+constexpr const char* kAllReads = "read:catalog,read:sbom,read:vulns";
+constexpr const char* kAlpine310 = "scans/trivy-integration-v0.50.0/alpine-310.trivy-image-scan.json";
+constexpr const char* kNginxGrype = "scans/msusel-2022-07-01/nginx_latest.grype-0.38.0.json";
+constexpr const char* kGolangGrype = "scans/msusel-2022-07-01/golang_1.18.grype-0.38.0.json";  // 395 findings
+
+// An image with one scanned version (a report and made-up SBOMs of both formats), licensed to tenant.
+struct Scanned {
+  std::string name, id, repository, report;
+  std::string spdx_path, cyclonedx_path;
+};
+
+Scanned ScanImage(it::Tenant& tenant, const it::TempDir& dir, const std::string& label, const std::string& fixture) {
+  Scanned s;
+  s.name = "it-" + label + "-" + it::RandomSuffix(6);
+  s.repository = "registry.example.test/it/" + s.name;
+  s.report = it::Fixture(fixture);
+  std::string time = "2022-07-01T17:00:00Z";
+  s.spdx_path = dir.Write(s.name + ".spdx.json", it::MinimalSpdx(s.report, time));
+  s.cyclonedx_path = dir.Write(s.name + ".cdx.json", it::MinimalCycloneDx(s.report, time));
+  it::IngestOk({s.name, "1.0", it::ReportDigest(s.report), s.report, s.spdx_path, s.cyclonedx_path, s.repository,
+                std::nullopt, {}});
+  s.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {s.name}).at(0).at(0);
+  it::Image image;
+  image.id = s.id;
+  image.name = s.name;
+  tenant.License(image);
+  return s;
+}
+
+// icat with the key in a --key-file (never in argv) and the address in --url (the runner's
+// environment already holds ICAT_BASE_URL, which an added variable would not replace).
+it::ProcessResult Icat(const it::TempDir& dir, const std::string& key, std::vector<std::string> args,
+                       const std::string& base_url = it::GetEnv().base_url) {
+  std::string key_file = dir.Write("key-" + it::RandomSuffix(6), key + "\n");
+  args.insert(args.begin(), it::GetEnv().bin_dir + "/icat");
+  args.insert(args.end(), {"--key-file", key_file, "--url", base_url});
+  return it::RunProcess(args);
+}
+
+std::string Shown(const it::ProcessResult& r) {
+  return "exit " + std::to_string(r.exit_code) + "\nstdout: " + r.out + "\nstderr: " + r.err;
+}
+
+// A one-connection-at-a-time HTTP proxy in front of the stack that changes SBOM downloads on the
+// way: one byte of the body flipped, and (kRestate) the ETag and Repr-Digest restated to match the
+// changed bytes, so only the signature can tell.
+class TamperingProxy {
+ public:
+  enum Mode { kFlipByte, kRestate };
+  explicit TamperingProxy(Mode mode) : mode_(mode) {
+    listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
+    if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 || listen(listen_fd_, 16) != 0) {
+      throw std::runtime_error("the tampering proxy cannot listen");
+    }
+    socklen_t length = sizeof sa;
+    getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&sa), &length);
+    port_ = ntohs(sa.sin_port);
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~TamperingProxy() {
+    stop_ = true;
+    thread_.join();
+    close(listen_fd_);
+  }
+  std::string Url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  int tampered() const { return tampered_; }
+
+ private:
+  void Serve() {
+    it::HttpClient upstream;
+    while (!stop_) {
+      pollfd p{listen_fd_, POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      int fd = accept(listen_fd_, nullptr, nullptr);
+      if (fd < 0) continue;
+      Answer(fd, upstream);
+      close(fd);
+    }
+  }
+
+  void Answer(int fd, it::HttpClient& upstream) {
+    std::string head;
+    char chunk[8192];
+    while (head.find("\r\n\r\n") == std::string::npos) {
+      pollfd p{fd, POLLIN, 0};
+      if (poll(&p, 1, 5000) <= 0) return;
+      ssize_t n = read(fd, chunk, sizeof chunk);
+      if (n <= 0) return;
+      head.append(chunk, static_cast<size_t>(n));
+    }
+    std::string line = head.substr(0, head.find("\r\n"));
+    std::string target = line.substr(line.find(' ') + 1, line.rfind(' ') - line.find(' ') - 1);
+    it::Headers forwarded;
+    std::string lower = head;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    size_t auth = lower.find("\r\nauthorization:");
+    if (auth != std::string::npos) {
+      size_t start = head.find_first_not_of(' ', auth + 16);
+      forwarded.emplace_back("Authorization", head.substr(start, head.find("\r\n", start) - start));
+    }
+    it::Response r = upstream.Get(it::GetEnv().base_url + target, forwarded);
+    std::string body = r.body;
+    std::map<std::string, std::string> headers = r.headers;
+    if (target.find("/sbom") != std::string::npos && r.status == 200 && !body.empty()) {
+      body[body.size() / 2] ^= 1;
+      tampered_++;
+      if (mode_ == kRestate) {
+        std::string sha = icat::Sha256(body);
+        headers["etag"] = "\"sha256:" + icat::HexEncode(sha) + "\"";
+        headers["repr-digest"] = "sha-256=:" + icat::Base64Encode(sha) + ":";
+      }
+    }
+    std::string reply = "HTTP/1.1 " + std::to_string(r.status) + " X\r\nConnection: close\r\nContent-Length: " +
+                        std::to_string(body.size()) + "\r\n";
+    for (const char* name : {"content-type", "etag", "repr-digest", "x-signature", "x-signature-key-id", "x-request-id"}) {
+      if (headers.count(name)) reply += std::string(name) + ": " + headers[name] + "\r\n";
+    }
+    reply += "\r\n" + body;
+    for (size_t sent = 0; sent < reply.size();) {
+      ssize_t n = write(fd, reply.data() + sent, reply.size() - sent);
+      if (n <= 0) return;
+      sent += static_cast<size_t>(n);
+    }
+  }
+
+  Mode mode_;
+  int listen_fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> tampered_{0};
+  std::thread thread_;
+};
+
+size_t Entries(const std::string& dir) {
+  return static_cast<size_t>(
+      std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()));
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(icat_client)
+
+BOOST_AUTO_TEST_CASE(images_lists_every_licensed_image_in_a_table_and_as_the_apis_json) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned a = ScanImage(tenant, dir, "icat-a", kAlpine310);
+  Scanned b = ScanImage(tenant, dir, "icat-b", kNginxGrype);
+  std::string key = tenant.CreateKey(kAllReads);
+  it::ProcessResult table = Icat(dir, key, {"images"});
+  BOOST_TEST_REQUIRE(table.exit_code == 0, Shown(table));
+  BOOST_TEST(table.out.rfind("NAME ", 0) == 0, table.out);
+  for (const Scanned* s : {&a, &b}) {
+    BOOST_TEST(table.out.find(s->name + " ") != std::string::npos, table.out);
+    BOOST_TEST(table.out.find(s->repository) != std::string::npos, table.out);
+  }
+  it::ProcessResult json = Icat(dir, key, {"images", "--json"});
+  BOOST_TEST_REQUIRE(json.exit_code == 0, Shown(json));
+  rapidjson::Document listed;
+  listed.Parse(json.out.c_str());
+  rapidjson::Document api = it::ExpectJson200(it::Get("/v1/images", it::Bearer(key)));
+  BOOST_TEST_REQUIRE((listed.IsObject() && listed.HasMember("images") && listed["images"].IsArray()), json.out);
+  BOOST_TEST(listed["images"].Size() == 2u);
+  BOOST_TEST((listed["images"] == api["images"]));
+  BOOST_TEST(listed["nextCursor"].IsNull());
+}
+
+BOOST_AUTO_TEST_CASE(sbom_of_the_latest_version_writes_exactly_the_apis_bytes_after_verifying_them) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "icat-sbom", kAlpine310);
+  std::string key = tenant.CreateKey(kAllReads);
+  for (const std::string format : {"spdx", "cyclonedx"}) {
+    BOOST_TEST_CONTEXT(format) {
+      std::string out = dir.path() + "/out-" + format + ".json";
+      // By name, and by repository.
+      for (const std::string& image : {s.name, s.repository}) {
+        std::filesystem::remove(out);
+        it::ProcessResult r = Icat(dir, key, {"sbom", image, "--format", format, "-o", out});
+        BOOST_TEST_REQUIRE(r.exit_code == 0, Shown(r));
+        it::Response api = it::Get("/v1/images/" + s.id + "/sbom?format=" + format, it::Bearer(key));
+        BOOST_TEST_REQUIRE(api.status == 200, api.Summary());
+        BOOST_TEST((it::ReadFileBytes(out) == api.body));
+        BOOST_TEST((it::ReadFileBytes(out) == it::ReadFileBytes(format == "spdx" ? s.spdx_path : s.cyclonedx_path)));
+        BOOST_TEST(r.out.rfind("wrote " + out + ": " + s.name + " 1.0 (latest) ", 0) == 0, r.out);
+        BOOST_TEST(r.out.find("signature verified") != std::string::npos, r.out);
+      }
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_tampered_download_exits_2_naming_the_check_and_writes_nothing) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "icat-tamper", kAlpine310);
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string out_dir = dir.path() + "/out";
+  std::filesystem::create_directory(out_dir);
+  std::string out = out_dir + "/sbom.spdx.json";
+  {
+    TamperingProxy proxy(TamperingProxy::kFlipByte);
+    it::ProcessResult r = Icat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
+    BOOST_TEST(proxy.tampered() == 1);
+    BOOST_TEST(r.exit_code == 2, Shown(r));
+    BOOST_TEST(r.err.find("refusing the " + s.name) != std::string::npos, r.err);
+    BOOST_TEST(r.err.find("checksum mismatch") != std::string::npos, r.err);
+    BOOST_TEST(r.err.find("nothing was written to " + out) != std::string::npos, r.err);
+  }
+  BOOST_TEST(Entries(out_dir) == 0u);  // neither the file nor a temp file
+  {
+    // The checksums restated for the changed bytes: the signature refuses it.
+    TamperingProxy proxy(TamperingProxy::kRestate);
+    it::ProcessResult r = Icat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
+    BOOST_TEST(proxy.tampered() == 1);
+    BOOST_TEST(r.exit_code == 2, Shown(r));
+    BOOST_TEST(r.err.find("the Ed25519 signature does not match the bytes") != std::string::npos, r.err);
+  }
+  BOOST_TEST(Entries(out_dir) == 0u);
+  // An existing file is left as it was.
+  it::WriteFileBytes(out, "before");
+  {
+    TamperingProxy proxy(TamperingProxy::kFlipByte);
+    it::ProcessResult r = Icat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
+    BOOST_TEST(r.exit_code == 2, Shown(r));
+  }
+  BOOST_TEST(it::ReadFileBytes(out) == "before");
+  BOOST_TEST(Entries(out_dir) == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_wrong_key_exits_2_with_the_apis_error_message_and_request_id) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "icat-badkey", kAlpine310);
+  std::string wrong = tenant.CreateKey(kAllReads);
+  wrong.back() = wrong.back() == 'A' ? 'B' : 'A';
+  it::ProcessResult r = Icat(dir, wrong, {"images"});
+  BOOST_TEST(r.exit_code == 2, Shown(r));
+  it::Response api = it::Get("/v1/images", it::Bearer(wrong));
+  it::ExpectError(api, 401, "UNAUTHENTICATED");
+  std::string message = it::StringMember(it::JsonOf(api), "message");
+  BOOST_TEST(r.err.find("HTTP 401 UNAUTHENTICATED: " + message) != std::string::npos, r.err);
+  BOOST_TEST(r.err.find("(request id ") != std::string::npos, r.err);
+  BOOST_TEST(r.out == "");
+  // A key without read:sbom: the scope refusal in the API's words, and no file.
+  std::string catalog_only = tenant.CreateKey("read:catalog");
+  std::string out = dir.path() + "/x.spdx.json";
+  it::ProcessResult scope = Icat(dir, catalog_only, {"sbom", s.name, "--format", "spdx", "-o", out});
+  BOOST_TEST(scope.exit_code == 2, Shown(scope));
+  BOOST_TEST(scope.err.find("HTTP 403 INSUFFICIENT_SCOPE: ") != std::string::npos, scope.err);
+  BOOST_TEST(!std::filesystem::exists(out));
+}
+
+BOOST_AUTO_TEST_CASE(the_key_is_read_from_icat_api_key_and_refused_as_an_argument) {
+  BOOST_TEST_REQUIRE(std::getenv("ICAT_API_KEY") == nullptr, "the test runner must not set ICAT_API_KEY");
+  BOOST_TEST_REQUIRE(std::getenv("ICAT_BASE_URL") != nullptr);  // icat reads the stack's address from it
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "icat-env", kAlpine310);
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string icat = it::GetEnv().bin_dir + "/icat";
+  it::ProcessResult r = it::RunProcess({icat, "images"}, {}, {"ICAT_API_KEY=" + key});
+  BOOST_TEST(r.exit_code == 0, Shown(r));
+  BOOST_TEST(r.out.find(s.name) != std::string::npos, r.out);
+  it::ProcessResult none = it::RunProcess({icat, "images"});
+  BOOST_TEST(none.exit_code == 2, Shown(none));
+  BOOST_TEST(none.err.find("no API key: set ICAT_API_KEY or pass --key-file FILE") != std::string::npos, none.err);
+  for (const std::vector<std::string>& typed : std::vector<std::vector<std::string>>{
+           {"--key", key}, {"--api-key", key}, {"--key=" + key}, {key}}) {
+    std::vector<std::string> argv = {icat, "images"};
+    argv.insert(argv.end(), typed.begin(), typed.end());
+    it::ProcessResult refused = it::RunProcess(argv);
+    BOOST_TEST(refused.exit_code == 2, Shown(refused));
+    BOOST_TEST(refused.err.find("the API key is never an argument") != std::string::npos, refused.err);
+    BOOST_TEST(refused.err.find(key) == std::string::npos, "the key is echoed: " << refused.err);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_image_or_version_exits_2_and_writes_nothing) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "icat-unknown", kAlpine310);
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string out = dir.path() + "/never.json";
+  it::ProcessResult image = Icat(dir, key, {"sbom", s.name + "-nope", "--format", "spdx", "-o", out});
+  BOOST_TEST(image.exit_code == 2, Shown(image));
+  BOOST_TEST(image.err.find("no licensed image is named '" + s.name + "-nope'") != std::string::npos, image.err);
+  it::ProcessResult version = Icat(dir, key, {"sbom", s.name + ":9.9.9", "--format", "spdx", "-o", out});
+  BOOST_TEST(version.exit_code == 2, Shown(version));
+  BOOST_TEST(version.err.find(s.name + " has no version 9.9.9") != std::string::npos, version.err);
+  it::ProcessResult digest = Icat(dir, key, {"vulns", s.name + "@" + it::RandomDigest()});
+  BOOST_TEST(digest.exit_code == 2, Shown(digest));
+  BOOST_TEST(digest.err.find("has no version with digest sha256:") != std::string::npos, digest.err);
+  BOOST_TEST(!std::filesystem::exists(out));
+  // Another tenant's image is unknown alike.
+  it::Tenant other;
+  it::ProcessResult hidden = Icat(dir, other.CreateKey(kAllReads), {"vulns", s.name});
+  BOOST_TEST(hidden.exit_code == 2, Shown(hidden));
+  BOOST_TEST(hidden.err.find("no licensed image is named") != std::string::npos, hidden.err);
+}
+
+BOOST_AUTO_TEST_CASE(vulns_lists_every_finding_filters_by_severity_and_prints_the_apis_json) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "icat-vulns", kGolangGrype);
+  std::string key = tenant.CreateKey(kAllReads);
+  std::vector<it::ExpectedFinding> all = it::DeriveFindings(s.report);
+  BOOST_TEST_REQUIRE(all.size() > 200u, "the fixture must need more than one page");
+  it::ProcessResult json = Icat(dir, key, {"vulns", s.name, "--json"});
+  BOOST_TEST_REQUIRE(json.exit_code == 0, Shown(json));
+  rapidjson::Document listed;
+  listed.Parse(json.out.c_str());
+  BOOST_TEST_REQUIRE((listed.IsObject() && listed.HasMember("vulnerabilities") && listed["vulnerabilities"].IsArray()));
+  BOOST_TEST(listed["vulnerabilities"].Size() == all.size());
+  BOOST_TEST(listed["nextCursor"].IsNull());
+  it::ProcessResult table = Icat(dir, key, {"vulns", s.name});
+  BOOST_TEST_REQUIRE(table.exit_code == 0, Shown(table));
+  size_t lines = static_cast<size_t>(std::count(table.out.begin(), table.out.end(), '\n'));
+  BOOST_TEST(lines == all.size() + 2);  // the title, the header, one line per finding
+  it::DerivedCounts counts = it::DeriveCounts(all);
+  BOOST_TEST(table.out.find("critical " + std::to_string(counts.vulnerabilities["critical"]) + ", high " +
+                            std::to_string(counts.vulnerabilities["high"])) != std::string::npos,
+             table.out.substr(0, 300));
+  long long critical = std::count_if(all.begin(), all.end(), [](const it::ExpectedFinding& f) { return f.severity == "critical"; });
+  it::ProcessResult only = Icat(dir, key, {"vulns", s.name, "--severity", "critical", "--json"});
+  BOOST_TEST_REQUIRE(only.exit_code == 0);
+  rapidjson::Document filtered;
+  filtered.Parse(only.out.c_str());
+  BOOST_TEST(static_cast<long long>(filtered["vulnerabilities"].Size()) == critical);
+  it::ProcessResult bad = Icat(dir, key, {"vulns", s.name, "--severity", "severe"});
+  BOOST_TEST(bad.exit_code == 2, Shown(bad));
+  BOOST_TEST(bad.err.find("HTTP 400 VALIDATION_ERROR") != std::string::npos, bad.err);
+  BOOST_TEST(bad.err.find("[severity: ") != std::string::npos, bad.err);
+}
+
+BOOST_AUTO_TEST_CASE(cve_shows_the_images_that_carry_an_id_and_none_for_an_id_nobody_carries) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "icat-cve", kAlpine310);
+  std::string key = tenant.CreateKey(kAllReads);
+  std::vector<it::ExpectedFinding> all = it::DeriveFindings(s.report);
+  BOOST_TEST_REQUIRE(!all.empty());
+  const it::ExpectedFinding& f = all.front();
+  it::ProcessResult table = Icat(dir, key, {"cve", f.id});
+  BOOST_TEST_REQUIRE(table.exit_code == 0, Shown(table));
+  BOOST_TEST(table.out.find(s.name + " ") != std::string::npos, table.out);
+  BOOST_TEST(table.out.find(f.package) != std::string::npos, table.out);
+  it::ProcessResult json = Icat(dir, key, {"cve", f.id, "--json"});
+  BOOST_TEST_REQUIRE(json.exit_code == 0, Shown(json));
+  rapidjson::Document shown;
+  shown.Parse(json.out.c_str());
+  BOOST_TEST((shown == it::ExpectJson200(it::Get("/v1/cve/" + f.id, it::Bearer(key)))));
+  it::ProcessResult nobody = Icat(dir, key, {"cve", "CVE-1999-99999"});
+  BOOST_TEST(nobody.exit_code == 0, Shown(nobody));
+  BOOST_TEST(nobody.out == "no licensed image carries CVE-1999-99999 in the latest version of it\n");
+  it::ProcessResult bad = Icat(dir, key, {"cve", "not-a-cve"});
+  BOOST_TEST(bad.exit_code == 2, Shown(bad));
+  BOOST_TEST(bad.err.find("VALIDATION_ERROR") != std::string::npos, bad.err);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,266 @@
+// icat's pure parts: IMAGE[:TAG|@DIGEST], the --fail-on rule, verification of a signed download,
+// and where the service and the key come from (never argv).
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "../../tools/icat/api.hpp"
+#include "../../tools/icat/commands.hpp"
+#include "../../tools/icat/rules.hpp"
+#include "../../tools/icat/verify.hpp"
+#include "icat/crypto.hpp"
+
+namespace client = icat::client;
+
+namespace {
+
+// RFC 8032 section 7.1, test 1: the secret key 9d61...7f60 as PKCS#8 PEM.
+const std::string kPrivate =
+    "-----BEGIN PRIVATE KEY-----\n"
+    "MC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n"
+    "-----END PRIVATE KEY-----\n";
+
+const std::string kDigest = "sha256:" + std::string(64, 'a');
+
+std::string SpecError(const std::string& text) {
+  std::string why;
+  std::optional<client::ImageSpec> spec = client::ParseImageSpec(text, &why);
+  return spec ? "" : why;
+}
+
+// A download of bytes as the service signs it: ETag, Repr-Digest, X-Signature, X-Signature-Key-Id.
+struct Signed {
+  std::string bytes = "{\"bomFormat\":\"CycloneDX\",\"specVersion\":\"1.5\"}";
+  std::string pem = icat::Ed25519PublicKeyPem(kPrivate);
+  client::SignedDownload download;
+  std::vector<client::SigningKey> keys;
+  Signed() {
+    std::string sha = icat::Sha256(bytes);
+    download = {"\"sha256:" + icat::HexEncode(sha) + "\"", "sha-256=:" + icat::Base64Encode(sha) + ":",
+                icat::Base64Encode(icat::Ed25519Sign(kPrivate, bytes)), icat::SigningKeyId(pem)};
+    keys = {{"0000000000000000", "Ed25519", pem}, {download.key_id, "Ed25519", pem}};
+  }
+  std::string Failure() const { return client::VerificationFailure(bytes, download, keys).value_or(""); }
+};
+
+struct TempDir {
+  TempDir() {
+    char pattern[] = "/tmp/icat-unit-XXXXXX";
+    path = mkdtemp(pattern);
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  std::string path;
+};
+
+client::Connection Resolve(const std::vector<std::string>& tokens, const std::map<std::string, std::string>& env,
+                           bool needs_key = true) {
+  icat::CommandSpec spec{{}, client::ConnectionFlags()};
+  return client::ResolveConnection(
+      icat::Args::Parse(tokens, spec),
+      [&env](const char* name) -> const char* {
+        auto found = env.find(name);
+        return found == env.end() ? nullptr : found->second.c_str();
+      },
+      needs_key);
+}
+
+std::string ResolveError(const std::vector<std::string>& tokens, const std::map<std::string, std::string>& env) {
+  try {
+    Resolve(tokens, env);
+  } catch (const client::Failure& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(icat_client)
+
+BOOST_AUTO_TEST_CASE(an_image_spec_is_a_name_or_repository_with_an_optional_tag_and_digest) {
+  std::string why;
+  client::ImageSpec name = *client::ParseImageSpec("nginx", &why);
+  BOOST_TEST(name.image == "nginx");
+  BOOST_TEST(name.Latest());
+  client::ImageSpec tagged = *client::ParseImageSpec("hardened/nginx:1.27.3", &why);
+  BOOST_TEST(tagged.image == "hardened/nginx");
+  BOOST_TEST(*tagged.tag == "1.27.3");
+  BOOST_TEST(!tagged.digest);
+  client::ImageSpec repo = *client::ParseImageSpec("registry.example.test:5000/hardened/nginx@" + kDigest, &why);
+  BOOST_TEST(repo.image == "registry.example.test:5000/hardened/nginx");  // the port is no tag
+  BOOST_TEST(!repo.tag);
+  BOOST_TEST(*repo.digest == kDigest);
+  client::ImageSpec both = *client::ParseImageSpec("registry.example.test/nginx:1.0@" + kDigest, &why);
+  BOOST_TEST((*both.tag == "1.0" && *both.digest == kDigest && both.image == "registry.example.test/nginx"));
+  BOOST_TEST(client::ParseImageSpec("localhost:5000/nginx", &why)->image == "localhost:5000/nginx");
+}
+
+BOOST_AUTO_TEST_CASE(a_malformed_image_spec_says_which_part_is_wrong) {
+  BOOST_TEST(SpecError("nginx@sha256:abc") == "'sha256:abc' is not a digest of the form sha256:<64 lower-case hex>");
+  BOOST_TEST(SpecError("nginx@sha256:" + std::string(64, 'A')).find("is not a digest") != std::string::npos);
+  BOOST_TEST(SpecError("nginx@md5:" + std::string(32, 'a')).find("is not a digest") != std::string::npos);
+  BOOST_TEST(SpecError("nginx:") == "'' is not a version tag");
+  BOOST_TEST(SpecError("nginx:1 2") == "'1 2' is not a version tag");
+  BOOST_TEST(SpecError("nginx:-1") == "'-1' is not a version tag");
+  BOOST_TEST(SpecError(":1.0") == "'' is not an image name or repository");
+  BOOST_TEST(SpecError("") == "'' is not an image name or repository");
+  BOOST_TEST(SpecError("registry/") == "'registry/' is not an image name or repository");
+}
+
+BOOST_AUTO_TEST_CASE(levels_are_the_four_severities_and_rank_in_order) {
+  BOOST_TEST(*client::ParseLevel("critical") == 4);
+  BOOST_TEST(*client::ParseLevel("low") == 1);
+  for (const char* bad : {"unknown", "CRITICAL", "negligible", "", "high,critical"}) {
+    BOOST_TEST(!client::ParseLevel(bad).has_value(), bad);
+  }
+  BOOST_TEST(client::SeverityRank("critical") > client::SeverityRank("high"));
+  BOOST_TEST(client::SeverityRank("medium") > client::SeverityRank("low"));
+  BOOST_TEST(client::SeverityRank("low") > client::SeverityRank("unknown"));
+}
+
+BOOST_AUTO_TEST_CASE(fail_on_counts_findings_at_or_above_the_level_except_not_affected_and_wont_fix) {
+  const int high = *client::ParseLevel("high");
+  for (const char* state : {"fixed", "not-fixed", "unknown"}) {
+    BOOST_TEST(client::CountsForFailOn("critical", state, high), state);
+    BOOST_TEST(client::CountsForFailOn("high", state, high), state);
+    BOOST_TEST(!client::CountsForFailOn("medium", state, high), state);
+  }
+  for (const char* state : {"not-affected", "wont-fix"}) {
+    BOOST_TEST(!client::CountsForFailOn("critical", state, high), state);
+  }
+  BOOST_TEST(!client::CountsForFailOn("unknown", "fixed", *client::ParseLevel("low")));
+  BOOST_TEST(client::CountsForFailOn("low", "fixed", *client::ParseLevel("low")));
+}
+
+BOOST_AUTO_TEST_CASE(a_judgement_counts_distinct_ids_and_names_those_left_out) {
+  std::vector<client::Finding> findings = {
+      {"CVE-1", "critical", "fixed"},        {"CVE-1", "critical", "not-fixed"},  // one id, two packages
+      {"CVE-2", "high", "wont-fix"},         {"CVE-3", "critical", "not-affected"},
+      {"CVE-4", "medium", "fixed"},          {"CVE-5", "high", "not-affected"},
+      {"CVE-5", "medium", "fixed"},  // counted as medium: its high finding is not_affected
+      {"CVE-6", "unknown", "fixed"}};
+  client::Judgement high = client::Judge(findings, *client::ParseLevel("high"));
+  BOOST_TEST(high.failed);
+  BOOST_TEST(high.at_or_above == 1);
+  BOOST_TEST(high.excluded == 3);  // CVE-2, CVE-3, CVE-5
+  BOOST_TEST(client::CountsText(high.counts) == "critical 1, high 0, medium 2, low 0, unknown 1");
+  client::Judgement critical_only = client::Judge({findings.begin() + 2, findings.end()}, *client::ParseLevel("critical"));
+  BOOST_TEST(!critical_only.failed);
+  BOOST_TEST(critical_only.at_or_above == 0);
+  BOOST_TEST(critical_only.excluded == 1);  // CVE-3
+  BOOST_TEST(!client::Judge({}, 1).failed);
+}
+
+BOOST_AUTO_TEST_CASE(a_signed_download_verifies_and_each_kind_of_tampering_is_named) {
+  Signed ok;
+  BOOST_TEST(ok.Failure() == "");
+  Signed flipped;
+  flipped.bytes[5] ^= 1;
+  BOOST_TEST(flipped.Failure().rfind("checksum mismatch: the ETag says sha256:", 0) == 0, flipped.Failure());
+  // The bytes changed and both checksums restated to match: only the signature can tell.
+  Signed restated;
+  restated.bytes[5] ^= 1;
+  std::string sha = icat::Sha256(restated.bytes);
+  restated.download.etag = "\"sha256:" + icat::HexEncode(sha) + "\"";
+  restated.download.repr_digest = "sha-256=:" + icat::Base64Encode(sha) + ":";
+  BOOST_TEST(restated.Failure() == "the Ed25519 signature does not match the bytes (key " + ok.download.key_id + ")");
+  Signed repr_only;
+  repr_only.download.etag.clear();
+  BOOST_TEST(repr_only.Failure() == "");
+  repr_only.bytes += " ";
+  BOOST_TEST(repr_only.Failure().rfind("checksum mismatch: the Repr-Digest says", 0) == 0, repr_only.Failure());
+  Signed unsigned_download;
+  unsigned_download.download.signature.clear();
+  BOOST_TEST(unsigned_download.Failure() == "the download is not signed (no X-Signature)");
+  Signed no_checksum;
+  no_checksum.download.etag.clear();
+  no_checksum.download.repr_digest.clear();
+  BOOST_TEST(no_checksum.Failure() == "the download states no checksum (neither ETag nor Repr-Digest)");
+  Signed unknown_key;
+  unknown_key.keys.erase(unknown_key.keys.begin() + 1);
+  BOOST_TEST(unknown_key.Failure() == "the signing key " + ok.download.key_id + " is not among the service's signing keys");
+  Signed relabelled;  // a listed key whose id is not its own
+  relabelled.download.key_id = "0000000000000000";
+  BOOST_TEST(relabelled.Failure().find("has another id") != std::string::npos, relabelled.Failure());
+  Signed bad_signature;
+  std::string raw = *icat::Base64Decode(bad_signature.download.signature);
+  raw[0] ^= 1;
+  bad_signature.download.signature = icat::Base64Encode(raw);
+  BOOST_TEST(bad_signature.Failure().find("signature does not match") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(signing_keys_parse_from_the_api_body_and_anything_else_is_refused) {
+  std::vector<client::SigningKey> keys =
+      client::ParseSigningKeys(R"({"keys": [{"id": "ab", "algorithm": "Ed25519", "publicKeyPem": "P"}]})");
+  BOOST_TEST_REQUIRE(keys.size() == 1u);
+  BOOST_TEST((keys[0].id == "ab" && keys[0].algorithm == "Ed25519" && keys[0].public_key_pem == "P"));
+  BOOST_CHECK_THROW(client::ParseSigningKeys("[]"), client::Failure);
+  BOOST_CHECK_THROW(client::ParseSigningKeys("<html>"), client::Failure);
+}
+
+BOOST_AUTO_TEST_CASE(the_key_comes_from_the_environment_or_a_key_file_and_the_url_may_be_a_flag) {
+  TempDir dir;
+  std::string file = dir.path + "/key";
+  std::ofstream(file) << "icat_live_fromfile\r\nsecond line\n";
+  std::map<std::string, std::string> env = {{"ICAT_BASE_URL", "https://acme.example/"}, {"ICAT_API_KEY", "icat_live_env"}};
+  client::Connection from_env = Resolve({}, env);
+  BOOST_TEST(from_env.base_url == "https://acme.example");
+  BOOST_TEST(from_env.api_key == "icat_live_env");
+  BOOST_TEST(from_env.ca_file == "");
+  client::Connection from_flags = Resolve({"--url", "http://127.0.0.1:8080", "--key-file", file, "--cacert", "/ca.pem"}, env);
+  BOOST_TEST(from_flags.base_url == "http://127.0.0.1:8080");
+  BOOST_TEST(from_flags.api_key == "icat_live_fromfile");
+  BOOST_TEST(from_flags.ca_file == "/ca.pem");
+  BOOST_TEST(Resolve({}, {{"ICAT_BASE_URL", "https://a.example"}, {"ICAT_CA_FILE", "/x.pem"}}, false).ca_file == "/x.pem");
+  // No flag can carry the key itself.
+  icat::CommandSpec spec{{}, client::ConnectionFlags()};
+  for (const char* flag : {"--key", "--api-key", "--token"}) {
+    BOOST_CHECK_THROW(icat::Args::Parse({flag, "icat_live_x"}, spec), icat::UsageError);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_missing_key_or_url_and_a_clear_text_remote_url_are_refused) {
+  BOOST_TEST(ResolveError({}, {{"ICAT_API_KEY", "k"}}) == "no service address: set ICAT_BASE_URL or pass --url URL");
+  BOOST_TEST(ResolveError({}, {{"ICAT_BASE_URL", "https://a.example"}}).rfind("no API key: set ICAT_API_KEY", 0) == 0);
+  BOOST_TEST(ResolveError({}, {{"ICAT_BASE_URL", "http://icat.example"}, {"ICAT_API_KEY", "k"}}) ==
+             "refusing to send the API key in clear text to icat.example: use an https:// address");
+  BOOST_TEST(ResolveError({}, {{"ICAT_BASE_URL", "ftp://a.example"}, {"ICAT_API_KEY", "k"}}).find("not an http") !=
+             std::string::npos);
+  BOOST_TEST(ResolveError({}, {{"ICAT_BASE_URL", "https://u:p@a.example"}, {"ICAT_API_KEY", "k"}}).find("user name") !=
+             std::string::npos);
+  for (const char* local : {"http://localhost:8080", "http://127.0.0.1", "http://[::1]:8080"}) {
+    BOOST_TEST(ResolveError({}, {{"ICAT_BASE_URL", local}, {"ICAT_API_KEY", "k"}}) == "", local);
+  }
+  TempDir dir;
+  std::ofstream(dir.path + "/empty") << "\n";
+  BOOST_TEST(ResolveError({"--key-file", dir.path + "/empty"}, {{"ICAT_BASE_URL", "https://a.example"}}).find(
+                 "the first line is empty") != std::string::npos);
+  BOOST_TEST(ResolveError({"--key-file", dir.path + "/absent"}, {{"ICAT_BASE_URL", "https://a.example"}}).find(
+                 "cannot be read") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(api_failures_name_status_error_message_details_and_request_id) {
+  BOOST_TEST(client::DescribeApiFailure("GET /v1/images", 401, R"({"error":"UNAUTHENTICATED","message":"Invalid API key."})",
+                                        "r-1") == "GET /v1/images: HTTP 401 UNAUTHENTICATED: Invalid API key. (request id r-1)");
+  BOOST_TEST(client::DescribeApiFailure(
+                 "GET /v1/images", 400,
+                 R"({"error":"VALIDATION_ERROR","message":"Bad.","details":[{"field":"cursor","issue":"malformed"}]})", "") ==
+             "GET /v1/images: HTTP 400 VALIDATION_ERROR: Bad. [cursor: malformed]");
+  BOOST_TEST(client::DescribeApiFailure("GET /x", 502, "<html>", "") ==
+             "GET /x: HTTP 502 (not an API error body: is the URL the icat service?)");
+}
+
+BOOST_AUTO_TEST_CASE(an_atomic_write_leaves_the_whole_file_or_nothing) {
+  TempDir dir;
+  client::WriteFileAtomically(dir.path + "/out.json", "verified");
+  std::ifstream in(dir.path + "/out.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  BOOST_TEST(text == "verified");
+  BOOST_CHECK_THROW(client::WriteFileAtomically(dir.path + "/no-such-dir/out.json", "x"), client::Failure);
+  size_t entries = std::distance(std::filesystem::directory_iterator(dir.path), std::filesystem::directory_iterator());
+  BOOST_TEST(entries == 1u);  // no temp file left behind
+  BOOST_TEST(client::UrlEncode("registry.example.test/a:1@sha256:ab") == "registry.example.test%2Fa%3A1%40sha256%3Aab");
+}
+
+BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,456 @@
+// icat's commands over the /v1 API (commands.hpp): resolving IMAGE[:TAG|@DIGEST], paging, verified
+// downloads, tables, and the check of image references.
+#include "commands.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+
+#include "icat/json.hpp"
+#include "icat/vocabulary.hpp"
+#include "rules.hpp"
+#include "verify.hpp"
+
+namespace icat::client {
+
+namespace {
+
+using rapidjson::Value;
+
+std::string Str(const Value& object, const char* name) {
+  return object.IsObject() && object.HasMember(name) && object[name].IsString() ? object[name].GetString() : "";
+}
+
+long long Int(const Value& object, const char* name) {
+  return object.IsObject() && object.HasMember(name) && object[name].IsInt64() ? object[name].GetInt64() : 0;
+}
+
+const Value& Member(const Value& object, const char* name) {
+  static const Value kNull;
+  return object.IsObject() && object.HasMember(name) ? object[name] : kNull;
+}
+
+std::string ToJson(const Value& value) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  value.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+// Columns padded to their widest cell; the last column unpadded.
+void PrintTable(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<size_t> widths;
+  for (const auto& row : rows) {
+    if (widths.size() < row.size()) widths.resize(row.size(), 0);
+    for (size_t i = 0; i < row.size(); i++) widths[i] = std::max(widths[i], row[i].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); i++) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 2, ' ');
+    }
+    std::cout << line << '\n';
+  }
+}
+
+std::string Short(std::string_view digest) { return std::string(digest.substr(0, std::min<size_t>(digest.size(), 19))); }
+
+// Every page of a list endpoint (path already holding its query), following nextCursor: the first
+// page with the items of the others appended to its member `items`, and nextCursor null.
+rapidjson::Document AllPages(Api& api, const std::string& path, const char* items) {
+  std::string separator = path.find('?') == std::string::npos ? "?" : "&";
+  rapidjson::Document all = api.GetJson(path);
+  std::string cursor = Str(all, "nextCursor");
+  for (int pages = 1; !cursor.empty(); pages++) {
+    if (pages > 10000) throw Failure("GET " + path + ": the pages do not end");
+    rapidjson::Document page = api.GetJson(path + separator + "cursor=" + UrlEncode(cursor));
+    if (Member(page, items).IsArray() && Member(all, items).IsArray()) {
+      for (Value& item : page[items].GetArray()) all[items].PushBack(Value(item, all.GetAllocator()), all.GetAllocator());
+    }
+    cursor = Str(page, "nextCursor");
+  }
+  if (all.IsObject() && all.HasMember("nextCursor")) all["nextCursor"].SetNull();
+  return all;
+}
+
+struct ImageRow {
+  std::string id, name, repository;
+};
+
+struct VersionRow {
+  std::string id, tag, digest;
+};
+
+// The licensed image whose name is IMAGE, else whose repository is IMAGE.
+ImageRow FindImage(Api& api, const std::string& image) {
+  rapidjson::Document list = AllPages(api, "/v1/images?limit=200", "images");
+  if (!Member(list, "images").IsArray()) throw Failure("GET /v1/images: the answer has no images list");
+  const Value* by_repository = nullptr;
+  for (const Value& item : list["images"].GetArray()) {
+    if (Str(item, "name") == image) return {Str(item, "id"), Str(item, "name"), Str(item, "repository")};
+    if (Str(item, "repository") == image && by_repository == nullptr) by_repository = &item;
+  }
+  if (by_repository) return {Str(*by_repository, "id"), Str(*by_repository, "name"), Str(*by_repository, "repository")};
+  throw Failure("no licensed image is named '" + image + "' or has that repository (icat images lists them)");
+}
+
+// The version a tag and/or digest names, from the image's detail (which lists every version); with
+// neither, the latest version.
+VersionRow FindVersion(Api& api, const ImageRow& image, const ImageSpec& spec) {
+  rapidjson::Document detail = api.GetJson("/v1/images/" + UrlEncode(image.id));
+  if (spec.Latest()) {
+    const Value& latest = Member(detail, "latestVersion");
+    if (!latest.IsObject()) throw Failure(image.name + " has no versions yet");
+    return {Str(latest, "id"), Str(latest, "tag"), Str(latest, "digest")};
+  }
+  const Value& versions = Member(detail, "versions");
+  if (versions.IsArray()) {
+    for (const Value& v : versions.GetArray()) {
+      if (spec.tag && Str(v, "tag") != *spec.tag) continue;
+      if (spec.digest && Str(v, "digest") != *spec.digest) continue;
+      return {Str(v, "id"), Str(v, "tag"), Str(v, "digest")};
+    }
+  }
+  std::string what = "version" + (spec.tag ? " " + *spec.tag : "") + (spec.digest ? " with digest " + *spec.digest : "");
+  throw Failure(image.name + " has no " + what + " (icat images shows its latest version)");
+}
+
+// A versioned path answered 404 NOT_FOUND though the image and version were just found: the
+// service does not have that endpoint (yet).
+[[noreturn]] void ThrowNoEndpoint(const ApiFailure& failure, const std::string& endpoint, const std::string& hint) {
+  throw Failure("the service has no endpoint " + endpoint + " yet (it answered " + std::to_string(failure.status) +
+                " " + failure.error + (failure.message.empty() ? "" : ": " + failure.message) + ")" + hint);
+}
+
+// GET path expecting 200; a 404 NOT_FOUND becomes "no such endpoint" when the path is versioned.
+HttpReply GetVersioned(Api& api, const std::string& path, bool versioned, const std::string& endpoint,
+                       const std::string& progress_label = {}) {
+  HttpReply reply = api.Get(path, false, progress_label);
+  try {
+    ExpectOk(reply, "GET " + path.substr(0, path.find('?')));
+  } catch (const ApiFailure& failure) {
+    if (versioned && failure.status == 404 && failure.error == "NOT_FOUND") {
+      ThrowNoEndpoint(failure, endpoint, "; without a tag or digest icat reads the latest version");
+    }
+    throw;
+  }
+  return reply;
+}
+
+std::string ImagePath(const ImageRow& image, const std::optional<VersionRow>& version) {
+  std::string path = "/v1/images/" + UrlEncode(image.id);
+  if (version) path += "/versions/" + UrlEncode(version->id);
+  return path;
+}
+
+ImageSpec SpecOf(const std::string& text) {
+  std::string why;
+  std::optional<ImageSpec> spec = ParseImageSpec(text, &why);
+  if (!spec) throw UsageError(why);
+  return *spec;
+}
+
+std::string Described(const ImageRow& image, const std::optional<VersionRow>& version) {
+  return image.name + " " + (version ? version->tag : "(latest version)");
+}
+
+// The tag a latest-version download was of, from its Content-Disposition
+// (attachment; filename="<name with / as _>_<tag>.spdx.json" or .cdx.json); empty when it says none.
+std::string ServedTag(const ImageRow& image, std::string_view disposition) {
+  size_t start = disposition.find("filename=\"");
+  if (start == std::string_view::npos) return "";
+  std::string_view file = disposition.substr(start + 10);
+  file = file.substr(0, file.find('"'));
+  std::string prefix = image.name + "_";
+  for (char& c : prefix) {
+    if (c == '/') c = '_';
+  }
+  for (std::string_view suffix : {".spdx.json", ".cdx.json"}) {
+    if (file.size() > prefix.size() + suffix.size() && file.substr(0, prefix.size()) == prefix &&
+        file.substr(file.size() - suffix.size()) == suffix) {
+      return std::string(file.substr(prefix.size(), file.size() - prefix.size() - suffix.size()));
+    }
+  }
+  return "";
+}
+
+// Downloads a signed document, verifies it (verify.hpp) and writes it to output (stdout when empty).
+void VerifiedDownload(Api& api, const HttpReply& reply, const std::string& what, const std::string& output) {
+  SignedDownload signed_download{reply.Header("etag"), reply.Header("repr-digest"), reply.Header("x-signature"),
+                                 reply.Header("x-signature-key-id")};
+  std::vector<SigningKey> keys;
+  if (!signed_download.key_id.empty()) {
+    HttpReply listed = api.Get("/v1/signing-keys", true);
+    ExpectOk(listed, "GET /v1/signing-keys");
+    keys = ParseSigningKeys(listed.body);
+  }
+  if (std::optional<std::string> why = VerificationFailure(reply.body, signed_download, keys)) {
+    std::string request_id = reply.Header("x-request-id");
+    throw Failure("refusing the " + what + ": " + *why + (output.empty() ? "" : "; nothing was written to " + output) +
+                  (request_id.empty() ? "" : " (request id " + request_id + ")"));
+  }
+  if (output.empty()) {
+    std::cout << reply.body << std::flush;
+    return;
+  }
+  WriteFileAtomically(output, reply.body);
+  std::cout << "wrote " << output << ": " << what << ", " << reply.body.size() << " bytes, checksum and Ed25519 "
+            << "signature verified (key " << signed_download.key_id << ")\n";
+}
+
+}  // namespace
+
+void WriteFileAtomically(const std::string& path, std::string_view bytes) {
+  size_t slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (base.empty() || base == "." || base == "..") throw Failure(path + ": not a file name");
+  std::string temp = dir + "/." + base + ".icat-XXXXXX";
+  int fd = mkstemp(temp.data());
+  if (fd < 0) throw Failure(path + ": cannot create a file in " + dir + ": " + std::strerror(errno));
+  auto fail = [&](const std::string& step) {
+    int saved = errno;
+    if (fd >= 0) close(fd);
+    unlink(temp.c_str());
+    throw Failure(path + ": cannot " + step + ": " + std::strerror(saved));
+  };
+  mode_t mask = umask(0);
+  umask(mask);
+  if (fchmod(fd, 0666 & ~mask) != 0) fail("set its mode");
+  for (size_t written = 0; written < bytes.size();) {
+    ssize_t n = write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("write");
+    written += static_cast<size_t>(n);
+  }
+  if (fsync(fd) != 0) fail("sync");
+  if (close(fd) != 0) {
+    fd = -1;
+    fail("close");
+  }
+  fd = -1;
+  if (rename(temp.c_str(), path.c_str()) != 0) fail("rename " + temp + " to it");
+  int dir_fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (dir_fd >= 0) {
+    fsync(dir_fd);  // the rename itself survives a crash
+    close(dir_fd);
+  }
+}
+
+// icat images [--json]
+int Images(const Args& args, const GetEnvFn& getenv) {
+  Api api(ResolveConnection(args, getenv));
+  rapidjson::Document list = AllPages(api, "/v1/images?limit=200", "images");
+  if (args.Has("json")) {
+    std::cout << ToJson(list);
+    return kExitOk;
+  }
+  std::vector<std::vector<std::string>> rows = {{"NAME", "LATEST", "SCAN", "CRITICAL", "HIGH", "MEDIUM", "LOW", "REPOSITORY"}};
+  for (const Value& image : Member(list, "images").GetArray()) {
+    const Value& latest = Member(image, "latestVersion");
+    const Value& counts = Member(image, "vulnerabilityCounts");
+    bool scanned = Str(latest, "scanStatus") == "scanned";
+    auto count = [&](const char* severity) { return scanned ? std::to_string(Int(counts, severity)) : "-"; };
+    rows.push_back({Str(image, "name"), latest.IsObject() ? Str(latest, "tag") : "-",
+                    latest.IsObject() ? Str(latest, "scanStatus") : "-", count("critical"), count("high"),
+                    count("medium"), count("low"), Str(image, "repository")});
+  }
+  PrintTable(rows);
+  return kExitOk;
+}
+
+// icat sbom IMAGE[:TAG|@DIGEST] --format spdx|cyclonedx -o FILE
+int Sbom(const Args& args, const GetEnvFn& getenv) {
+  ImageSpec spec = SpecOf(args.Positional(0));
+  const std::string& format = args.Value("format");
+  if (format != "spdx" && format != "cyclonedx") throw UsageError("--format: '" + format + "' is not spdx or cyclonedx");
+  Api api(ResolveConnection(args, getenv));
+  ImageRow image = FindImage(api, spec.image);
+  std::optional<VersionRow> version;
+  if (!spec.Latest()) version = FindVersion(api, image, spec);
+  std::string path = ImagePath(image, version) + "/sbom?format=" + format;
+  std::string label = format == "spdx" ? "SPDX SBOM" : "CycloneDX SBOM";
+  std::string what = Described(image, version) + " " + label;
+  HttpReply reply = GetVersioned(api, path, version.has_value(), "GET /v1/images/{id}/versions/{versionId}/sbom",
+                                 "downloading " + what);
+  std::string served = version ? "" : ServedTag(image, reply.Header("content-disposition"));
+  if (!served.empty()) what = image.name + " " + served + " (latest) " + label;
+  VerifiedDownload(api, reply, what, args.Value("output"));
+  return kExitOk;
+}
+
+// icat vulns IMAGE[:TAG|@DIGEST] [--severity LIST] [--fix-state LIST] [--json]
+int Vulns(const Args& args, const GetEnvFn& getenv) {
+  ImageSpec spec = SpecOf(args.Positional(0));
+  Api api(ResolveConnection(args, getenv));
+  ImageRow image = FindImage(api, spec.image);
+  std::optional<VersionRow> version;
+  if (!spec.Latest()) version = FindVersion(api, image, spec);
+  std::string path = ImagePath(image, version) + "/vulnerabilities?limit=200";
+  if (std::optional<std::string> severity = args.Optional("severity")) path += "&severity=" + UrlEncode(*severity);
+  if (std::optional<std::string> states = args.Optional("fix-state")) path += "&fixState=" + UrlEncode(*states);
+  rapidjson::Document all;
+  try {
+    all = AllPages(api, path, "vulnerabilities");
+  } catch (const ApiFailure& failure) {
+    if (version && failure.status == 404 && failure.error == "NOT_FOUND") {
+      ThrowNoEndpoint(failure, "GET /v1/images/{id}/versions/{versionId}/vulnerabilities",
+                      "; without a tag or digest icat reads the latest version");
+    }
+    throw;
+  }
+  if (args.Has("json")) {
+    std::cout << ToJson(all);
+    return kExitOk;
+  }
+  const Value& v = Member(all, "version");
+  std::string title = image.name + " " + (v.IsObject() ? Str(v, "tag") + " (" + Short(Str(v, "digest")) + "...)" : "");
+  if (Str(all, "scanStatus") != "scanned") {
+    std::cout << title << ": never scanned, so its vulnerabilities are unknown (not none)\n";
+    return kExitOk;
+  }
+  const Value& scan = Member(all, "scan");
+  std::map<std::string, int> counts;
+  for (std::string_view severity : kSeverities) {
+    std::string name(severity);
+    counts[name] = static_cast<int>(Int(Member(all, "vulnerabilityCounts"), name.c_str()));
+  }
+  std::cout << title << ": scanned " << Str(scan, "scannedAt") << " by " << Str(scan, "scanner") << " "
+            << Str(scan, "scannerVersion") << "; " << CountsText(counts) << "; " << Int(all, "fixableCount")
+            << " fixable\n";
+  std::vector<std::vector<std::string>> rows = {{"ID", "SEVERITY", "PACKAGE", "VERSION", "FIX-STATE", "FIXED-IN"}};
+  for (const Value& f : Member(all, "vulnerabilities").GetArray()) {
+    const Value& package = Member(f, "package");
+    std::string fixed = Str(f, "fixedVersion");
+    rows.push_back({Str(f, "id"), Str(f, "severity"), Str(package, "name"), Str(package, "version"), Str(f, "fixState"),
+                    fixed.empty() ? "-" : fixed});
+  }
+  if (rows.size() == 1) {
+    std::cout << "no findings" << (args.Has("severity") || args.Has("fix-state") ? " match the filter" : "") << '\n';
+  } else {
+    PrintTable(rows);
+  }
+  return kExitOk;
+}
+
+// icat cve CVE-ID [--all-versions] [--json]
+int Cve(const Args& args, const GetEnvFn& getenv) {
+  Api api(ResolveConnection(args, getenv));
+  std::string id = args.Positional(0);
+  rapidjson::Document found =
+      api.GetJson("/v1/cve/" + UrlEncode(id) + (args.Has("all-versions") ? "?versions=all" : ""));
+  if (args.Has("json")) {
+    std::cout << ToJson(found);
+    return kExitOk;
+  }
+  std::string cve = Str(found, "cveId");
+  std::vector<std::vector<std::string>> rows = {
+      {"IMAGE", "VERSION", "PACKAGE", "INSTALLED", "SEVERITY", "FIX-STATE", "FIXED-IN", "AS"}};
+  for (const Value& image : Member(found, "images").GetArray()) {
+    for (const Value& version : Member(image, "versions").GetArray()) {
+      std::string tag = Str(version, "tag") + (Member(version, "latest").IsTrue() ? " (latest)" : "");
+      for (const Value& p : Member(version, "packages").GetArray()) {
+        std::string fixed = Str(p, "fixedVersion");
+        rows.push_back({Str(image, "name"), tag, Str(p, "name"), Str(p, "version"), Str(p, "severity"),
+                        Str(p, "fixState"), fixed.empty() ? "-" : fixed, Str(p, "vulnerabilityId")});
+      }
+    }
+  }
+  std::string scope = args.Has("all-versions") ? "any version of" : "the latest version of";
+  if (rows.size() == 1) {
+    std::cout << "no licensed image carries " << cve << " in " << scope << " it\n";
+  } else {
+    std::cout << cve << " in " << scope << " these images:\n";
+    PrintTable(rows);
+  }
+  for (const Value& image : Member(found, "unscannedImages").GetArray()) {
+    std::string tags;
+    for (const Value& v : Member(image, "versions").GetArray()) tags += (tags.empty() ? "" : ", ") + Str(v, "tag");
+    std::cout << "unknown for " << Str(image, "name") << " " << tags << ": never scanned\n";
+  }
+  return kExitOk;
+}
+
+// icat vex IMAGE[:TAG|@DIGEST] [--format openvex|cyclonedx] [-o FILE]
+int Vex(const Args& args, const GetEnvFn& getenv) {
+  ImageSpec spec = SpecOf(args.Positional(0));
+  std::optional<std::string> format = args.Optional("format");
+  if (format && *format != "openvex" && *format != "cyclonedx") {
+    throw UsageError("--format: '" + *format + "' is not openvex or cyclonedx");
+  }
+  Api api(ResolveConnection(args, getenv));
+  ImageRow image = FindImage(api, spec.image);
+  VersionRow version = FindVersion(api, image, spec);  // the latest one without a tag or digest
+  std::string path = ImagePath(image, version) + "/vex" + (format ? "?format=" + *format : "");
+  HttpReply reply = api.Get(path);
+  try {
+    ExpectOk(reply, "GET " + path.substr(0, path.find('?')));
+  } catch (const ApiFailure& failure) {
+    // The image and the version were just found, so a 404 NOT_FOUND is the path itself.
+    if (failure.status == 404 && failure.error == "NOT_FOUND") {
+      ThrowNoEndpoint(failure, "GET /v1/images/{id}/versions/{versionId}/vex", ": it does not serve VEX documents");
+    }
+    throw;
+  }
+  VerifiedDownload(api, reply, image.name + " " + version.tag + " VEX document", args.Optional("output").value_or(""));
+  return kExitOk;
+}
+
+// icat check REFERENCE... --fail-on LEVEL
+int Check(const Args& args, const GetEnvFn& getenv) {
+  std::optional<int> level = ParseLevel(args.Value("fail-on"));
+  if (!level) throw UsageError("--fail-on: '" + args.Value("fail-on") + "' is not critical, high, medium or low");
+  Api api(ResolveConnection(args, getenv));
+  bool any_error = false, any_failed = false;
+  const std::string& level_name = args.Value("fail-on");
+  for (const std::string& reference : args.Positionals()) {
+    try {
+      rapidjson::Document found = api.GetJson("/v1/images?reference=" + UrlEncode(reference));
+      const Value& images = Member(found, "images");
+      if (!images.IsArray()) throw Failure("GET /v1/images?reference=: the answer has no images list");
+      if (images.Empty()) throw Failure("unknown reference: no licensed image has a version it names");
+      for (const Value& image : images.GetArray()) {
+        const Value& matched = Member(image, "matchedVersion");
+        if (!matched.IsObject()) {
+          throw Failure("the service does not resolve references yet (GET /v1/images?reference= answered a plain list)");
+        }
+        std::string what = Str(image, "name") + " " + Str(matched, "tag") + " " + Short(Str(matched, "digest"));
+        std::string path = "/v1/images/" + UrlEncode(Str(image, "id")) + "/versions/" + UrlEncode(Str(matched, "id")) +
+                           "/vulnerabilities?limit=200";
+        rapidjson::Document all = AllPages(api, path, "vulnerabilities");
+        if (Str(all, "scanStatus") != "scanned") {
+          any_failed = true;
+          std::cout << "FAIL  " << reference << "  " << what << ": never scanned, its vulnerabilities are unknown\n";
+          continue;
+        }
+        std::vector<Finding> findings;
+        for (const Value& f : Member(all, "vulnerabilities").GetArray()) {
+          findings.push_back({Str(f, "id"), Str(f, "severity"), Str(f, "fixState")});
+        }
+        Judgement judgement = Judge(findings, *level);
+        any_failed = any_failed || judgement.failed;
+        std::cout << (judgement.failed ? "FAIL  " : "PASS  ") << reference << "  " << what << ": "
+                  << judgement.at_or_above << " at or above " << level_name << " (" << CountsText(judgement.counts)
+                  << ")";
+        if (judgement.excluded > 0) {
+          std::cout << "; " << judgement.excluded << " more at or above " << level_name
+                    << " not counted (not-affected or wont-fix)";
+        }
+        std::cout << '\n';
+      }
+    } catch (const Failure& failure) {
+      any_error = true;
+      std::cout << "ERROR " << reference << ": " << failure.what() << '\n';
+    }
+  }
+  std::cout << std::flush;
+  if (any_error) return kExitError;
+  return any_failed ? kExitCheckFailed : kExitOk;
+}
+
+}  // namespace icat::client

@@ -1,0 +1,144 @@
+// icat: the tenants' client of the /v1 API for pipelines and scripts (docs/client.md).
+// Exit status: 0 done, 1 `icat check` found what --fail-on names, 2 any error.
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <curl/curl.h>
+
+#include "commands.hpp"
+
+namespace icat::client {
+namespace {
+
+struct Command {
+  std::string_view name;
+  std::string_view summary;
+  std::string_view details;  // more lines of --help
+  CommandSpec spec;
+  int (*run)(const Args&, const GetEnvFn&);
+};
+
+CommandSpec WithConnection(CommandSpec spec) {
+  for (const FlagSpec& flag : ConnectionFlags()) spec.flags.push_back(flag);
+  return spec;
+}
+
+constexpr std::string_view kImageHelp =
+    "IMAGE is an image's name (as `icat images` lists it) or its repository; :TAG names a version by its\n"
+    "tag, @sha256:HEX by its digest; neither means the latest version.\n";
+
+const std::vector<Command>& AllCommands() {
+  static const std::vector<Command> commands = {
+      {"images", "Lists the licensed images with their latest version and its severity counts.", "",
+       WithConnection({{}, {{"json", FlagKind::kSwitch, "", "print the API's JSON (every page in one list)"}}}),
+       Images},
+      {"sbom", "Downloads a version's SBOM, verifies its checksum and Ed25519 signature, then writes FILE.",
+       "The SHA-256 of the bytes must equal the ETag and Repr-Digest, and X-Signature must verify with the\n"
+       "key of X-Signature-Key-Id from GET /v1/signing-keys. Only then is FILE written (a temp file renamed\n"
+       "into place); a download that fails either check exits 2 and writes nothing.\n",
+       WithConnection({{"IMAGE[:TAG|@DIGEST]"},
+                       {{"format", FlagKind::kRequired, "FORMAT", "spdx (SPDX 2.3) or cyclonedx (CycloneDX 1.5)"},
+                        {"output", FlagKind::kRequired, "FILE", "where to write the verified SBOM", 'o'}}}),
+       Sbom},
+      {"vulns", "Lists a version's vulnerability findings (the latest scan), as a table or JSON.", "",
+       WithConnection({{"IMAGE[:TAG|@DIGEST]"},
+                       {{"severity", FlagKind::kOptional, "LIST",
+                         "only these severities, comma-separated: critical,high,medium,low,unknown"},
+                        {"fix-state", FlagKind::kOptional, "LIST",
+                         "only these fix states: fixed,not-fixed,wont-fix,unknown,not-affected"},
+                        {"json", FlagKind::kSwitch, "", "print the API's JSON (every page in one list)"}}}),
+       Vulns},
+      {"cve", "Shows which licensed images carry a CVE (or GHSA) id, with the affected packages.", "",
+       WithConnection({{"CVE-ID"},
+                       {{"all-versions", FlagKind::kSwitch, "", "look in every version, not only the latest"},
+                        {"json", FlagKind::kSwitch, "", "print the API's JSON"}}}),
+       Cve},
+      {"vex", "Downloads a version's VEX document (verified like an SBOM) to FILE or stdout.",
+       "The service's GET /v1/images/{id}/versions/{versionId}/vex; until the service has it, icat says so.\n",
+       WithConnection({{"IMAGE[:TAG|@DIGEST]"},
+                       {{"format", FlagKind::kOptional, "FORMAT", "openvex or cyclonedx (default: the service's)"},
+                        {"output", FlagKind::kOptional, "FILE", "write the verified document here (default: stdout)", 'o'}}}),
+       Vex},
+      {"check", "Judges image references: exit 1 when one has a finding at or above --fail-on.",
+       "Each REFERENCE (registry/path:tag, registry/path@sha256:HEX or registry/path:tag@sha256:HEX) is\n"
+       "resolved by the service (GET /v1/images?reference=) and its version's findings are read. A finding\n"
+       "counts when its severity is at or above LEVEL and its fix state is fixed, not-fixed or unknown:\n"
+       "not-affected (a VEX statement) and wont-fix (no fix will come) do not count, nor does an unknown\n"
+       "severity (grype --fail-on LEVEL with --ignore-states wont-fix). A version never scanned fails.\n"
+       "One line per reference: PASS, FAIL or ERROR, the version, and its counts of distinct ids.\n"
+       "Exit 0 all pass, 1 one fails, 2 one could not be judged (unknown reference, network, key).\n",
+       WithConnection({{"REFERENCE..."},
+                       {{"fail-on", FlagKind::kRequired, "LEVEL", "critical, high, medium or low"}}}),
+       Check},
+  };
+  return commands;
+}
+
+void PrintOverview() {
+  std::cout << "usage: icat COMMAND [ARGUMENTS]   (icat COMMAND --help for its arguments)\n\n";
+  for (const Command& command : AllCommands()) {
+    std::cout << "  " << command.name << std::string(9 - command.name.size(), ' ') << command.summary << '\n';
+  }
+  std::cout << "\nThe service: --url URL or ICAT_BASE_URL. The API key: ICAT_API_KEY or --key-file FILE (its first\n"
+               "line), never an argument. TLS is verified; --cacert FILE or ICAT_CA_FILE trusts a private CA.\n"
+               "Exit status: 0 done, 1 icat check failed, 2 error (the API's error, message and request id).\n";
+}
+
+int Fail(const std::string& message) {
+  std::cerr << "icat: " << message << '\n';
+  return kExitError;
+}
+
+int Run(const std::vector<std::string>& tokens) {
+  if (tokens.empty()) return Fail("missing command (see icat --help)");
+  if (tokens[0] == "--help" || tokens[0] == "-h" || tokens[0] == "help") {
+    PrintOverview();
+    return kExitOk;
+  }
+  const Command* command = nullptr;
+  for (const Command& candidate : AllCommands()) {
+    if (candidate.name == tokens[0]) command = &candidate;
+  }
+  if (command == nullptr) return Fail("unknown command '" + tokens[0] + "' (see icat --help)");
+  std::vector<std::string> rest(tokens.begin() + 1, tokens.end());
+  if (WantsHelp(rest)) {
+    std::cout << HelpText("icat", command->name, command->summary, command->spec);
+    if (!command->details.empty()) std::cout << '\n' << command->details;
+    return kExitOk;
+  }
+  std::string hint = " (see icat " + std::string(command->name) + " --help)";
+  try {
+    GetEnvFn getenv = [](const char* name) { return std::getenv(name); };
+    return command->run(Args::Parse(rest, command->spec), getenv);
+  } catch (const UsageError& error) {
+    std::string text = error.what();
+    // A key typed as an argument is not repeated into a CI log.
+    for (const std::string& token : rest) {
+      size_t at = token.find("_live_") == std::string::npos ? std::string::npos : text.find(token);
+      if (at != std::string::npos) {
+        return Fail(text.replace(at, token.size(), "<an API key>") +
+                    ": the API key is never an argument (other users see argv); set ICAT_API_KEY or use --key-file FILE");
+      }
+    }
+    if (text == "unknown flag --key" || text == "unknown flag --api-key" || text == "unknown flag --token") {
+      return Fail(text + ": the API key is never an argument (other users see argv); set ICAT_API_KEY or use --key-file FILE");
+    }
+    return Fail(text + hint);
+  } catch (const std::exception& error) {
+    return Fail(error.what());
+  }
+}
+
+}  // namespace
+}  // namespace icat::client
+
+int main(int argc, char** argv) {
+  signal(SIGPIPE, SIG_IGN);
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  int status = icat::client::Run(std::vector<std::string>(argv + 1, argv + argc));
+  curl_global_cleanup();
+  return status;
+}

@@ -245,7 +245,9 @@ test("an admin changes the admission policy in its form, adds an exception, and 
     await check(page, "Only references pinned by digest");
     await clickButton(page, "Add an exception");
     const exception = await page.waitForSelector("fieldset.exception:last-of-type");
-    assert.equal(await page.evaluate(() => document.activeElement?.closest("fieldset.exception") !== null), true, "the new exception has the focus");
+    // The page moves the focus after the new row renders (an effect): wait for it, do not race it.
+    await page.waitForFunction(() => document.activeElement?.closest("fieldset.exception") !== null, { timeout: 5_000 })
+      .catch(() => assert.fail("the new exception has the focus"));
     await (await exception.waitForSelector("::-p-aria(CVE or GHSA id)")).type("cve-2024-3094");
     await (await exception.waitForSelector("::-p-aria(Justification)")).type("xz is not executed in these images");
     await pickDateTime(await exception.waitForSelector("::-p-aria(Expires)"), "2027-06-30T12:00");

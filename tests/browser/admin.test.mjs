@@ -14,7 +14,9 @@ import {
   assertAccessible,
   assertNoProblems,
   byLabel,
+  byRole,
   clickButton,
+  clickLink,
   createUser,
   fetchInsecure,
   fill,
@@ -22,6 +24,7 @@ import {
   json,
   launch,
   openPage,
+  retype,
   screenshot,
   signIn,
 } from "./support.mjs";
@@ -32,8 +35,6 @@ after(async () => browser?.close());
 
 // ------------------------------------------------------------------ helpers
 
-const byRole = (page, role, name) => page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 10_000 });
-
 async function check(page, name) {
   const box = await byRole(page, "checkbox", name);
   if (!(await box.evaluate((input) => input.checked))) await box.click();
@@ -41,7 +42,7 @@ async function check(page, name) {
 
 // A link of the page (the main navigation's, or one in the page), then the page it opens.
 async function follow(page, link, title) {
-  await (await byRole(page, "link", link)).click();
+  await clickLink(page, link);
   await heading(page, title);
 }
 
@@ -51,13 +52,6 @@ async function goWithinConsole(page, path) {
     history.pushState(null, "", to);
     dispatchEvent(new PopStateEvent("popstate"));
   }, path);
-}
-
-// Replaces a field's text as a person does: select all, type.
-async function retype(field, text) {
-  await field.click();
-  await field.evaluate((input) => input.select());
-  await field.type(text);
 }
 
 // The browser's date-time picker types differently in every locale; a person's pick arrives as

@@ -18,7 +18,9 @@ import {
   assertAccessible,
   assertNoProblems,
   byLabel,
+  byRole,
   clickButton,
+  clickLink,
   createUser,
   fill,
   heading,
@@ -50,13 +52,8 @@ after(async () => browser?.close());
 
 const versionPath = (version) => `/api/docker-images/${nginx.id}/versions/${version.id}`;
 
-async function clickLink(page, name) {
-  const link = await page.waitForSelector(`::-p-aria([name="${name}"][role="link"])`, { timeout: 10_000 });
-  await link.click();
-}
-
 async function choose(page, label, value) {
-  const select = await page.waitForSelector(`::-p-aria([name="${label}"][role="combobox"])`, { timeout: 10_000 });
+  const select = await byRole(page, "combobox", label);
   await select.select(value);
 }
 
@@ -87,8 +84,7 @@ test("from /images to an image: findings filtered by severity, sorted, and an ol
   await heading(page, "Images");
 
   // Each row shows its latest version and the critical and high counts of the image's detail.
-  await page.waitForSelector("::-p-aria([name=\"nginx\"][role=\"link\"])");
-  const row = await page.$eval("::-p-aria([name=\"nginx\"][role=\"link\"])", (link) => [...link.closest("tr").cells].map((cell) => cell.textContent.trim()));
+  const row = await (await byRole(page, "link", "nginx")).evaluate((link) => [...link.closest("tr").cells].map((cell) => cell.textContent.trim()));
   assert.match(row[0], /registry\.example\.test\/hardened\/nginx/);
   assert.equal(row[1], nginx.description);
   assert.match(row[3], new RegExp(`^${latest.tag.replaceAll(".", "\\.")}`));
@@ -300,7 +296,7 @@ test("an admin watches a CVE, is told when it is watched already, and stops watc
   await fill(page, "Note (optional)", "Watched by the browser test");
   await clickButton(page, "Watch");
   await page.waitForSelector(`::-p-text(Now watching ${cveId}.)`);
-  const row = await page.waitForSelector(`::-p-aria([name="${cveId}"][role="link"])`);
+  const row = await byRole(page, "link", cveId);
   const cells = await row.evaluate((link) => [...link.closest("tr").cells].map((cell) => cell.textContent));
   assert.equal(cells[1], "Watched by the browser test");
   assert.match(cells[2], new RegExp(`nginx ${nginx.versions[0].tag.replaceAll(".", "\\.")}`), "the images carrying it now");
@@ -372,7 +368,7 @@ test("a viewer reads the watches and the requests without any form or delete but
   try {
     await signIn(page, createUser("viewer"), "/watches");
     await heading(page, "CVE watches");
-    await page.waitForSelector(`::-p-aria([name="${cveId}"][role="link"])`);
+    await byRole(page, "link", cveId);
     const controls = () =>
       page.evaluate(() => ({
         forms: document.querySelectorAll("main form").length,

@@ -90,15 +90,28 @@ export async function byLabel(page, label) {
   return page.waitForSelector(`::-p-aria(${label})`, { timeout: 10_000 });
 }
 
+// A control by its role and accessible name: a "Sign in" button, a "Users" link.
+export function byRole(page, role, name) {
+  return page.waitForSelector(`::-p-aria([name="${name}"][role="${role}"])`, { timeout: 10_000 });
+}
+
+// Replaces a field's text as a person does: select all, type.
+export async function retype(field, text) {
+  await field.click();
+  await field.evaluate((input) => input.select());
+  await field.type(text);
+}
+
 export async function fill(page, label, value) {
-  const field = await byLabel(page, label);
-  await field.click({ clickCount: 3 });
-  await field.type(value);
+  await retype(await byLabel(page, label), value);
 }
 
 export async function clickButton(page, name) {
-  const button = await page.waitForSelector(`::-p-aria([name="${name}"][role="button"])`, { timeout: 10_000 });
-  await button.click();
+  await (await byRole(page, "button", name)).click();
+}
+
+export async function clickLink(page, name) {
+  await (await byRole(page, "link", name)).click();
 }
 
 export async function signIn(page, who = admin(), next = "") {

@@ -9,6 +9,7 @@ import {
   apiLogin,
   assertAccessible,
   assertNoProblems,
+  byRole,
   clickButton,
   createUser,
   fetchInsecure,
@@ -52,7 +53,7 @@ test("an admin adds a person whose set-up link works once, then is refused", asy
   await page.select("::-p-aria(Role)", "viewer");
   await clickButton(page, "Add and make a set-up link");
   // The field, not the region around it (both carry the label).
-  const linkField = await page.waitForSelector(`::-p-aria([name="Set-up link for ${email}"][role="textbox"])`);
+  const linkField = await byRole(page, "textbox", `Set-up link for ${email}`);
   const link = await linkField.evaluate((input) => input.value);
   assert.match(link, new RegExp(`^${origin()}/setup#tenant=${tenant()}&token=[A-Za-z0-9_-]{43}$`));
   await page.waitForSelector(`::-p-aria([name="Role of ${email}"])`);

@@ -15,12 +15,15 @@ const kTenantKey = "icat.tenant";
 const kSignedInKey = "icat.signedIn";
 
 export class ApiError extends Error {
-  constructor(status, body, requestId) {
+  constructor(status, body, headers) {
     super(body?.message || `The service answered ${status}.`);
     this.status = status;
     this.error = body?.error || "HTTP_" + status;
     this.details = Array.isArray(body?.details) ? body.details : [];
-    this.requestId = requestId || "";
+    this.requestId = headers?.get("X-Request-Id") || "";
+    // The API's cue that the access token itself is refused (a wrong current password is a 401 too,
+    // without it: refreshing would not help, and would count the attempt twice).
+    this.tokenRefused = status === 401 && /^Bearer\b/.test(headers?.get("WWW-Authenticate") || "");
   }
 }
 
@@ -76,7 +79,7 @@ async function send(method, path, { body, query, tenant, headers = {}, auth = tr
   } catch {
     // nginx or a proxy in between may answer without JSON: the status says enough.
   }
-  throw new ApiError(response.status, errorBody, response.headers.get("X-Request-Id"));
+  throw new ApiError(response.status, errorBody, response.headers);
 }
 
 // Several tabs share one refresh cookie, and a used refresh token signs out its whole family, so
@@ -106,7 +109,7 @@ export async function call(method, path, options = {}) {
   try {
     return await send(method, path, options);
   } catch (error) {
-    if (error.status !== 401 || !session.get()) throw error;
+    if (!error.tokenRefused || !session.get()) throw error;
     await refresh();
     return send(method, path, options);
   }

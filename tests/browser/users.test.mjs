@@ -139,6 +139,18 @@ test("changing one's password keeps this session and ends the others; signing ou
   await assertAccessible(page, "account");
   await screenshot(page, "account");
 
+  // A wrong current password: refused in words, once; the session is fine, so nothing refreshes it.
+  const sent = [];
+  page.on("request", (request) => sent.push(new URL(request.url()).pathname));
+  watched.expectedErrors.push(/status of 401/);
+  await fill(page, "Current password", "not-the-password-at-all");
+  await fill(page, "New password", person.password + "-unused");
+  await fill(page, "New password again", person.password + "-unused");
+  await clickButton(page, "Change password");
+  const refusal = await page.waitForSelector("main .error", { timeout: 10_000 });
+  assert.match(await refusal.evaluate((element) => element.textContent), /password/i);
+  assert.deepEqual(sent.filter((path) => path.startsWith("/api/auth/")), ["/api/auth/password"]);
+
   const changed = person.password + "-changed";
   await fill(page, "Current password", person.password);
   await fill(page, "New password", changed);

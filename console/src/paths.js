@@ -34,3 +34,9 @@ export function safeNext(next) {
   const isOwnPath = typeof next === "string" && /^\/(?![/\\])/.test(next) && !/[\x00-\x1f]/.test(next);
   return isOwnPath ? next : "/images";
 }
+
+// An image's page, at one version when given (/images/{id}?version={versionId}).
+export function imagePath(imageId, versionId) {
+  const path = `/images/${encodeURIComponent(imageId)}`;
+  return versionId ? `${path}?version=${encodeURIComponent(versionId)}` : path;
+}

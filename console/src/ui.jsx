@@ -362,6 +362,11 @@ export function formatBytes(bytes) {
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 
+// The words for a key of a [key, words] list (the choices of a select), else the key itself.
+export function labelOf(pairs, key) {
+  return pairs.find(([candidate]) => candidate === key)?.[1] ?? key;
+}
+
 export const kSeverities = ["critical", "high", "medium", "low", "unknown"];
 
 // A finding's package: name, version, kind, and its purl beneath.

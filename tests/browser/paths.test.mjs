@@ -1,7 +1,7 @@
 // The console's address rules (console/src/paths.js), checked directly under node.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { matchPath, safeNext, tenantFromHost } from "../../console/src/paths.js";
+import { imagePath, matchPath, safeNext, tenantFromHost } from "../../console/src/paths.js";
 
 test("a page path matches its pattern and names its parameters", () => {
   assert.deepEqual(matchPath("/images/:id", "/images/abc"), { id: "abc" });
@@ -29,4 +29,10 @@ test("sign-in goes on only to a path of the console", () => {
   for (const hostile of ["//evil.example", "/\\evil.example", "https://evil.example/", "javascript:alert(1)", "", undefined, "/\nx"]) {
     assert.equal(safeNext(hostile), "/images", String(hostile));
   }
+});
+
+test("an image's page address, at a version when given, its parts encoded", () => {
+  assert.equal(imagePath("abc"), "/images/abc");
+  assert.equal(imagePath("abc", "v 1"), "/images/abc?version=v%201");
+  assert.equal(imagePath("a/b"), "/images/a%2Fb");
 });

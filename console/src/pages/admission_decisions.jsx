@@ -3,6 +3,7 @@
 // image with its outcome, every broken rule, and which key (by its listed prefix) asked.
 import { Link, useQuery } from "../router.jsx";
 import { Empty, Page, Pager, Pending, SelectField, Table, When, usePagedList } from "../ui.jsx";
+import { imagePath } from "../paths.js";
 
 const kAllowedFilter = [
   ["", "Every decision"],
@@ -54,7 +55,7 @@ function JudgedImages({ images }) {
           <div class="muted">in {image.containers.join(", ")}</div>
           {image.imageId && (
             <div>
-              <Link href={`/images/${encodeURIComponent(image.imageId)}`}>catalogue image</Link>
+              <Link href={imagePath(image.imageId)}>catalogue image</Link>
               {image.versionId && (
                 <span class="muted">
                   , version <code>{image.versionId}</code>

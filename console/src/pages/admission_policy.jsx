@@ -17,6 +17,7 @@ import {
   Table,
   TextField,
   When,
+  labelOf,
   useIsAdmin,
   useLoad,
   useSubmit,
@@ -63,7 +64,6 @@ const kMaxGraceDays = 365;
 const kMaxJustificationChars = 1000;
 const kEveryImage = "";
 
-const wordsFor = (pairs, value) => pairs.find(([key]) => key === value)?.[1] ?? value;
 const isExpired = (exception) => Boolean(exception.expiresAt) && new Date(exception.expiresAt) <= new Date();
 
 // ------------------------------------------------------------------ the document and the form
@@ -172,7 +172,7 @@ function PolicyView({ policy, images }) {
       <Section title="When an image breaks a rule">
         <dl class="facts">
           <dt>Mode</dt>
-          <dd>{wordsFor(kModes, policy.mode)}</dd>
+          <dd>{labelOf(kModes, policy.mode)}</dd>
         </dl>
       </Section>
       <Section title="Which images may run">
@@ -192,7 +192,7 @@ function PolicyView({ policy, images }) {
       <Section title="Vulnerabilities">
         <dl class="facts">
           <dt>Deny vulnerabilities at or above</dt>
-          <dd>{wordsFor(kThresholds, policy.severityThreshold ?? "")}</dd>
+          <dd>{labelOf(kThresholds, policy.severityThreshold ?? "")}</dd>
           <dt>{kSwitches.onlyFixable[0]}</dt>
           <dd>{yesNo(policy.onlyFixable)}</dd>
           <dt>Grace period</dt>

@@ -7,6 +7,7 @@ import { useState } from "preact/hooks";
 import { getJson } from "../api.js";
 import { Link, navigate, useQuery } from "../router.jsx";
 import { Package, Page, Pending, SelectField, Severity, TextField, When, useLoad } from "../ui.jsx";
+import { imagePath } from "../paths.js";
 
 const kVersionChoices = [
   ["latest", "Each image's latest version"],
@@ -63,13 +64,11 @@ function LookUpResult({ cveId, versions }) {
   );
 }
 
-const versionHref = (imageId, versionId) => `/images/${encodeURIComponent(imageId)}?version=${encodeURIComponent(versionId)}`;
-
 function AffectedImage({ image }) {
   return (
     <section class="card" aria-labelledby={"affected-" + image.id}>
       <h3 id={"affected-" + image.id}>
-        <Link href={`/images/${encodeURIComponent(image.id)}`}>{image.name}</Link>
+        <Link href={imagePath(image.id)}>{image.name}</Link>
       </h3>
       <p>
         <code class="muted">{image.repository}</code>
@@ -93,7 +92,7 @@ function AffectedImage({ image }) {
               version.packages.map((pkg, index) => (
                 <tr key={`${version.id} ${index}`}>
                   <th scope="row">
-                    <Link href={versionHref(image.id, version.id)}>{version.tag}</Link>
+                    <Link href={imagePath(image.id, version.id)}>{version.tag}</Link>
                     {version.latest && <span class="tag">latest</span>}
                     <small class="muted block mono">{version.digest}</small>
                   </th>
@@ -128,7 +127,7 @@ function UnscannedImages({ images, cveId }) {
         {images.flatMap((image) =>
           image.versions.map((version) => (
             <li key={version.id}>
-              <Link href={versionHref(image.id, version.id)}>
+              <Link href={imagePath(image.id, version.id)}>
                 {image.name} {version.tag}
               </Link>
               {version.latest && <span class="tag">latest</span>} <code class="muted">{version.digest}</code>

@@ -7,6 +7,7 @@ import { Counts, Empty, Page, Pending, When, formatBytes, useLoad } from "../ui.
 import { SbomCompleteness, SbomDownloads } from "./image_detail/sbom.jsx";
 import { ScanHistory } from "./image_detail/scan_history.jsx";
 import { Vulnerabilities } from "./image_detail/vulnerabilities.jsx";
+import { imagePath } from "../paths.js";
 
 export default function ImageDetail({ params }) {
   const [query] = useQuery();
@@ -117,7 +118,7 @@ function VersionTable({ image, chosenId }) {
             return (
               <tr key={version.id} class={isChosen ? "chosen" : undefined}>
                 <th scope="row">
-                  <Link href={`/images/${encodeURIComponent(image.id)}?version=${encodeURIComponent(version.id)}`} aria-current={isChosen ? "true" : undefined}>
+                  <Link href={imagePath(image.id, version.id)} aria-current={isChosen ? "true" : undefined}>
                     {version.tag}
                   </Link>
                   {version.id === image.latestVersion?.id && <span class="tag">latest</span>}

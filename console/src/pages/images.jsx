@@ -5,6 +5,7 @@ import { useState } from "preact/hooks";
 import { getJson } from "../api.js";
 import { Link, useQuery } from "../router.jsx";
 import { Empty, Page, Pager, Pending, TextField, When, useCursorPages, useLoad } from "../ui.jsx";
+import { imagePath } from "../paths.js";
 
 const kPageSize = 25;
 
@@ -82,7 +83,7 @@ function ImageRow({ image }) {
   return (
     <tr>
       <th scope="row">
-        <Link href={`/images/${encodeURIComponent(image.id)}`}>{image.name}</Link>
+        <Link href={imagePath(image.id)}>{image.name}</Link>
         <br />
         <code class="muted">{image.repository}</code>
       </th>

@@ -5,7 +5,8 @@
 import { useState } from "preact/hooks";
 import { getAllPages, sendJson } from "../api.js";
 import { Link, useQuery } from "../router.jsx";
-import { Empty, ErrorNotice, Field, Page, Pager, Pending, SelectField, TextField, When, useIsAdmin, useLoad, usePagedList, useSubmit } from "../ui.jsx";
+import { Empty, ErrorNotice, Field, Page, Pager, Pending, SelectField, TextField, When, labelOf, useIsAdmin, useLoad, usePagedList, useSubmit } from "../ui.jsx";
+import { imagePath } from "../paths.js";
 
 const kTypes = [
   ["feature", "Feature request"],
@@ -18,8 +19,6 @@ const kStatuses = [
   ["done", "Done"],
   ["declined", "Declined"],
 ];
-const typeLabel = (type) => kTypes.find(([key]) => key === type)?.[1] || type;
-const statusLabel = (status) => kStatuses.find(([key]) => key === status)?.[1] || status;
 
 export default function Requests() {
   const isAdmin = useIsAdmin();
@@ -128,16 +127,16 @@ function RequestCard({ request }) {
       <h3 id={"request-" + request.id}>{request.title}</h3>
       <dl class="facts">
         <dt>Type</dt>
-        <dd>{typeLabel(request.type)}</dd>
+        <dd>{labelOf(kTypes, request.type)}</dd>
         <dt>Status</dt>
         <dd>
-          <span class={"status status-" + request.status}>{statusLabel(request.status)}</span>
+          <span class={"status status-" + request.status}>{labelOf(kStatuses, request.status)}</span>
         </dd>
         {request.imageId && (
           <>
             <dt>Image</dt>
             <dd>
-              <Link href={`/images/${encodeURIComponent(request.imageId)}`}>{request.imageName || request.imageId}</Link>
+              <Link href={imagePath(request.imageId)}>{request.imageName || request.imageId}</Link>
             </dd>
           </>
         )}

@@ -5,6 +5,7 @@ import { useState } from "preact/hooks";
 import { sendJson, session } from "../api.js";
 import { Link } from "../router.jsx";
 import { ConfirmButton, Empty, ErrorNotice, Field, Page, Pager, Pending, TextField, When, useIsAdmin, usePagedList, useSubmit } from "../ui.jsx";
+import { imagePath } from "../paths.js";
 
 const kNoteMaxChars = 500;
 
@@ -129,7 +130,7 @@ function WatchRow({ watch, isAdmin, onDeleted }) {
           <ul class="plain">
             {watch.images.map((image) => (
               <li key={image.versionId}>
-                <Link href={`/images/${encodeURIComponent(image.id)}?version=${encodeURIComponent(image.versionId)}`}>
+                <Link href={imagePath(image.id, image.versionId)}>
                   {image.name} {image.tag}
                 </Link>{" "}
                 <span class="muted">in {image.packages.join(", ")}</span>

@@ -2,7 +2,7 @@
 // a ping and its deletion. The log refreshes itself while a delivery in view is pending, so a ping's
 // outcome shows up without a reload.
 import { useEffect, useState } from "preact/hooks";
-import { getJson, sendJson } from "../api.js";
+import { getAllPages, sendJson } from "../api.js";
 import { Link, navigate, useQuery } from "../router.jsx";
 import {
   ConfirmButton,
@@ -32,14 +32,8 @@ const kStateFilter = [
 
 // The API reads subscriptions only as a list: walk it (a tenant has few) to find this one.
 async function findWebhook(id) {
-  let cursor = "";
-  do {
-    const page = await getJson("/api/webhooks", { limit: 200, cursor });
-    const found = page.webhooks.find((webhook) => webhook.id === id);
-    if (found) return found;
-    cursor = page.nextCursor;
-  } while (cursor);
-  return null;
+  const { items } = await getAllPages("/api/webhooks", {}, "webhooks");
+  return items.find((webhook) => webhook.id === id) || null;
 }
 
 function Facts({ webhook }) {

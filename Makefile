@@ -37,7 +37,7 @@ OPENAPI      := $(BUILD)/www/v1/openapi.json
 PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
 # The console (console/): index.html and its hashed assets, served by nginx at /.
 CONSOLE      := $(BUILD)/www/console/index.html
-CONSOLE_SRCS := $(shell find console -type f -not -name package.json -not -name package-lock.json 2>/dev/null)
+CONSOLE_SRCS := $(shell find console -name node_modules -prune -o -type f -not -name package.json -not -name package-lock.json -print 2>/dev/null)
 
 .PHONY: all deps build gen lint-deploy test test-unit test-integration test-browser run stop bench fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
 .DEFAULT_GOAL := all

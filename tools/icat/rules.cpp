@@ -42,7 +42,11 @@ std::optional<ImageSpec> ParseImageSpec(std::string_view text, std::string* why)
     spec.tag = std::string(tag);
     text = text.substr(0, colon);
   }
-  if (text.empty() || text.front() == '/' || text.back() == '/' ||
+  // A ':' left in the last component is neither a port nor the tag ("nginx::1", "nginx:1.x:2"): such
+  // a name could not be written alone, where the ':' would start a tag.
+  size_t last_slash = text.rfind('/');
+  bool colon_in_name = text.find(':', last_slash == std::string_view::npos ? 0 : last_slash) != std::string_view::npos;
+  if (text.empty() || text.front() == '/' || text.back() == '/' || colon_in_name ||
       std::any_of(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c) || std::iscntrl(c); })) {
     *why = "'" + std::string(text) + "' is not an image name or repository";
     return std::nullopt;

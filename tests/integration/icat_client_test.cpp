@@ -12,9 +12,10 @@
 #include <thread>
 
 #include "icat/crypto.hpp"
-#include "scans_support.hpp"
+#include "icat_client_support.hpp"
 
 namespace it = icat::test;
+using it::Shown;
 
 namespace {
 
@@ -47,19 +48,16 @@ Scanned ScanImage(it::Tenant& tenant, const it::TempDir& dir, const std::string&
   return s;
 }
 
-// icat with the key in a --key-file (never in argv) and the address in --url (the runner's
-// environment already holds ICAT_BASE_URL, which an added variable would not replace).
-it::ProcessResult Icat(const it::TempDir& dir, const std::string& key, std::vector<std::string> args,
-                       const std::string& base_url = it::GetEnv().base_url) {
-  std::string key_file = dir.Write("key-" + it::RandomSuffix(6), key + "\n");
-  args.insert(args.begin(), it::GetEnv().bin_dir + "/icat");
-  args.insert(args.end(), {"--key-file", key_file, "--url", base_url});
-  return it::RunProcess(args);
-}
-
-std::string Shown(const it::ProcessResult& r) {
-  return "exit " + std::to_string(r.exit_code) + "\nstdout: " + r.out + "\nstderr: " + r.err;
-}
+// A tenant with one scanned image licensed to it and a key of every read scope: where most tests
+// start (`auto& [tenant, dir, s, key] = setup;`).
+struct OneImage {
+  OneImage(const std::string& label, const std::string& fixture)
+      : image(ScanImage(tenant, dir, label, fixture)), key(tenant.CreateKey(kAllReads)) {}
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned image;
+  std::string key;
+};
 
 // A one-connection-at-a-time HTTP proxy in front of the stack that changes SBOM downloads on the
 // way: one byte of the body flipped, and (kRestate) the ETag and Repr-Digest restated to match the
@@ -169,14 +167,14 @@ BOOST_AUTO_TEST_CASE(images_lists_every_licensed_image_in_a_table_and_as_the_api
   Scanned a = ScanImage(tenant, dir, "icat-a", kAlpine310);
   Scanned b = ScanImage(tenant, dir, "icat-b", kNginxGrype);
   std::string key = tenant.CreateKey(kAllReads);
-  it::ProcessResult table = Icat(dir, key, {"images"});
+  it::ProcessResult table = it::RunIcat(dir, key, {"images"});
   BOOST_TEST_REQUIRE(table.exit_code == 0, Shown(table));
   BOOST_TEST(table.out.rfind("NAME ", 0) == 0, table.out);
   for (const Scanned* s : {&a, &b}) {
     BOOST_TEST(table.out.find(s->name + " ") != std::string::npos, table.out);
     BOOST_TEST(table.out.find(s->repository) != std::string::npos, table.out);
   }
-  it::ProcessResult json = Icat(dir, key, {"images", "--json"});
+  it::ProcessResult json = it::RunIcat(dir, key, {"images", "--json"});
   BOOST_TEST_REQUIRE(json.exit_code == 0, Shown(json));
   rapidjson::Document listed;
   listed.Parse(json.out.c_str());
@@ -188,17 +186,15 @@ BOOST_AUTO_TEST_CASE(images_lists_every_licensed_image_in_a_table_and_as_the_api
 }
 
 BOOST_AUTO_TEST_CASE(sbom_of_the_latest_version_writes_exactly_the_apis_bytes_after_verifying_them) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-sbom", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-sbom", kAlpine310);
+  auto& [tenant, dir, s, key] = setup;
   for (const std::string format : {"spdx", "cyclonedx"}) {
     BOOST_TEST_CONTEXT(format) {
       std::string out = dir.path() + "/out-" + format + ".json";
       // By name, and by repository.
       for (const std::string& image : {s.name, s.repository}) {
         std::filesystem::remove(out);
-        it::ProcessResult r = Icat(dir, key, {"sbom", image, "--format", format, "-o", out});
+        it::ProcessResult r = it::RunIcat(dir, key, {"sbom", image, "--format", format, "-o", out});
         BOOST_TEST_REQUIRE(r.exit_code == 0, Shown(r));
         it::Response api = it::Get("/v1/images/" + s.id + "/sbom?format=" + format, it::Bearer(key));
         BOOST_TEST_REQUIRE(api.status == 200, api.Summary());
@@ -212,16 +208,14 @@ BOOST_AUTO_TEST_CASE(sbom_of_the_latest_version_writes_exactly_the_apis_bytes_af
 }
 
 BOOST_AUTO_TEST_CASE(a_tampered_download_exits_2_naming_the_check_and_writes_nothing) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-tamper", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-tamper", kAlpine310);
+  auto& [tenant, dir, s, key] = setup;
   std::string out_dir = dir.path() + "/out";
   std::filesystem::create_directory(out_dir);
   std::string out = out_dir + "/sbom.spdx.json";
   {
     TamperingProxy proxy(TamperingProxy::kFlipByte);
-    it::ProcessResult r = Icat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
+    it::ProcessResult r = it::RunIcat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
     BOOST_TEST(proxy.tampered() == 1);
     BOOST_TEST(r.exit_code == 2, Shown(r));
     BOOST_TEST(r.err.find("refusing the " + s.name) != std::string::npos, r.err);
@@ -232,7 +226,7 @@ BOOST_AUTO_TEST_CASE(a_tampered_download_exits_2_naming_the_check_and_writes_not
   {
     // The checksums restated for the changed bytes: the signature refuses it.
     TamperingProxy proxy(TamperingProxy::kRestate);
-    it::ProcessResult r = Icat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
+    it::ProcessResult r = it::RunIcat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
     BOOST_TEST(proxy.tampered() == 1);
     BOOST_TEST(r.exit_code == 2, Shown(r));
     BOOST_TEST(r.err.find("the Ed25519 signature does not match the bytes") != std::string::npos, r.err);
@@ -242,7 +236,7 @@ BOOST_AUTO_TEST_CASE(a_tampered_download_exits_2_naming_the_check_and_writes_not
   it::WriteFileBytes(out, "before");
   {
     TamperingProxy proxy(TamperingProxy::kFlipByte);
-    it::ProcessResult r = Icat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
+    it::ProcessResult r = it::RunIcat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
     BOOST_TEST(r.exit_code == 2, Shown(r));
   }
   BOOST_TEST(it::ReadFileBytes(out) == "before");
@@ -255,7 +249,7 @@ BOOST_AUTO_TEST_CASE(a_wrong_key_exits_2_with_the_apis_error_message_and_request
   Scanned s = ScanImage(tenant, dir, "icat-badkey", kAlpine310);
   std::string wrong = tenant.CreateKey(kAllReads);
   wrong.back() = wrong.back() == 'A' ? 'B' : 'A';
-  it::ProcessResult r = Icat(dir, wrong, {"images"});
+  it::ProcessResult r = it::RunIcat(dir, wrong, {"images"});
   BOOST_TEST(r.exit_code == 2, Shown(r));
   it::Response api = it::Get("/v1/images", it::Bearer(wrong));
   it::ExpectError(api, 401, "UNAUTHENTICATED");
@@ -266,7 +260,7 @@ BOOST_AUTO_TEST_CASE(a_wrong_key_exits_2_with_the_apis_error_message_and_request
   // A key without read:sbom: the scope refusal in the API's words, and no file.
   std::string catalog_only = tenant.CreateKey("read:catalog");
   std::string out = dir.path() + "/x.spdx.json";
-  it::ProcessResult scope = Icat(dir, catalog_only, {"sbom", s.name, "--format", "spdx", "-o", out});
+  it::ProcessResult scope = it::RunIcat(dir, catalog_only, {"sbom", s.name, "--format", "spdx", "-o", out});
   BOOST_TEST(scope.exit_code == 2, Shown(scope));
   BOOST_TEST(scope.err.find("HTTP 403 INSUFFICIENT_SCOPE: ") != std::string::npos, scope.err);
   BOOST_TEST(!std::filesystem::exists(out));
@@ -275,10 +269,8 @@ BOOST_AUTO_TEST_CASE(a_wrong_key_exits_2_with_the_apis_error_message_and_request
 BOOST_AUTO_TEST_CASE(the_key_is_read_from_icat_api_key_and_refused_as_an_argument) {
   BOOST_TEST_REQUIRE(std::getenv("ICAT_API_KEY") == nullptr, "the test runner must not set ICAT_API_KEY");
   BOOST_TEST_REQUIRE(std::getenv("ICAT_BASE_URL") != nullptr);  // icat reads the stack's address from it
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-env", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-env", kAlpine310);
+  auto& [tenant, dir, s, key] = setup;
   std::string icat = it::GetEnv().bin_dir + "/icat";
   it::ProcessResult r = it::RunProcess({icat, "images"}, {}, {"ICAT_API_KEY=" + key});
   BOOST_TEST(r.exit_code == 0, Shown(r));
@@ -298,43 +290,39 @@ BOOST_AUTO_TEST_CASE(the_key_is_read_from_icat_api_key_and_refused_as_an_argumen
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_image_or_version_exits_2_and_writes_nothing) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-unknown", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-unknown", kAlpine310);
+  auto& [tenant, dir, s, key] = setup;
   std::string out = dir.path() + "/never.json";
-  it::ProcessResult image = Icat(dir, key, {"sbom", s.name + "-nope", "--format", "spdx", "-o", out});
+  it::ProcessResult image = it::RunIcat(dir, key, {"sbom", s.name + "-nope", "--format", "spdx", "-o", out});
   BOOST_TEST(image.exit_code == 2, Shown(image));
   BOOST_TEST(image.err.find("no licensed image is named '" + s.name + "-nope'") != std::string::npos, image.err);
-  it::ProcessResult version = Icat(dir, key, {"sbom", s.name + ":9.9.9", "--format", "spdx", "-o", out});
+  it::ProcessResult version = it::RunIcat(dir, key, {"sbom", s.name + ":9.9.9", "--format", "spdx", "-o", out});
   BOOST_TEST(version.exit_code == 2, Shown(version));
   BOOST_TEST(version.err.find(s.name + " has no version 9.9.9") != std::string::npos, version.err);
-  it::ProcessResult digest = Icat(dir, key, {"vulns", s.name + "@" + it::RandomDigest()});
+  it::ProcessResult digest = it::RunIcat(dir, key, {"vulns", s.name + "@" + it::RandomDigest()});
   BOOST_TEST(digest.exit_code == 2, Shown(digest));
   BOOST_TEST(digest.err.find("has no version with digest sha256:") != std::string::npos, digest.err);
   BOOST_TEST(!std::filesystem::exists(out));
   // Another tenant's image is unknown alike.
   it::Tenant other;
-  it::ProcessResult hidden = Icat(dir, other.CreateKey(kAllReads), {"vulns", s.name});
+  it::ProcessResult hidden = it::RunIcat(dir, other.CreateKey(kAllReads), {"vulns", s.name});
   BOOST_TEST(hidden.exit_code == 2, Shown(hidden));
   BOOST_TEST(hidden.err.find("no licensed image is named") != std::string::npos, hidden.err);
 }
 
 BOOST_AUTO_TEST_CASE(vulns_lists_every_finding_filters_by_severity_and_prints_the_apis_json) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-vulns", kGolangGrype);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-vulns", kGolangGrype);
+  auto& [tenant, dir, s, key] = setup;
   std::vector<it::ExpectedFinding> all = it::DeriveFindings(s.report);
   BOOST_TEST_REQUIRE(all.size() > 200u, "the fixture must need more than one page");
-  it::ProcessResult json = Icat(dir, key, {"vulns", s.name, "--json"});
+  it::ProcessResult json = it::RunIcat(dir, key, {"vulns", s.name, "--json"});
   BOOST_TEST_REQUIRE(json.exit_code == 0, Shown(json));
   rapidjson::Document listed;
   listed.Parse(json.out.c_str());
   BOOST_TEST_REQUIRE((listed.IsObject() && listed.HasMember("vulnerabilities") && listed["vulnerabilities"].IsArray()));
   BOOST_TEST(listed["vulnerabilities"].Size() == all.size());
   BOOST_TEST(listed["nextCursor"].IsNull());
-  it::ProcessResult table = Icat(dir, key, {"vulns", s.name});
+  it::ProcessResult table = it::RunIcat(dir, key, {"vulns", s.name});
   BOOST_TEST_REQUIRE(table.exit_code == 0, Shown(table));
   size_t lines = static_cast<size_t>(std::count(table.out.begin(), table.out.end(), '\n'));
   BOOST_TEST(lines == all.size() + 2);  // the title, the header, one line per finding
@@ -343,38 +331,36 @@ BOOST_AUTO_TEST_CASE(vulns_lists_every_finding_filters_by_severity_and_prints_th
                             std::to_string(counts.vulnerabilities["high"])) != std::string::npos,
              table.out.substr(0, 300));
   long long critical = std::count_if(all.begin(), all.end(), [](const it::ExpectedFinding& f) { return f.severity == "critical"; });
-  it::ProcessResult only = Icat(dir, key, {"vulns", s.name, "--severity", "critical", "--json"});
+  it::ProcessResult only = it::RunIcat(dir, key, {"vulns", s.name, "--severity", "critical", "--json"});
   BOOST_TEST_REQUIRE(only.exit_code == 0);
   rapidjson::Document filtered;
   filtered.Parse(only.out.c_str());
   BOOST_TEST(static_cast<long long>(filtered["vulnerabilities"].Size()) == critical);
-  it::ProcessResult bad = Icat(dir, key, {"vulns", s.name, "--severity", "severe"});
+  it::ProcessResult bad = it::RunIcat(dir, key, {"vulns", s.name, "--severity", "severe"});
   BOOST_TEST(bad.exit_code == 2, Shown(bad));
   BOOST_TEST(bad.err.find("HTTP 400 VALIDATION_ERROR") != std::string::npos, bad.err);
   BOOST_TEST(bad.err.find("[severity: ") != std::string::npos, bad.err);
 }
 
 BOOST_AUTO_TEST_CASE(cve_shows_the_images_that_carry_an_id_and_none_for_an_id_nobody_carries) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-cve", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-cve", kAlpine310);
+  auto& [tenant, dir, s, key] = setup;
   std::vector<it::ExpectedFinding> all = it::DeriveFindings(s.report);
   BOOST_TEST_REQUIRE(!all.empty());
   const it::ExpectedFinding& f = all.front();
-  it::ProcessResult table = Icat(dir, key, {"cve", f.id});
+  it::ProcessResult table = it::RunIcat(dir, key, {"cve", f.id});
   BOOST_TEST_REQUIRE(table.exit_code == 0, Shown(table));
   BOOST_TEST(table.out.find(s.name + " ") != std::string::npos, table.out);
   BOOST_TEST(table.out.find(f.package) != std::string::npos, table.out);
-  it::ProcessResult json = Icat(dir, key, {"cve", f.id, "--json"});
+  it::ProcessResult json = it::RunIcat(dir, key, {"cve", f.id, "--json"});
   BOOST_TEST_REQUIRE(json.exit_code == 0, Shown(json));
   rapidjson::Document shown;
   shown.Parse(json.out.c_str());
   BOOST_TEST((shown == it::ExpectJson200(it::Get("/v1/cve/" + f.id, it::Bearer(key)))));
-  it::ProcessResult nobody = Icat(dir, key, {"cve", "CVE-1999-99999"});
+  it::ProcessResult nobody = it::RunIcat(dir, key, {"cve", "CVE-1999-99999"});
   BOOST_TEST(nobody.exit_code == 0, Shown(nobody));
   BOOST_TEST(nobody.out == "no licensed image carries CVE-1999-99999 in the latest version of it\n");
-  it::ProcessResult bad = Icat(dir, key, {"cve", "not-a-cve"});
+  it::ProcessResult bad = it::RunIcat(dir, key, {"cve", "not-a-cve"});
   BOOST_TEST(bad.exit_code == 2, Shown(bad));
   BOOST_TEST(bad.err.find("VALIDATION_ERROR") != std::string::npos, bad.err);
 }

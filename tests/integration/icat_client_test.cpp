@@ -1,18 +1,13 @@
 // build/bin/icat, the tenants' client, against the stack: images, a verified SBOM download written
 // byte for byte, a tampered download refused without writing, API errors in words, vulns and cve.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
-#include <thread>
 
 #include "icat/crypto.hpp"
 #include "icat_client_support.hpp"
+#include "receiver.hpp"
 
 namespace it = icat::test;
 using it::Shown;
@@ -59,70 +54,26 @@ struct OneImage {
   std::string key;
 };
 
-// A one-connection-at-a-time HTTP proxy in front of the stack that changes SBOM downloads on the
-// way: one byte of the body flipped, and (kRestate) the ETag and Repr-Digest restated to match the
-// changed bytes, so only the signature can tell.
+// An HTTP proxy in front of the stack (a Receiver answering for it) that changes SBOM downloads on
+// the way: one byte of the body flipped, and (kRestate) the ETag and Repr-Digest restated to match
+// the changed bytes, so only the signature can tell.
 class TamperingProxy {
  public:
   enum Mode { kFlipByte, kRestate };
-  explicit TamperingProxy(Mode mode) : mode_(mode) {
-    listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
-    if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 || listen(listen_fd_, 16) != 0) {
-      throw std::runtime_error("the tampering proxy cannot listen");
-    }
-    socklen_t length = sizeof sa;
-    getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&sa), &length);
-    port_ = ntohs(sa.sin_port);
-    thread_ = std::thread([this] { Serve(); });
-  }
-  ~TamperingProxy() {
-    stop_ = true;
-    thread_.join();
-    close(listen_fd_);
-  }
-  std::string Url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  explicit TamperingProxy(Mode mode)
+      : mode_(mode), receiver_("127.0.0.1", [this](const it::ReceivedRequest& request) { return Forward(request); }) {}
+  std::string Url() const { return receiver_.BaseUrl(); }
   int tampered() const { return tampered_; }
 
  private:
-  void Serve() {
-    it::HttpClient upstream;
-    while (!stop_) {
-      pollfd p{listen_fd_, POLLIN, 0};
-      if (poll(&p, 1, 100) <= 0) continue;
-      int fd = accept(listen_fd_, nullptr, nullptr);
-      if (fd < 0) continue;
-      Answer(fd, upstream);
-      close(fd);
-    }
-  }
-
-  void Answer(int fd, it::HttpClient& upstream) {
-    std::string head;
-    char chunk[8192];
-    while (head.find("\r\n\r\n") == std::string::npos) {
-      pollfd p{fd, POLLIN, 0};
-      if (poll(&p, 1, 5000) <= 0) return;
-      ssize_t n = read(fd, chunk, sizeof chunk);
-      if (n <= 0) return;
-      head.append(chunk, static_cast<size_t>(n));
-    }
-    std::string line = head.substr(0, head.find("\r\n"));
-    std::string target = line.substr(line.find(' ') + 1, line.rfind(' ') - line.find(' ') - 1);
+  std::string Forward(const it::ReceivedRequest& request) {
     it::Headers forwarded;
-    std::string lower = head;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    size_t auth = lower.find("\r\nauthorization:");
-    if (auth != std::string::npos) {
-      size_t start = head.find_first_not_of(' ', auth + 16);
-      forwarded.emplace_back("Authorization", head.substr(start, head.find("\r\n", start) - start));
-    }
-    it::Response r = upstream.Get(it::GetEnv().base_url + target, forwarded);
+    auto auth = request.headers.find("authorization");
+    if (auth != request.headers.end()) forwarded.emplace_back("Authorization", auth->second);
+    it::Response r = upstream_.Get(it::GetEnv().base_url + request.target, forwarded);
     std::string body = r.body;
     std::map<std::string, std::string> headers = r.headers;
-    if (target.find("/sbom") != std::string::npos && r.status == 200 && !body.empty()) {
+    if (request.target.find("/sbom") != std::string::npos && r.status == 200 && !body.empty()) {
       body[body.size() / 2] ^= 1;
       tampered_++;
       if (mode_ == kRestate) {
@@ -136,20 +87,13 @@ class TamperingProxy {
     for (const char* name : {"content-type", "etag", "repr-digest", "x-signature", "x-signature-key-id", "x-request-id"}) {
       if (headers.count(name)) reply += std::string(name) + ": " + headers[name] + "\r\n";
     }
-    reply += "\r\n" + body;
-    for (size_t sent = 0; sent < reply.size();) {
-      ssize_t n = write(fd, reply.data() + sent, reply.size() - sent);
-      if (n <= 0) return;
-      sent += static_cast<size_t>(n);
-    }
+    return reply + "\r\n" + body;
   }
 
   Mode mode_;
-  int listen_fd_ = -1;
-  int port_ = 0;
-  std::atomic<bool> stop_{false};
   std::atomic<int> tampered_{0};
-  std::thread thread_;
+  it::HttpClient upstream_;  // used on the receiver's thread only
+  it::Receiver receiver_;    // last: its thread stops before the members it uses go
 };
 
 size_t Entries(const std::string& dir) {

@@ -223,7 +223,7 @@ BOOST_AUTO_TEST_CASE(the_key_is_read_from_icat_api_key_and_refused_as_an_argumen
   BOOST_TEST(none.exit_code == 2, Shown(none));
   BOOST_TEST(none.err.find("no API key: set ICAT_API_KEY or pass --key-file FILE") != std::string::npos, none.err);
   for (const std::vector<std::string>& typed : std::vector<std::vector<std::string>>{
-           {"--key", key}, {"--api-key", key}, {"--key=" + key}, {key}}) {
+           {"--key", key}, {"--api-key", key}, {"--token", key}, {"--key=" + key}, {key}}) {
     std::vector<std::string> argv = {icat, "images"};
     argv.insert(argv.end(), typed.begin(), typed.end());
     it::ProcessResult refused = it::RunProcess(argv);

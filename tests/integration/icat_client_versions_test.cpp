@@ -129,6 +129,38 @@ BOOST_AUTO_TEST_CASE(check_of_several_references_fails_when_one_fails_and_errors
   BOOST_TEST(wrong.out.find("HTTP 401") != std::string::npos, wrong.out);
 }
 
+// Unknown vulnerabilities are not none: check fails such a version (exit 1) and vulns says so.
+BOOST_AUTO_TEST_CASE(check_fails_a_version_never_scanned_and_vulns_calls_its_findings_unknown) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  it::Image image = tenant.AddImage("never", {{"1.0"}});
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string reference = image.repository + ":1.0";
+  it::ProcessResult check = it::RunIcat(dir, key, {"check", reference, "--fail-on", "critical"});
+  BOOST_TEST(check.exit_code == 1, Shown(check));
+  BOOST_TEST(check.out.rfind("FAIL  " + reference + "  " + image.name + " 1.0 ", 0) == 0, check.out);
+  BOOST_TEST(check.out.find(": never scanned, its vulnerabilities are unknown\n") != std::string::npos, check.out);
+  it::ProcessResult vulns = it::RunIcat(dir, key, {"vulns", image.name + ":1.0"});
+  BOOST_TEST(vulns.exit_code == 0, Shown(vulns));
+  BOOST_TEST(vulns.out.find(": never scanned, so its vulnerabilities are unknown (not none)") != std::string::npos,
+             vulns.out);
+}
+
+// docs/client.md: until the service serves VEX documents, icat vex says so and exits 2.
+BOOST_AUTO_TEST_CASE(vex_exits_2_saying_the_service_has_no_such_endpoint_yet) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanVersions(tenant, dir, "vex", {it::Fixture(kAlpine310)});
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string out = dir.path() + "/vex.json";
+  it::ProcessResult r = it::RunIcat(dir, key, {"vex", s.name, "-o", out});
+  BOOST_TEST(r.exit_code == 2, Shown(r));
+  BOOST_TEST(r.err.find("the service has no endpoint GET /v1/images/{id}/versions/{versionId}/vex yet") !=
+                 std::string::npos,
+             r.err);
+  BOOST_TEST(!std::filesystem::exists(out));
+}
+
 BOOST_AUTO_TEST_CASE(an_older_version_by_tag_or_digest_gets_its_own_sbom_and_findings) {
   it::Tenant tenant;
   it::TempDir dir;

@@ -1,20 +1,16 @@
 // build/bin/icat, the tenants' client, against the stack: images, a verified SBOM download written
 // byte for byte, a tampered download refused without writing, API errors in words, vulns and cve.
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
-#include <thread>
 
 #include "icat/crypto.hpp"
-#include "scans_support.hpp"
+#include "icat_client_support.hpp"
+#include "receiver.hpp"
 
 namespace it = icat::test;
+using it::Shown;
 
 namespace {
 
@@ -47,84 +43,37 @@ Scanned ScanImage(it::Tenant& tenant, const it::TempDir& dir, const std::string&
   return s;
 }
 
-// icat with the key in a --key-file (never in argv) and the address in --url (the runner's
-// environment already holds ICAT_BASE_URL, which an added variable would not replace).
-it::ProcessResult Icat(const it::TempDir& dir, const std::string& key, std::vector<std::string> args,
-                       const std::string& base_url = it::GetEnv().base_url) {
-  std::string key_file = dir.Write("key-" + it::RandomSuffix(6), key + "\n");
-  args.insert(args.begin(), it::GetEnv().bin_dir + "/icat");
-  args.insert(args.end(), {"--key-file", key_file, "--url", base_url});
-  return it::RunProcess(args);
-}
+// A tenant with one scanned image licensed to it and a key of every read scope: where most tests
+// start (`auto& [tenant, dir, s, key] = setup;`).
+struct OneImage {
+  OneImage(const std::string& label, const std::string& fixture)
+      : image(ScanImage(tenant, dir, label, fixture)), key(tenant.CreateKey(kAllReads)) {}
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned image;
+  std::string key;
+};
 
-std::string Shown(const it::ProcessResult& r) {
-  return "exit " + std::to_string(r.exit_code) + "\nstdout: " + r.out + "\nstderr: " + r.err;
-}
-
-// A one-connection-at-a-time HTTP proxy in front of the stack that changes SBOM downloads on the
-// way: one byte of the body flipped, and (kRestate) the ETag and Repr-Digest restated to match the
-// changed bytes, so only the signature can tell.
+// An HTTP proxy in front of the stack (a Receiver answering for it) that changes SBOM downloads on
+// the way: one byte of the body flipped, and (kRestate) the ETag and Repr-Digest restated to match
+// the changed bytes, so only the signature can tell.
 class TamperingProxy {
  public:
   enum Mode { kFlipByte, kRestate };
-  explicit TamperingProxy(Mode mode) : mode_(mode) {
-    listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
-    if (bind(listen_fd_, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 || listen(listen_fd_, 16) != 0) {
-      throw std::runtime_error("the tampering proxy cannot listen");
-    }
-    socklen_t length = sizeof sa;
-    getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&sa), &length);
-    port_ = ntohs(sa.sin_port);
-    thread_ = std::thread([this] { Serve(); });
-  }
-  ~TamperingProxy() {
-    stop_ = true;
-    thread_.join();
-    close(listen_fd_);
-  }
-  std::string Url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  explicit TamperingProxy(Mode mode)
+      : mode_(mode), receiver_("127.0.0.1", [this](const it::ReceivedRequest& request) { return Forward(request); }) {}
+  std::string Url() const { return receiver_.BaseUrl(); }
   int tampered() const { return tampered_; }
 
  private:
-  void Serve() {
-    it::HttpClient upstream;
-    while (!stop_) {
-      pollfd p{listen_fd_, POLLIN, 0};
-      if (poll(&p, 1, 100) <= 0) continue;
-      int fd = accept(listen_fd_, nullptr, nullptr);
-      if (fd < 0) continue;
-      Answer(fd, upstream);
-      close(fd);
-    }
-  }
-
-  void Answer(int fd, it::HttpClient& upstream) {
-    std::string head;
-    char chunk[8192];
-    while (head.find("\r\n\r\n") == std::string::npos) {
-      pollfd p{fd, POLLIN, 0};
-      if (poll(&p, 1, 5000) <= 0) return;
-      ssize_t n = read(fd, chunk, sizeof chunk);
-      if (n <= 0) return;
-      head.append(chunk, static_cast<size_t>(n));
-    }
-    std::string line = head.substr(0, head.find("\r\n"));
-    std::string target = line.substr(line.find(' ') + 1, line.rfind(' ') - line.find(' ') - 1);
+  std::string Forward(const it::ReceivedRequest& request) {
     it::Headers forwarded;
-    std::string lower = head;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    size_t auth = lower.find("\r\nauthorization:");
-    if (auth != std::string::npos) {
-      size_t start = head.find_first_not_of(' ', auth + 16);
-      forwarded.emplace_back("Authorization", head.substr(start, head.find("\r\n", start) - start));
-    }
-    it::Response r = upstream.Get(it::GetEnv().base_url + target, forwarded);
+    auto auth = request.headers.find("authorization");
+    if (auth != request.headers.end()) forwarded.emplace_back("Authorization", auth->second);
+    it::Response r = upstream_.Get(it::GetEnv().base_url + request.target, forwarded);
     std::string body = r.body;
     std::map<std::string, std::string> headers = r.headers;
-    if (target.find("/sbom") != std::string::npos && r.status == 200 && !body.empty()) {
+    if (request.target.find("/sbom") != std::string::npos && r.status == 200 && !body.empty()) {
       body[body.size() / 2] ^= 1;
       tampered_++;
       if (mode_ == kRestate) {
@@ -138,20 +87,13 @@ class TamperingProxy {
     for (const char* name : {"content-type", "etag", "repr-digest", "x-signature", "x-signature-key-id", "x-request-id"}) {
       if (headers.count(name)) reply += std::string(name) + ": " + headers[name] + "\r\n";
     }
-    reply += "\r\n" + body;
-    for (size_t sent = 0; sent < reply.size();) {
-      ssize_t n = write(fd, reply.data() + sent, reply.size() - sent);
-      if (n <= 0) return;
-      sent += static_cast<size_t>(n);
-    }
+    return reply + "\r\n" + body;
   }
 
   Mode mode_;
-  int listen_fd_ = -1;
-  int port_ = 0;
-  std::atomic<bool> stop_{false};
   std::atomic<int> tampered_{0};
-  std::thread thread_;
+  it::HttpClient upstream_;  // used on the receiver's thread only
+  it::Receiver receiver_;    // last: its thread stops before the members it uses go
 };
 
 size_t Entries(const std::string& dir) {
@@ -169,14 +111,14 @@ BOOST_AUTO_TEST_CASE(images_lists_every_licensed_image_in_a_table_and_as_the_api
   Scanned a = ScanImage(tenant, dir, "icat-a", kAlpine310);
   Scanned b = ScanImage(tenant, dir, "icat-b", kNginxGrype);
   std::string key = tenant.CreateKey(kAllReads);
-  it::ProcessResult table = Icat(dir, key, {"images"});
+  it::ProcessResult table = it::RunIcat(dir, key, {"images"});
   BOOST_TEST_REQUIRE(table.exit_code == 0, Shown(table));
   BOOST_TEST(table.out.rfind("NAME ", 0) == 0, table.out);
   for (const Scanned* s : {&a, &b}) {
     BOOST_TEST(table.out.find(s->name + " ") != std::string::npos, table.out);
     BOOST_TEST(table.out.find(s->repository) != std::string::npos, table.out);
   }
-  it::ProcessResult json = Icat(dir, key, {"images", "--json"});
+  it::ProcessResult json = it::RunIcat(dir, key, {"images", "--json"});
   BOOST_TEST_REQUIRE(json.exit_code == 0, Shown(json));
   rapidjson::Document listed;
   listed.Parse(json.out.c_str());
@@ -188,17 +130,15 @@ BOOST_AUTO_TEST_CASE(images_lists_every_licensed_image_in_a_table_and_as_the_api
 }
 
 BOOST_AUTO_TEST_CASE(sbom_of_the_latest_version_writes_exactly_the_apis_bytes_after_verifying_them) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-sbom", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-sbom", kAlpine310);
+  auto& [tenant, dir, s, key] = setup;
   for (const std::string format : {"spdx", "cyclonedx"}) {
     BOOST_TEST_CONTEXT(format) {
       std::string out = dir.path() + "/out-" + format + ".json";
       // By name, and by repository.
       for (const std::string& image : {s.name, s.repository}) {
         std::filesystem::remove(out);
-        it::ProcessResult r = Icat(dir, key, {"sbom", image, "--format", format, "-o", out});
+        it::ProcessResult r = it::RunIcat(dir, key, {"sbom", image, "--format", format, "-o", out});
         BOOST_TEST_REQUIRE(r.exit_code == 0, Shown(r));
         it::Response api = it::Get("/v1/images/" + s.id + "/sbom?format=" + format, it::Bearer(key));
         BOOST_TEST_REQUIRE(api.status == 200, api.Summary());
@@ -212,16 +152,14 @@ BOOST_AUTO_TEST_CASE(sbom_of_the_latest_version_writes_exactly_the_apis_bytes_af
 }
 
 BOOST_AUTO_TEST_CASE(a_tampered_download_exits_2_naming_the_check_and_writes_nothing) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-tamper", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-tamper", kAlpine310);
+  auto& [tenant, dir, s, key] = setup;
   std::string out_dir = dir.path() + "/out";
   std::filesystem::create_directory(out_dir);
   std::string out = out_dir + "/sbom.spdx.json";
   {
     TamperingProxy proxy(TamperingProxy::kFlipByte);
-    it::ProcessResult r = Icat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
+    it::ProcessResult r = it::RunIcat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
     BOOST_TEST(proxy.tampered() == 1);
     BOOST_TEST(r.exit_code == 2, Shown(r));
     BOOST_TEST(r.err.find("refusing the " + s.name) != std::string::npos, r.err);
@@ -232,7 +170,7 @@ BOOST_AUTO_TEST_CASE(a_tampered_download_exits_2_naming_the_check_and_writes_not
   {
     // The checksums restated for the changed bytes: the signature refuses it.
     TamperingProxy proxy(TamperingProxy::kRestate);
-    it::ProcessResult r = Icat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
+    it::ProcessResult r = it::RunIcat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
     BOOST_TEST(proxy.tampered() == 1);
     BOOST_TEST(r.exit_code == 2, Shown(r));
     BOOST_TEST(r.err.find("the Ed25519 signature does not match the bytes") != std::string::npos, r.err);
@@ -242,7 +180,7 @@ BOOST_AUTO_TEST_CASE(a_tampered_download_exits_2_naming_the_check_and_writes_not
   it::WriteFileBytes(out, "before");
   {
     TamperingProxy proxy(TamperingProxy::kFlipByte);
-    it::ProcessResult r = Icat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
+    it::ProcessResult r = it::RunIcat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
     BOOST_TEST(r.exit_code == 2, Shown(r));
   }
   BOOST_TEST(it::ReadFileBytes(out) == "before");
@@ -255,7 +193,7 @@ BOOST_AUTO_TEST_CASE(a_wrong_key_exits_2_with_the_apis_error_message_and_request
   Scanned s = ScanImage(tenant, dir, "icat-badkey", kAlpine310);
   std::string wrong = tenant.CreateKey(kAllReads);
   wrong.back() = wrong.back() == 'A' ? 'B' : 'A';
-  it::ProcessResult r = Icat(dir, wrong, {"images"});
+  it::ProcessResult r = it::RunIcat(dir, wrong, {"images"});
   BOOST_TEST(r.exit_code == 2, Shown(r));
   it::Response api = it::Get("/v1/images", it::Bearer(wrong));
   it::ExpectError(api, 401, "UNAUTHENTICATED");
@@ -266,7 +204,7 @@ BOOST_AUTO_TEST_CASE(a_wrong_key_exits_2_with_the_apis_error_message_and_request
   // A key without read:sbom: the scope refusal in the API's words, and no file.
   std::string catalog_only = tenant.CreateKey("read:catalog");
   std::string out = dir.path() + "/x.spdx.json";
-  it::ProcessResult scope = Icat(dir, catalog_only, {"sbom", s.name, "--format", "spdx", "-o", out});
+  it::ProcessResult scope = it::RunIcat(dir, catalog_only, {"sbom", s.name, "--format", "spdx", "-o", out});
   BOOST_TEST(scope.exit_code == 2, Shown(scope));
   BOOST_TEST(scope.err.find("HTTP 403 INSUFFICIENT_SCOPE: ") != std::string::npos, scope.err);
   BOOST_TEST(!std::filesystem::exists(out));
@@ -275,10 +213,8 @@ BOOST_AUTO_TEST_CASE(a_wrong_key_exits_2_with_the_apis_error_message_and_request
 BOOST_AUTO_TEST_CASE(the_key_is_read_from_icat_api_key_and_refused_as_an_argument) {
   BOOST_TEST_REQUIRE(std::getenv("ICAT_API_KEY") == nullptr, "the test runner must not set ICAT_API_KEY");
   BOOST_TEST_REQUIRE(std::getenv("ICAT_BASE_URL") != nullptr);  // icat reads the stack's address from it
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-env", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-env", kAlpine310);
+  auto& [tenant, dir, s, key] = setup;
   std::string icat = it::GetEnv().bin_dir + "/icat";
   it::ProcessResult r = it::RunProcess({icat, "images"}, {}, {"ICAT_API_KEY=" + key});
   BOOST_TEST(r.exit_code == 0, Shown(r));
@@ -287,7 +223,7 @@ BOOST_AUTO_TEST_CASE(the_key_is_read_from_icat_api_key_and_refused_as_an_argumen
   BOOST_TEST(none.exit_code == 2, Shown(none));
   BOOST_TEST(none.err.find("no API key: set ICAT_API_KEY or pass --key-file FILE") != std::string::npos, none.err);
   for (const std::vector<std::string>& typed : std::vector<std::vector<std::string>>{
-           {"--key", key}, {"--api-key", key}, {"--key=" + key}, {key}}) {
+           {"--key", key}, {"--api-key", key}, {"--token", key}, {"--key=" + key}, {key}}) {
     std::vector<std::string> argv = {icat, "images"};
     argv.insert(argv.end(), typed.begin(), typed.end());
     it::ProcessResult refused = it::RunProcess(argv);
@@ -298,43 +234,39 @@ BOOST_AUTO_TEST_CASE(the_key_is_read_from_icat_api_key_and_refused_as_an_argumen
 }
 
 BOOST_AUTO_TEST_CASE(an_unknown_image_or_version_exits_2_and_writes_nothing) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-unknown", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-unknown", kAlpine310);
+  auto& [tenant, dir, s, key] = setup;
   std::string out = dir.path() + "/never.json";
-  it::ProcessResult image = Icat(dir, key, {"sbom", s.name + "-nope", "--format", "spdx", "-o", out});
+  it::ProcessResult image = it::RunIcat(dir, key, {"sbom", s.name + "-nope", "--format", "spdx", "-o", out});
   BOOST_TEST(image.exit_code == 2, Shown(image));
   BOOST_TEST(image.err.find("no licensed image is named '" + s.name + "-nope'") != std::string::npos, image.err);
-  it::ProcessResult version = Icat(dir, key, {"sbom", s.name + ":9.9.9", "--format", "spdx", "-o", out});
+  it::ProcessResult version = it::RunIcat(dir, key, {"sbom", s.name + ":9.9.9", "--format", "spdx", "-o", out});
   BOOST_TEST(version.exit_code == 2, Shown(version));
   BOOST_TEST(version.err.find(s.name + " has no version 9.9.9") != std::string::npos, version.err);
-  it::ProcessResult digest = Icat(dir, key, {"vulns", s.name + "@" + it::RandomDigest()});
+  it::ProcessResult digest = it::RunIcat(dir, key, {"vulns", s.name + "@" + it::RandomDigest()});
   BOOST_TEST(digest.exit_code == 2, Shown(digest));
   BOOST_TEST(digest.err.find("has no version with digest sha256:") != std::string::npos, digest.err);
   BOOST_TEST(!std::filesystem::exists(out));
   // Another tenant's image is unknown alike.
   it::Tenant other;
-  it::ProcessResult hidden = Icat(dir, other.CreateKey(kAllReads), {"vulns", s.name});
+  it::ProcessResult hidden = it::RunIcat(dir, other.CreateKey(kAllReads), {"vulns", s.name});
   BOOST_TEST(hidden.exit_code == 2, Shown(hidden));
   BOOST_TEST(hidden.err.find("no licensed image is named") != std::string::npos, hidden.err);
 }
 
 BOOST_AUTO_TEST_CASE(vulns_lists_every_finding_filters_by_severity_and_prints_the_apis_json) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-vulns", kGolangGrype);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-vulns", kGolangGrype);
+  auto& [tenant, dir, s, key] = setup;
   std::vector<it::ExpectedFinding> all = it::DeriveFindings(s.report);
   BOOST_TEST_REQUIRE(all.size() > 200u, "the fixture must need more than one page");
-  it::ProcessResult json = Icat(dir, key, {"vulns", s.name, "--json"});
+  it::ProcessResult json = it::RunIcat(dir, key, {"vulns", s.name, "--json"});
   BOOST_TEST_REQUIRE(json.exit_code == 0, Shown(json));
   rapidjson::Document listed;
   listed.Parse(json.out.c_str());
   BOOST_TEST_REQUIRE((listed.IsObject() && listed.HasMember("vulnerabilities") && listed["vulnerabilities"].IsArray()));
   BOOST_TEST(listed["vulnerabilities"].Size() == all.size());
   BOOST_TEST(listed["nextCursor"].IsNull());
-  it::ProcessResult table = Icat(dir, key, {"vulns", s.name});
+  it::ProcessResult table = it::RunIcat(dir, key, {"vulns", s.name});
   BOOST_TEST_REQUIRE(table.exit_code == 0, Shown(table));
   size_t lines = static_cast<size_t>(std::count(table.out.begin(), table.out.end(), '\n'));
   BOOST_TEST(lines == all.size() + 2);  // the title, the header, one line per finding
@@ -343,38 +275,36 @@ BOOST_AUTO_TEST_CASE(vulns_lists_every_finding_filters_by_severity_and_prints_th
                             std::to_string(counts.vulnerabilities["high"])) != std::string::npos,
              table.out.substr(0, 300));
   long long critical = std::count_if(all.begin(), all.end(), [](const it::ExpectedFinding& f) { return f.severity == "critical"; });
-  it::ProcessResult only = Icat(dir, key, {"vulns", s.name, "--severity", "critical", "--json"});
+  it::ProcessResult only = it::RunIcat(dir, key, {"vulns", s.name, "--severity", "critical", "--json"});
   BOOST_TEST_REQUIRE(only.exit_code == 0);
   rapidjson::Document filtered;
   filtered.Parse(only.out.c_str());
   BOOST_TEST(static_cast<long long>(filtered["vulnerabilities"].Size()) == critical);
-  it::ProcessResult bad = Icat(dir, key, {"vulns", s.name, "--severity", "severe"});
+  it::ProcessResult bad = it::RunIcat(dir, key, {"vulns", s.name, "--severity", "severe"});
   BOOST_TEST(bad.exit_code == 2, Shown(bad));
   BOOST_TEST(bad.err.find("HTTP 400 VALIDATION_ERROR") != std::string::npos, bad.err);
   BOOST_TEST(bad.err.find("[severity: ") != std::string::npos, bad.err);
 }
 
 BOOST_AUTO_TEST_CASE(cve_shows_the_images_that_carry_an_id_and_none_for_an_id_nobody_carries) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "icat-cve", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
+  OneImage setup("icat-cve", kAlpine310);
+  auto& [tenant, dir, s, key] = setup;
   std::vector<it::ExpectedFinding> all = it::DeriveFindings(s.report);
   BOOST_TEST_REQUIRE(!all.empty());
   const it::ExpectedFinding& f = all.front();
-  it::ProcessResult table = Icat(dir, key, {"cve", f.id});
+  it::ProcessResult table = it::RunIcat(dir, key, {"cve", f.id});
   BOOST_TEST_REQUIRE(table.exit_code == 0, Shown(table));
   BOOST_TEST(table.out.find(s.name + " ") != std::string::npos, table.out);
   BOOST_TEST(table.out.find(f.package) != std::string::npos, table.out);
-  it::ProcessResult json = Icat(dir, key, {"cve", f.id, "--json"});
+  it::ProcessResult json = it::RunIcat(dir, key, {"cve", f.id, "--json"});
   BOOST_TEST_REQUIRE(json.exit_code == 0, Shown(json));
   rapidjson::Document shown;
   shown.Parse(json.out.c_str());
   BOOST_TEST((shown == it::ExpectJson200(it::Get("/v1/cve/" + f.id, it::Bearer(key)))));
-  it::ProcessResult nobody = Icat(dir, key, {"cve", "CVE-1999-99999"});
+  it::ProcessResult nobody = it::RunIcat(dir, key, {"cve", "CVE-1999-99999"});
   BOOST_TEST(nobody.exit_code == 0, Shown(nobody));
   BOOST_TEST(nobody.out == "no licensed image carries CVE-1999-99999 in the latest version of it\n");
-  it::ProcessResult bad = Icat(dir, key, {"cve", "not-a-cve"});
+  it::ProcessResult bad = it::RunIcat(dir, key, {"cve", "not-a-cve"});
   BOOST_TEST(bad.exit_code == 2, Shown(bad));
   BOOST_TEST(bad.err.find("VALIDATION_ERROR") != std::string::npos, bad.err);
 }

@@ -3,9 +3,10 @@
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 
-#include "scans_support.hpp"
+#include "icat_client_support.hpp"
 
 namespace it = icat::test;
+using it::Shown;
 
 namespace {
 
@@ -48,17 +49,6 @@ Scanned ScanVersions(it::Tenant& tenant, const it::TempDir& dir, const std::stri
   return s;
 }
 
-it::ProcessResult Icat(const it::TempDir& dir, const std::string& key, std::vector<std::string> args) {
-  std::string key_file = dir.Write("key-" + it::RandomSuffix(6), key + "\n");
-  args.insert(args.begin(), it::GetEnv().bin_dir + "/icat");
-  args.insert(args.end(), {"--key-file", key_file, "--url", it::GetEnv().base_url});
-  return it::RunProcess(args);
-}
-
-std::string Shown(const it::ProcessResult& r) {
-  return "exit " + std::to_string(r.exit_code) + "\nstdout: " + r.out + "\nstderr: " + r.err;
-}
-
 // The fixture with every Trivy Status replaced: will_not_fix (wont-fix) or not_affected.
 std::string WithStatus(const it::TempDir& dir, const std::string& fixture, const std::string& status) {
   std::string text = it::ReadFileBytes(it::Fixture(fixture));
@@ -83,11 +73,11 @@ BOOST_AUTO_TEST_CASE(check_exits_0_below_the_level_and_1_at_it_for_each_referenc
   for (const std::string& reference :
        {s.repository + ":1.0", s.repository + "@" + v.digest, s.repository + ":1.0@" + v.digest}) {
     BOOST_TEST_CONTEXT(reference) {
-      it::ProcessResult pass = Icat(dir, key, {"check", reference, "--fail-on", "high"});
+      it::ProcessResult pass = it::RunIcat(dir, key, {"check", reference, "--fail-on", "high"});
       BOOST_TEST(pass.exit_code == 0, Shown(pass));
       BOOST_TEST(pass.out == "PASS  " + reference + "  " + s.name + " 1.0 " + v.digest.substr(0, 19) +
                                  ": 0 at or above high (critical 0, high 0, medium 2, low 0, unknown 0)\n");
-      it::ProcessResult fail = Icat(dir, key, {"check", reference, "--fail-on", "medium"});
+      it::ProcessResult fail = it::RunIcat(dir, key, {"check", reference, "--fail-on", "medium"});
       BOOST_TEST(fail.exit_code == 1, Shown(fail));
       BOOST_TEST(fail.out.rfind("FAIL  " + reference + "  ", 0) == 0, fail.out);
       BOOST_TEST(fail.out.find(": 2 at or above medium (") != std::string::npos, fail.out);
@@ -103,7 +93,7 @@ BOOST_AUTO_TEST_CASE(check_leaves_out_wont_fix_and_not_affected_findings) {
     BOOST_TEST_CONTEXT(status) {
       Scanned s = ScanVersions(tenant, dir, "states", {WithStatus(dir, kAlpine310, status)});
       std::string reference = s.repository + ":1.0";
-      it::ProcessResult r = Icat(dir, key, {"check", reference, "--fail-on", "medium"});
+      it::ProcessResult r = it::RunIcat(dir, key, {"check", reference, "--fail-on", "medium"});
       BOOST_TEST(r.exit_code == 0, Shown(r));
       BOOST_TEST(r.out.find(": 0 at or above medium (") != std::string::npos, r.out);
       BOOST_TEST(r.out.find("; 2 more at or above medium not counted (not-affected or wont-fix)") != std::string::npos,
@@ -118,25 +108,57 @@ BOOST_AUTO_TEST_CASE(check_of_several_references_fails_when_one_fails_and_errors
   Scanned clean = ScanVersions(tenant, dir, "clean", {it::Fixture(kAlpine310)});
   Scanned critical = ScanVersions(tenant, dir, "critical", {it::Fixture(kDebianBuster)});
   std::string key = tenant.CreateKey(kAllReads);
-  it::ProcessResult both = Icat(dir, key, {"check", clean.repository + ":1.0", critical.repository + ":1.0", "--fail-on", "high"});
+  it::ProcessResult both = it::RunIcat(dir, key, {"check", clean.repository + ":1.0", critical.repository + ":1.0", "--fail-on", "high"});
   BOOST_TEST(both.exit_code == 1, Shown(both));
   BOOST_TEST(both.out.find("PASS  " + clean.repository + ":1.0") != std::string::npos, both.out);
   BOOST_TEST(both.out.find("FAIL  " + critical.repository + ":1.0") != std::string::npos, both.out);
   BOOST_TEST(both.out.find(": 1 at or above high (critical 1, high 0, medium 0, low 1, unknown 0)") != std::string::npos,
              both.out);
   std::string unknown = clean.repository + ":9.9";
-  it::ProcessResult missing = Icat(dir, key, {"check", clean.repository + ":1.0", unknown, "--fail-on", "high"});
+  it::ProcessResult missing = it::RunIcat(dir, key, {"check", clean.repository + ":1.0", unknown, "--fail-on", "high"});
   BOOST_TEST(missing.exit_code == 2, Shown(missing));
   BOOST_TEST(missing.out.find("ERROR " + unknown + ": unknown reference") != std::string::npos, missing.out);
   // Another tenant's image is unknown alike.
   it::Tenant other;
-  it::ProcessResult hidden = Icat(dir, other.CreateKey(kAllReads), {"check", critical.repository + ":1.0", "--fail-on", "high"});
+  it::ProcessResult hidden = it::RunIcat(dir, other.CreateKey(kAllReads), {"check", critical.repository + ":1.0", "--fail-on", "high"});
   BOOST_TEST(hidden.exit_code == 2, Shown(hidden));
   BOOST_TEST(hidden.out.find(": unknown reference") != std::string::npos, hidden.out);
   // A wrong key: exit 2, the API's words.
-  it::ProcessResult wrong = Icat(dir, "icat_live_wrong", {"check", clean.repository + ":1.0", "--fail-on", "high"});
+  it::ProcessResult wrong = it::RunIcat(dir, "icat_live_wrong", {"check", clean.repository + ":1.0", "--fail-on", "high"});
   BOOST_TEST(wrong.exit_code == 2, Shown(wrong));
   BOOST_TEST(wrong.out.find("HTTP 401") != std::string::npos, wrong.out);
+}
+
+// Unknown vulnerabilities are not none: check fails such a version (exit 1) and vulns says so.
+BOOST_AUTO_TEST_CASE(check_fails_a_version_never_scanned_and_vulns_calls_its_findings_unknown) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  it::Image image = tenant.AddImage("never", {{"1.0"}});
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string reference = image.repository + ":1.0";
+  it::ProcessResult check = it::RunIcat(dir, key, {"check", reference, "--fail-on", "critical"});
+  BOOST_TEST(check.exit_code == 1, Shown(check));
+  BOOST_TEST(check.out.rfind("FAIL  " + reference + "  " + image.name + " 1.0 ", 0) == 0, check.out);
+  BOOST_TEST(check.out.find(": never scanned, its vulnerabilities are unknown\n") != std::string::npos, check.out);
+  it::ProcessResult vulns = it::RunIcat(dir, key, {"vulns", image.name + ":1.0"});
+  BOOST_TEST(vulns.exit_code == 0, Shown(vulns));
+  BOOST_TEST(vulns.out.find(": never scanned, so its vulnerabilities are unknown (not none)") != std::string::npos,
+             vulns.out);
+}
+
+// docs/client.md: until the service serves VEX documents, icat vex says so and exits 2.
+BOOST_AUTO_TEST_CASE(vex_exits_2_saying_the_service_has_no_such_endpoint_yet) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanVersions(tenant, dir, "vex", {it::Fixture(kAlpine310)});
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string out = dir.path() + "/vex.json";
+  it::ProcessResult r = it::RunIcat(dir, key, {"vex", s.name, "-o", out});
+  BOOST_TEST(r.exit_code == 2, Shown(r));
+  BOOST_TEST(r.err.find("the service has no endpoint GET /v1/images/{id}/versions/{versionId}/vex yet") !=
+                 std::string::npos,
+             r.err);
+  BOOST_TEST(!std::filesystem::exists(out));
 }
 
 BOOST_AUTO_TEST_CASE(an_older_version_by_tag_or_digest_gets_its_own_sbom_and_findings) {
@@ -148,16 +170,16 @@ BOOST_AUTO_TEST_CASE(an_older_version_by_tag_or_digest_gets_its_own_sbom_and_fin
   for (const std::string& spec : {s.name + ":1.0", s.name + "@" + old.digest, s.repository + ":1.0@" + old.digest}) {
     BOOST_TEST_CONTEXT(spec) {
       std::string out = dir.path() + "/old-" + it::RandomSuffix(4) + ".spdx.json";
-      it::ProcessResult r = Icat(dir, key, {"sbom", spec, "--format", "spdx", "-o", out});
+      it::ProcessResult r = it::RunIcat(dir, key, {"sbom", spec, "--format", "spdx", "-o", out});
       BOOST_TEST_REQUIRE(r.exit_code == 0, Shown(r));
       BOOST_TEST((it::ReadFileBytes(out) == it::ReadFileBytes(old.spdx_path)));
     }
   }
   std::string latest = dir.path() + "/latest.spdx.json";
-  it::ProcessResult r = Icat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", latest});
+  it::ProcessResult r = it::RunIcat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", latest});
   BOOST_TEST_REQUIRE(r.exit_code == 0, Shown(r));
   BOOST_TEST((it::ReadFileBytes(latest) == it::ReadFileBytes(s.versions[1].spdx_path)));
-  it::ProcessResult vulns = Icat(dir, key, {"vulns", s.name + ":1.0"});
+  it::ProcessResult vulns = it::RunIcat(dir, key, {"vulns", s.name + ":1.0"});
   BOOST_TEST_REQUIRE(vulns.exit_code == 0, Shown(vulns));
   BOOST_TEST(vulns.out.find("CVE-2019-18224") != std::string::npos, vulns.out);  // debian-buster's critical
   BOOST_TEST(vulns.out.find("CVE-2019-1549") == std::string::npos, vulns.out);   // alpine-310's, the latest's

@@ -12,7 +12,8 @@
 
 namespace icat::test {
 
-Receiver::Receiver(const std::string& address) : address_(address) {
+Receiver::Receiver(const std::string& address, Responder responder)
+    : address_(address), responder_(std::move(responder)) {
   listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in sa{};
   sa.sin_family = AF_INET;
@@ -36,7 +37,9 @@ Receiver::~Receiver() {
   close(listen_fd_);
 }
 
-std::string Receiver::Url() const { return "http://" + address_ + ":" + std::to_string(port_) + "/hook"; }
+std::string Receiver::Url() const { return BaseUrl() + "/hook"; }
+
+std::string Receiver::BaseUrl() const { return "http://" + address_ + ":" + std::to_string(port_); }
 
 void Receiver::Script(std::vector<int> statuses) {
   std::lock_guard lock(mutex_);
@@ -132,6 +135,20 @@ void Receiver::Answer(int fd) {
       request.headers[name] = value == std::string::npos ? "" : line.substr(value);
     }
     pos = end + 2;
+  }
+  if (responder_) {
+    std::string reply = responder_(request);
+    {
+      std::lock_guard lock(mutex_);
+      received_.push_back(std::move(request));
+    }
+    arrived_.notify_all();
+    for (size_t sent = 0; sent < reply.size();) {
+      ssize_t n = write(fd, reply.data() + sent, reply.size() - sent);
+      if (n <= 0) return;
+      sent += static_cast<size_t>(n);
+    }
+    return;
   }
   int status = 200;
   std::chrono::milliseconds delay{0};

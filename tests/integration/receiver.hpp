@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -20,14 +21,19 @@ struct ReceivedRequest {
   std::string body;
 };
 
+// The whole reply (status line, headers and body) to one request, for a test that answers more
+// than a scripted status (a proxy in front of the stack). Called on the receiver's thread.
+using Responder = std::function<std::string(const ReceivedRequest&)>;
+
 class Receiver {
  public:
-  explicit Receiver(const std::string& address = "127.0.0.1");
+  explicit Receiver(const std::string& address = "127.0.0.1", Responder responder = {});
   ~Receiver();
   Receiver(const Receiver&) = delete;
   Receiver& operator=(const Receiver&) = delete;
 
-  std::string Url() const;  // http://address:port/hook
+  std::string Url() const;      // http://address:port/hook
+  std::string BaseUrl() const;  // http://address:port
   // Statuses for the next requests, in order; afterwards 200.
   void Script(std::vector<int> statuses);
   // Holds the next reply this long (a delivery in flight).
@@ -45,6 +51,7 @@ class Receiver {
   void Answer(int fd);
 
   std::string address_;
+  Responder responder_;
   int listen_fd_ = -1;
   int port_ = 0;
   std::atomic<bool> stop_{false};

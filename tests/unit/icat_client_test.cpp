@@ -106,6 +106,10 @@ BOOST_AUTO_TEST_CASE(a_malformed_image_spec_says_which_part_is_wrong) {
   BOOST_TEST(SpecError(":1.0") == "'' is not an image name or repository");
   BOOST_TEST(SpecError("") == "'' is not an image name or repository");
   BOOST_TEST(SpecError("registry/") == "'registry/' is not an image name or repository");
+  // A ':' left in the name after the tag is taken: the name could not be written alone.
+  BOOST_TEST(SpecError("nginx::1") == "'nginx:' is not an image name or repository");
+  BOOST_TEST(SpecError("nginx:1.nginx:127.3") == "'nginx:1.nginx' is not an image name or repository");
+  BOOST_TEST(SpecError("registry:5000/nginx:a:1") == "'registry:5000/nginx:a' is not an image name or repository");
 }
 
 BOOST_AUTO_TEST_CASE(levels_are_the_four_severities_and_rank_in_order) {

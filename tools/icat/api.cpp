@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "icat/curl_get.hpp"
 #include "icat/json.hpp"
 #include "icat/text.hpp"
 
@@ -48,28 +49,17 @@ std::string ReadKeyFile(const std::string& path) {
   return key;
 }
 
-struct Transfer {
-  HttpReply* reply;
+// The progress line of one big download.
+struct Progress {
   std::string label;
-  bool progress_shown = false;
+  bool shown = false;
   long last_step = -1;
-  bool too_large = false;
 };
-
-size_t CollectBody(char* data, size_t size, size_t count, void* user) {
-  auto* transfer = static_cast<Transfer*>(user);
-  if (transfer->reply->body.size() + size * count > static_cast<size_t>(Api::kMaxBodyBytes)) {
-    transfer->too_large = true;
-    return 0;  // curl stops with CURLE_WRITE_ERROR
-  }
-  transfer->reply->body.append(data, size * count);
-  return size * count;
-}
 
 size_t CollectHeader(char* data, size_t size, size_t count, void* user) {
   std::string_view line(data, size * count);
   size_t colon = line.find(':');
-  HttpReply* reply = static_cast<Transfer*>(user)->reply;
+  auto* reply = static_cast<HttpReply*>(user);
   if (line.rfind("HTTP/", 0) == 0) reply->headers.clear();  // a new response (after a 100 Continue)
   if (colon != std::string_view::npos) {
     std::string name = Lower(line.substr(0, colon));
@@ -82,19 +72,19 @@ size_t CollectHeader(char* data, size_t size, size_t count, void* user) {
 
 // "\rdownloading nginx 1.27.3 SPDX SBOM: 12.5 of 40.0 MB (31%)" on stderr, for big bodies only.
 int ShowProgress(void* user, curl_off_t total, curl_off_t now, curl_off_t, curl_off_t) {
-  auto* transfer = static_cast<Transfer*>(user);
+  auto* progress = static_cast<Progress*>(user);
   if (std::max(total, now) < Api::kProgressBytes) return 0;
   long step = static_cast<long>(now / (256 * 1024));  // redrawn every 256 KiB, not on every call
-  if (transfer->progress_shown && step == transfer->last_step) return 0;
-  transfer->last_step = step;
+  if (progress->shown && step == progress->last_step) return 0;
+  progress->last_step = step;
   double mb = 1024.0 * 1024.0;
   if (total > 0) {
-    std::fprintf(stderr, "\r%s: %.1f of %.1f MB (%d%%)   ", transfer->label.c_str(), now / mb, total / mb,
+    std::fprintf(stderr, "\r%s: %.1f of %.1f MB (%d%%)   ", progress->label.c_str(), now / mb, total / mb,
                  static_cast<int>(100 * now / total));
   } else {
-    std::fprintf(stderr, "\r%s: %.1f MB   ", transfer->label.c_str(), now / mb);
+    std::fprintf(stderr, "\r%s: %.1f MB   ", progress->label.c_str(), now / mb);
   }
-  transfer->progress_shown = true;
+  progress->shown = true;
   return 0;
 }
 
@@ -187,43 +177,33 @@ HttpReply Api::Get(const std::string& path, bool anonymous, const std::string& p
   CURL* c = static_cast<CURL*>(curl_);
   curl_easy_reset(c);
   HttpReply reply;
-  Transfer transfer{&reply, progress_label};
+  CurlBody body{{}, static_cast<size_t>(kMaxBodyBytes), false};
+  Progress progress{progress_label};
   char error[CURL_ERROR_SIZE] = {0};
-  std::string url = connection_.base_url + path;
-  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  CurlGet request{connection_.base_url + path, "http,https", "icat/1", connection_.ca_file,
+                  anonymous ? "" : connection_.api_key, {"Accept: application/json, */*"}};
+  CurlHeaderList headers = SetUpGet(c, request, &body, error);
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);  // a redirect is an answer, never a second request with the key
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 20L);
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);  // a stalled transfer ends after a minute
   curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 60L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "icat/1");
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, CollectBody);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &transfer);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, CollectHeader);
-  curl_easy_setopt(c, CURLOPT_HEADERDATA, &transfer);
-  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
-  if (!connection_.ca_file.empty()) curl_easy_setopt(c, CURLOPT_CAINFO, connection_.ca_file.c_str());
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, &reply);
   if (!progress_label.empty() && isatty(STDERR_FILENO)) {
     curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, ShowProgress);
-    curl_easy_setopt(c, CURLOPT_XFERINFODATA, &transfer);
+    curl_easy_setopt(c, CURLOPT_XFERINFODATA, &progress);
     curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   }
-  std::unique_ptr<curl_slist, void (*)(curl_slist*)> headers(nullptr, curl_slist_free_all);
-  curl_slist* list = curl_slist_append(nullptr, "Accept: application/json, */*");
-  if (!anonymous) list = curl_slist_append(list, ("Authorization: Bearer " + connection_.api_key).c_str());
-  headers.reset(list);
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
   CURLcode result = curl_easy_perform(c);
-  if (transfer.progress_shown) std::fputc('\n', stderr);
+  if (progress.shown) std::fputc('\n', stderr);
   if (result != CURLE_OK) {
     std::string shown = connection_.base_url + path.substr(0, path.find('?'));
-    if (transfer.too_large) {
+    if (body.too_large) {
       throw Failure("GET " + shown + ": the answer is over " + std::to_string(kMaxBodyBytes >> 20) + " MiB");
     }
     throw Failure("GET " + shown + ": " + (error[0] ? std::string(error) : curl_easy_strerror(result)));
   }
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);
+  reply.body = std::move(body.bytes);
   return reply;
 }
 

@@ -127,18 +127,24 @@ VersionRow FindVersion(Api& api, const ImageRow& image, const ImageSpec& spec) {
                 " " + failure.error + (failure.message.empty() ? "" : ": " + failure.message) + ")" + hint);
 }
 
-// GET path expecting 200; a 404 NOT_FOUND becomes "no such endpoint" when the path is versioned.
-HttpReply GetVersioned(Api& api, const std::string& path, bool versioned, const std::string& endpoint,
-                       const std::string& progress_label = {}) {
-  HttpReply reply = api.Get(path, false, progress_label);
+// What fetch returns; when it meets 404 NOT_FOUND on a versioned path, though the image and version
+// were just found, the service has no such endpoint (yet): said so, with hint.
+template <typename Fetch>
+auto OnVersionedPath(bool versioned, const std::string& endpoint, const std::string& hint, Fetch fetch) {
   try {
-    ExpectOk(reply, "GET " + path.substr(0, path.find('?')));
+    return fetch();
   } catch (const ApiFailure& failure) {
-    if (versioned && failure.status == 404 && failure.error == "NOT_FOUND") {
-      ThrowNoEndpoint(failure, endpoint, "; without a tag or digest icat reads the latest version");
-    }
+    if (versioned && failure.status == 404 && failure.error == "NOT_FOUND") ThrowNoEndpoint(failure, endpoint, hint);
     throw;
   }
+}
+
+constexpr const char* kLatestHint = "; without a tag or digest icat reads the latest version";
+
+// GET path expecting 200 (ApiFailure otherwise), the progress line labelled progress_label.
+HttpReply GetOk(Api& api, const std::string& path, const std::string& progress_label = {}) {
+  HttpReply reply = api.Get(path, false, progress_label);
+  ExpectOk(reply, "GET " + path.substr(0, path.find('?')));
   return reply;
 }
 
@@ -276,8 +282,8 @@ int Sbom(const Args& args, const GetEnvFn& getenv) {
   std::string path = ImagePath(image, version) + "/sbom?format=" + format;
   std::string label = format == "spdx" ? "SPDX SBOM" : "CycloneDX SBOM";
   std::string what = Described(image, version) + " " + label;
-  HttpReply reply = GetVersioned(api, path, version.has_value(), "GET /v1/images/{id}/versions/{versionId}/sbom",
-                                 "downloading " + what);
+  HttpReply reply = OnVersionedPath(version.has_value(), "GET /v1/images/{id}/versions/{versionId}/sbom", kLatestHint,
+                                    [&] { return GetOk(api, path, "downloading " + what); });
   std::string served = version ? "" : ServedTag(image, reply.Header("content-disposition"));
   if (!served.empty()) what = image.name + " " + served + " (latest) " + label;
   VerifiedDownload(api, reply, what, args.Value("output"));
@@ -294,16 +300,8 @@ int Vulns(const Args& args, const GetEnvFn& getenv) {
   std::string path = ImagePath(image, version) + "/vulnerabilities?limit=200";
   if (std::optional<std::string> severity = args.Optional("severity")) path += "&severity=" + UrlEncode(*severity);
   if (std::optional<std::string> states = args.Optional("fix-state")) path += "&fixState=" + UrlEncode(*states);
-  rapidjson::Document all;
-  try {
-    all = AllPages(api, path, "vulnerabilities");
-  } catch (const ApiFailure& failure) {
-    if (version && failure.status == 404 && failure.error == "NOT_FOUND") {
-      ThrowNoEndpoint(failure, "GET /v1/images/{id}/versions/{versionId}/vulnerabilities",
-                      "; without a tag or digest icat reads the latest version");
-    }
-    throw;
-  }
+  rapidjson::Document all = OnVersionedPath(version.has_value(), "GET /v1/images/{id}/versions/{versionId}/vulnerabilities",
+                                             kLatestHint, [&] { return AllPages(api, path, "vulnerabilities"); });
   if (args.Has("json")) {
     std::cout << ToJson(all);
     return kExitOk;
@@ -387,16 +385,9 @@ int Vex(const Args& args, const GetEnvFn& getenv) {
   ImageRow image = FindImage(api, spec.image);
   VersionRow version = FindVersion(api, image, spec);  // the latest one without a tag or digest
   std::string path = ImagePath(image, version) + "/vex" + (format ? "?format=" + *format : "");
-  HttpReply reply = api.Get(path);
-  try {
-    ExpectOk(reply, "GET " + path.substr(0, path.find('?')));
-  } catch (const ApiFailure& failure) {
-    // The image and the version were just found, so a 404 NOT_FOUND is the path itself.
-    if (failure.status == 404 && failure.error == "NOT_FOUND") {
-      ThrowNoEndpoint(failure, "GET /v1/images/{id}/versions/{versionId}/vex", ": it does not serve VEX documents");
-    }
-    throw;
-  }
+  // Always a versioned path: the latest version was found in the image's detail too.
+  HttpReply reply = OnVersionedPath(true, "GET /v1/images/{id}/versions/{versionId}/vex",
+                                    ": it does not serve VEX documents", [&] { return GetOk(api, path); });
   VerifiedDownload(api, reply, image.name + " " + version.tag + " VEX document", args.Optional("output").value_or(""));
   return kExitOk;
 }

@@ -4,18 +4,15 @@
 #include <algorithm>
 #include <set>
 
+#include "icat/image_reference.hpp"
 #include "icat/vocabulary.hpp"
 
 namespace icat::client {
 
 namespace {
 
-bool IsTagChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' || c == '-'; }
-
-bool IsDigest(std::string_view digest) {
-  if (digest.rfind("sha256:", 0) != 0 || digest.size() != 7 + 64) return false;
-  return std::all_of(digest.begin() + 7, digest.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
-}
+// The catalogue's version digests are sha256 (image_versions.digest); the grammar's check of it.
+bool IsDigest(std::string_view digest) { return digest.rfind("sha256:", 0) == 0 && IsImageDigest(digest); }
 
 bool Excluded(std::string_view fix_state) { return fix_state == "not-affected" || fix_state == "wont-fix"; }
 
@@ -38,15 +35,18 @@ std::optional<ImageSpec> ParseImageSpec(std::string_view text, std::string* why)
   size_t colon = text.rfind(':');
   if (colon != std::string_view::npos && (slash == std::string_view::npos || colon > slash)) {
     std::string_view tag = text.substr(colon + 1);
-    if (tag.empty() || tag.size() > 128 || tag.front() == '.' || tag.front() == '-' ||
-        !std::all_of(tag.begin(), tag.end(), IsTagChar)) {
+    if (!IsImageTag(tag)) {
       *why = "'" + std::string(tag) + "' is not a version tag";
       return std::nullopt;
     }
     spec.tag = std::string(tag);
     text = text.substr(0, colon);
   }
-  if (text.empty() || text.front() == '/' || text.back() == '/' ||
+  // A ':' left in the last component is neither a port nor the tag ("nginx::1", "nginx:1.x:2"): such
+  // a name could not be written alone, where the ':' would start a tag.
+  size_t last_slash = text.rfind('/');
+  bool colon_in_name = text.find(':', last_slash == std::string_view::npos ? 0 : last_slash) != std::string_view::npos;
+  if (text.empty() || text.front() == '/' || text.back() == '/' || colon_in_name ||
       std::any_of(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c) || std::iscntrl(c); })) {
     *why = "'" + std::string(text) + "' is not an image name or repository";
     return std::nullopt;

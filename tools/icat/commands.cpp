@@ -387,7 +387,7 @@ int Vex(const Args& args, const GetEnvFn& getenv) {
   std::string path = ImagePath(image, version) + "/vex" + (format ? "?format=" + *format : "");
   // Always a versioned path: the latest version was found in the image's detail too.
   HttpReply reply = OnVersionedPath(true, "GET /v1/images/{id}/versions/{versionId}/vex",
-                                    ": it does not serve VEX documents", [&] { return GetOk(api, path); });
+                                    "; it serves no VEX documents", [&] { return GetOk(api, path); });
   VerifiedDownload(api, reply, image.name + " " + version.tag + " VEX document", args.Optional("output").value_or(""));
   return kExitOk;
 }

@@ -170,9 +170,7 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
   CheckQueryNames(query, route);
   if (route.has_body) CheckBody(ctx);
   if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, route.scope);
-  if (route.access == Access::kPortal || route.access == Access::kPortalAdmin || route.access == Access::kPortalSelf) {
-    AuthenticatePortal(ctx);
-  }
+  if (IsPortalAccess(route.access)) AuthenticatePortal(ctx);
   if (route.access == Access::kPortalAdmin) RequireAdmin(ctx);
   Reply reply = RunHandler(route, ctx, cache, in_transaction);
   // After the commit: a worker that reads the new generation must find the new data.
@@ -404,9 +402,8 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
     std::cerr << "icat-" << group << ": route table: " << e.what() << "\n";
     return 2;
   }
-  bool has_portal_routes = std::any_of(routes.begin(), routes.end(), [](const Route& r) {
-    return r.access == Access::kPortal || r.access == Access::kPortalAdmin || r.access == Access::kPortalSelf;
-  });
+  bool has_portal_routes =
+      std::any_of(routes.begin(), routes.end(), [](const Route& r) { return IsPortalAccess(r.access); });
   if (has_portal_routes && config.jwt_secret.empty()) {
     std::cerr << "icat-" << group << ": ICAT_JWT_SECRET_FILE must name the file holding the access-token secret\n";
     return 2;

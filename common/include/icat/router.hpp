@@ -30,6 +30,12 @@ enum class Access {
   kPortalSelf,
 };
 
+// A route of the portal: an access token and X-Tenant, whatever the role (kPortal, kPortalAdmin,
+// kPortalSelf).
+constexpr bool IsPortalAccess(Access access) {
+  return access == Access::kPortal || access == Access::kPortalAdmin || access == Access::kPortalSelf;
+}
+
 struct Route {
   std::string_view method;
   std::string_view pattern;  // literal segments and {name} placeholders

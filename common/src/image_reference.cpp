@@ -25,7 +25,9 @@ bool IsDomainComponent(std::string_view c) {
   return std::all_of(c.begin(), c.end(), [](char ch) { return IsAlnum(ch) || ch == '-'; });
 }
 
-// host [':' port]: domain-name ('.'-separated components) or a bracketed IPv6 address.
+// host [':' port]: domain-name ('.'-separated components) or a bracketed IPv6 address, which has
+// a ':' (else "[C89]", lower-cased, would no longer read as a host and its normalised form would
+// not parse again).
 bool IsDomain(std::string_view text) {
   std::string_view host = text;
   size_t colon = text.rfind(':');
@@ -33,7 +35,8 @@ bool IsDomain(std::string_view text) {
     size_t close = text.find(']');
     if (close == std::string_view::npos || close < 3) return false;
     std::string_view inside = text.substr(1, close - 1);
-    if (!std::all_of(inside.begin(), inside.end(),
+    if (inside.find(':') == std::string_view::npos ||
+        !std::all_of(inside.begin(), inside.end(),
                      [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == ':'; })) {
       return false;
     }

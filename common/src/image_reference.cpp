@@ -12,7 +12,7 @@ namespace icat {
 
 namespace {
 
-constexpr size_t kMaxNameChars = 255;  // the grammar's limit on domain/path
+constexpr size_t kMaxNameChars = 255;  // the grammar's limit on domain/path, after normalisation
 constexpr size_t kMaxTagChars = 128;
 
 bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
@@ -147,7 +147,7 @@ std::optional<ImageReference> ParseImageReference(std::string_view text) {
     ref.tag = std::string(text.substr(colon + 1));
     text = text.substr(0, colon);
   }
-  if (text.empty() || text.size() > kMaxNameChars) return std::nullopt;
+  if (text.empty()) return std::nullopt;
   size_t slash = text.find('/');
   if (slash != std::string_view::npos && LooksLikeDomain(text.substr(0, slash))) {
     if (!IsDomain(text.substr(0, slash))) return std::nullopt;
@@ -165,6 +165,9 @@ std::optional<ImageReference> ParseImageReference(std::string_view text) {
   }
   if (ref.domain == "index.docker.io") ref.domain = "docker.io";
   if (ref.domain == "docker.io" && ref.path.find('/') == std::string::npos) ref.path = "library/" + ref.path;
+  // Docker measures the name it normalised ("docker.io/library/..."), not the text as written: a
+  // name that fits only unnormalised would not parse again from its Normalised().
+  if (ref.domain.size() + 1 + ref.path.size() > kMaxNameChars) return std::nullopt;
   return ref;
 }
 

@@ -55,4 +55,19 @@ BOOST_AUTO_TEST_CASE(a_bracketed_host_is_an_ipv6_address_with_a_colon_and_normal
   }
 }
 
+// Found by the image_reference fuzz harness: a 251-character Docker Hub name fitted the limit as
+// written, and its normalised form "docker.io/library/<251>:latest" did not.
+BOOST_AUTO_TEST_CASE(the_255_character_limit_holds_for_the_normalised_name) {
+  const std::string prefix = "docker.io/library/";
+  BOOST_TEST(icat::ParseImageReference(std::string(255 - prefix.size(), 'a')).has_value());
+  BOOST_TEST(!icat::ParseImageReference(std::string(256 - prefix.size(), 'a')).has_value());
+  BOOST_TEST(!icat::ParseImageReference(std::string(251, 'a')).has_value());
+  const std::string host = "registry.example.test/";
+  BOOST_TEST(icat::ParseImageReference(host + std::string(255 - host.size(), 'a') + ":1.0").has_value());
+  BOOST_TEST(!icat::ParseImageReference(host + std::string(256 - host.size(), 'a')).has_value());
+  // index.docker.io is measured as docker.io, as Docker normalises it.
+  const std::string index = "index.docker.io/x/";
+  BOOST_TEST(icat::ParseImageReference(index + std::string(255 - std::string("docker.io/x/").size(), 'a')).has_value());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

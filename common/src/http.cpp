@@ -72,8 +72,8 @@ void ForEachRawPair(std::string_view query, Visit visit) {
 }
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> Request::QueryParameters() const {
-  std::vector<std::pair<std::string, std::string>> parameters;
+QueryPairs Request::QueryParameters() const {
+  QueryPairs parameters;
   ForEachRawPair(query, [&](std::string_view name, std::string_view value) {
     parameters.emplace_back(DecodeComponent(name, true), DecodeComponent(value, true));
     return true;

@@ -12,7 +12,7 @@ namespace icat {
 
 namespace {
 
-constexpr size_t kMaxNameChars = 255;  // the grammar's limit on domain/path
+constexpr size_t kMaxNameChars = 255;  // the grammar's limit on domain/path, after normalisation
 constexpr size_t kMaxTagChars = 128;
 
 bool IsLowerAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
@@ -25,7 +25,9 @@ bool IsDomainComponent(std::string_view c) {
   return std::all_of(c.begin(), c.end(), [](char ch) { return IsAlnum(ch) || ch == '-'; });
 }
 
-// host [':' port]: domain-name ('.'-separated components) or a bracketed IPv6 address.
+// host [':' port]: domain-name ('.'-separated components) or a bracketed IPv6 address, which has
+// a ':' (else "[C89]", lower-cased, would no longer read as a host and its normalised form would
+// not parse again).
 bool IsDomain(std::string_view text) {
   std::string_view host = text;
   size_t colon = text.rfind(':');
@@ -33,7 +35,8 @@ bool IsDomain(std::string_view text) {
     size_t close = text.find(']');
     if (close == std::string_view::npos || close < 3) return false;
     std::string_view inside = text.substr(1, close - 1);
-    if (!std::all_of(inside.begin(), inside.end(),
+    if (inside.find(':') == std::string_view::npos ||
+        !std::all_of(inside.begin(), inside.end(),
                      [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) || c == ':'; })) {
       return false;
     }
@@ -144,7 +147,7 @@ std::optional<ImageReference> ParseImageReference(std::string_view text) {
     ref.tag = std::string(text.substr(colon + 1));
     text = text.substr(0, colon);
   }
-  if (text.empty() || text.size() > kMaxNameChars) return std::nullopt;
+  if (text.empty()) return std::nullopt;
   size_t slash = text.find('/');
   if (slash != std::string_view::npos && LooksLikeDomain(text.substr(0, slash))) {
     if (!IsDomain(text.substr(0, slash))) return std::nullopt;
@@ -162,6 +165,9 @@ std::optional<ImageReference> ParseImageReference(std::string_view text) {
   }
   if (ref.domain == "index.docker.io") ref.domain = "docker.io";
   if (ref.domain == "docker.io" && ref.path.find('/') == std::string::npos) ref.path = "library/" + ref.path;
+  // Docker measures the name it normalised ("docker.io/library/..."), not the text as written: a
+  // name that fits only unnormalised would not parse again from its Normalised().
+  if (ref.domain.size() + 1 + ref.path.size() > kMaxNameChars) return std::nullopt;
   return ref;
 }
 

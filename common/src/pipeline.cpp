@@ -58,13 +58,14 @@ bool IsCleanHeaderValue(const std::string& value) {
   return IsCleanText(spaced);
 }
 
-void CheckTexts(const Request& request) {
+// `query` is the request's query decoded once (Request::QueryParameters) for this check and the next.
+void CheckTexts(const Request& request, const QueryPairs& query) {
   static constexpr const char* kIssue = "must be valid UTF-8 without control characters";
   std::vector<FieldIssue> issues;
   for (const auto& [name, value] : request.headers) {
     if (!IsCleanHeaderValue(value)) issues.push_back({"header " + HeaderName(name), kIssue});
   }
-  for (const auto& [name, value] : request.QueryParameters()) {
+  for (const auto& [name, value] : query) {
     bool clean_name = IsCleanText(name);
     if (!clean_name || !IsCleanText(value)) issues.push_back({clean_name ? name : "query", kIssue});
   }
@@ -75,9 +76,9 @@ void CheckTexts(const Request& request) {
 }
 
 // The route's query parameters (Route::query) and no other: one issue per unknown name.
-void CheckQueryNames(const Request& request, const Route& route) {
+void CheckQueryNames(const QueryPairs& query, const Route& route) {
   std::vector<FieldIssue> issues;
-  for (std::string& name : UnknownQueryParameters(request, route.query)) {
+  for (std::string& name : UnknownQueryParameters(query, route.query)) {
     issues.push_back({std::move(name), "is not a parameter of this endpoint"});
   }
   ThrowIfIssues(issues);
@@ -164,13 +165,12 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
   }
   const Route& route = *match.route;
   request.path_params = std::move(match.path_params);
-  CheckTexts(request);
-  CheckQueryNames(request, route);
+  const QueryPairs query = request.QueryParameters();
+  CheckTexts(request, query);
+  CheckQueryNames(query, route);
   if (route.has_body) CheckBody(ctx);
   if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, route.scope);
-  if (route.access == Access::kPortal || route.access == Access::kPortalAdmin || route.access == Access::kPortalSelf) {
-    AuthenticatePortal(ctx);
-  }
+  if (IsPortalAccess(route.access)) AuthenticatePortal(ctx);
   if (route.access == Access::kPortalAdmin) RequireAdmin(ctx);
   Reply reply = RunHandler(route, ctx, cache, in_transaction);
   // After the commit: a worker that reads the new generation must find the new data.
@@ -402,9 +402,8 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
     std::cerr << "icat-" << group << ": route table: " << e.what() << "\n";
     return 2;
   }
-  bool has_portal_routes = std::any_of(routes.begin(), routes.end(), [](const Route& r) {
-    return r.access == Access::kPortal || r.access == Access::kPortalAdmin || r.access == Access::kPortalSelf;
-  });
+  bool has_portal_routes =
+      std::any_of(routes.begin(), routes.end(), [](const Route& r) { return IsPortalAccess(r.access); });
   if (has_portal_routes && config.jwt_secret.empty()) {
     std::cerr << "icat-" << group << ": ICAT_JWT_SECRET_FILE must name the file holding the access-token secret\n";
     return 2;

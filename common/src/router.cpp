@@ -73,7 +73,7 @@ void CheckRouteTable(const std::vector<Route>& routes) {
   }
 }
 
-std::vector<std::string> UnknownQueryParameters(const Request& request, std::string_view accepted) {
+std::vector<std::string> UnknownQueryParameters(const QueryPairs& parameters, std::string_view accepted) {
   auto is_accepted = [accepted](std::string_view name) {
     for (std::string_view rest = accepted; !rest.empty();) {
       size_t comma = rest.find(',');
@@ -83,7 +83,7 @@ std::vector<std::string> UnknownQueryParameters(const Request& request, std::str
     return false;
   };
   std::vector<std::string> unknown;
-  for (const auto& [name, value] : request.QueryParameters()) {
+  for (const auto& [name, value] : parameters) {
     if (name.empty() && value.empty()) continue;
     if (is_accepted(name) || std::find(unknown.begin(), unknown.end(), name) != unknown.end()) continue;
     unknown.push_back(name);

@@ -116,6 +116,13 @@ std::optional<std::string> FieldReader::String(std::string_view name, Need need,
   return std::string(text);
 }
 
+bool IsEmailAddress(std::string_view text) {
+  size_t at = text.find('@');
+  if (at == std::string_view::npos || at == 0 || at + 1 == text.size()) return false;
+  if (text.find('@', at + 1) != std::string_view::npos) return false;
+  return text.find_first_of(" \t\r\n\v\f") == std::string_view::npos;
+}
+
 std::optional<std::string> PasswordIssue(std::string_view password) {
   if (!IsValidUtf8(password)) return "must be valid UTF-8";
   if (password.size() > kMaxPasswordBytes) return "must have at most " + std::to_string(kMaxPasswordBytes) + " bytes";

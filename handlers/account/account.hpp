@@ -161,7 +161,5 @@ struct UserChange {
   std::optional<long long> sessions_revoked;  // refresh-token families ended by disabling
 };
 std::string UserChangeJson(const UserChange& change);
-// The form the SQL CHECK on users.email holds: one @, something on each side, no white space.
-bool IsEmailAddress(std::string_view text);
 
 }  // namespace icat::account

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "icat/auth.hpp"
 #include "icat/db.hpp"
 #include "icat/outbox.hpp"
 
@@ -178,10 +179,6 @@ inline constexpr Statement kUpdateUser{"account_update_user",
     "WITH u AS (UPDATE users u SET role = COALESCE($3, u.role), disabled_at = CASE WHEN $4::boolean IS NULL "
     "THEN u.disabled_at WHEN $4::boolean THEN COALESCE(u.disabled_at, now()) END "
     "WHERE u.tenant_id = $1 AND u.id = $2::uuid " ICAT_USER_RETURNING ") SELECT " ICAT_USER_COLUMNS " FROM u"};
-// $2 user id: every session of the user ends; the number of sign-ins (families) it ended.
-inline constexpr Statement kRevokeUserSessions{"account_revoke_user_sessions",
-    "WITH r AS (UPDATE refresh_tokens SET revoked_at = now() WHERE tenant_id = $1 AND user_id = $2::uuid "
-    "AND revoked_at IS NULL RETURNING family_id) SELECT count(DISTINCT family_id) AS families FROM r"};
 inline constexpr Statement kDeleteUser{"account_delete_user",
     "DELETE FROM users WHERE tenant_id = $1 AND id = $2::uuid"};
 // $2 user id, $3 SHA-256 of the token (bytea hex), $4 lifetime in hours. Replaces the user's

@@ -132,13 +132,6 @@ UserInput ReadUserChange(Context& ctx) {
 
 }  // namespace
 
-bool IsEmailAddress(std::string_view text) {
-  size_t at = text.find('@');
-  if (at == std::string_view::npos || at == 0 || at + 1 == text.size()) return false;
-  if (text.find('@', at + 1) != std::string_view::npos) return false;
-  return text.find_first_of(" \t\r\n\v\f") == std::string_view::npos;
-}
-
 std::string UserJson(const UserView& user) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);

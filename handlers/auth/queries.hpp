@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "icat/auth.hpp"
 #include "icat/db.hpp"
 
 namespace icat::auth {
@@ -38,10 +39,6 @@ inline constexpr Statement kGetMe{"auth_get_me",
     "FROM users u JOIN tenants t ON t.id = u.tenant_id "
     "WHERE u.tenant_id = $1 AND u.id = $2::uuid AND u.disabled_at IS NULL"};
 
-// $1 tenant, $2 user: every session of the user ends. The number of families (sign-ins) it ended.
-inline constexpr Statement kRevokeUserSessions{"auth_revoke_user_sessions",
-    "WITH r AS (UPDATE refresh_tokens SET revoked_at = now() WHERE tenant_id = $1 AND user_id = $2::uuid "
-    "AND revoked_at IS NULL RETURNING family_id) SELECT count(DISTINCT family_id) AS families FROM r"};
 // $1 tenant, $2 user
 inline constexpr Statement kRecordLogin{"auth_record_login",
     "UPDATE users SET last_login_at = now() WHERE tenant_id = $1 AND id = $2::uuid"};

@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kAlpine310 = "scans/trivy-integration-v0.50.0/alpine-310.trivy-image-scan.json";
+using it::kAlpine310;
+
 // The advisory lock ingest holds shared from its first blob write to its commit (ingest_blobs.hpp).
 constexpr const char* kBlobLockId = "7594020547520888834";
 

@@ -16,6 +16,8 @@ namespace it = icat::test;
 
 namespace {
 
+using it::kAlpine310, it::kMinecraftGrype;
+
 constexpr const char* kFluentdImageScan =
     "scans/trivy-integration-v0.50.0/fluentd-multiple-lockfiles.trivy-image-scan.json";
 constexpr const char* kFluentdImageCdx =
@@ -24,8 +26,6 @@ constexpr const char* kFluentdSbomScan =
     "scans/trivy-integration-v0.50.0/fluentd-multiple-lockfiles.trivy-sbom-scan.json";
 constexpr const char* kFluentdSbomCdx =
     "sboms/trivy-integration-v0.50.0/fluentd-multiple-lockfiles.sbom-input.trivy-dev.cdx-1.5.json";
-constexpr const char* kAlpine310 = "scans/trivy-integration-v0.50.0/alpine-310.trivy-image-scan.json";
-constexpr const char* kMinecraftGrype = "scans/msusel-2022-07-01/itzg_minecraft-server_java8.grype-0.38.0.json";
 
 std::string ImageId(const std::string& name) {
   return *it::PgQuery("SELECT id FROM images WHERE name = $1", {name}).at(0).at(0);

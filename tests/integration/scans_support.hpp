@@ -14,6 +14,15 @@
 
 namespace icat::test {
 
+// What the scan suites name alike: an id of UUID form no row has, a key's every read scope, and
+// the fixture reports they ingest (relative to Fixture's directory).
+inline const std::string kUnknownId = "00000000-0000-4000-8000-000000000000";
+inline constexpr const char* kAllReads = "read:catalog,read:sbom,read:vulns";
+inline constexpr const char* kAlpine310 = "scans/trivy-integration-v0.50.0/alpine-310.trivy-image-scan.json";
+inline constexpr const char* kNginxGrype = "scans/msusel-2022-07-01/nginx_latest.grype-0.38.0.json";
+inline constexpr const char* kMinecraftGrype =
+    "scans/msusel-2022-07-01/itzg_minecraft-server_java8.grype-0.38.0.json";
+
 // $ICAT_REPO/../shared/fixtures/<relative>; fails the test when the fixtures are absent.
 std::string Fixture(const std::string& relative);
 std::string Sha256HexOf(const std::string& bytes);

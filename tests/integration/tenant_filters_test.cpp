@@ -226,7 +226,7 @@ BOOST_AUTO_TEST_CASE(auth_statements_show_only_the_tenants_sessions_and_users) {
               db.Run(icat::auth::kFindSetupToken, {t, b.setup_hash}), b.pending_user_id);
   db.db().Query("BEGIN");
   db.Run(icat::auth::kRecordLogin, {t, b.user_id});
-  BOOST_TEST(*db.Run(icat::auth::kRevokeUserSessions, {t, b.user_id}).at(0).at(0) == "0");
+  BOOST_TEST(*db.Run(icat::kRevokeUserSessions, {t, b.user_id}).at(0).at(0) == "0");
   BOOST_TEST(*db.db().Query("SELECT count(*) FROM users WHERE id = $1 AND last_login_at IS NULL", {b.user_id})[0][0] ==
              "1");
   db.db().Query("ROLLBACK");
@@ -243,7 +243,7 @@ BOOST_AUTO_TEST_CASE(user_management_statements_touch_only_the_tenants_users) {
   db.db().Query("BEGIN");
   BOOST_TEST(db.Run(icat::account::kUserForChange, {t, b.user_id}).empty());
   BOOST_TEST(db.Run(icat::account::kUpdateUser, {t, b.user_id, "viewer", "true"}).empty());
-  BOOST_TEST(*db.Run(icat::account::kRevokeUserSessions, {t, b.user_id}).at(0).at(0) == "0");
+  BOOST_TEST(*db.Run(icat::kRevokeUserSessions, {t, b.user_id}).at(0).at(0) == "0");
   db.Run(icat::account::kDeleteUser, {t, b.user_id});
   std::string token_hash = "\\x" + RandomSuffix(64);
   BOOST_TEST(db.Run(icat::account::kIssueSetupToken, {t, b.pending_user_id, token_hash, "1"}).empty());

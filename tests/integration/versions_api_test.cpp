@@ -10,11 +10,7 @@ namespace it = icat::test;
 
 namespace {
 
-const std::string kUnknownId = "00000000-0000-4000-8000-000000000000";
-constexpr const char* kAllReads = "read:catalog,read:sbom,read:vulns";
-constexpr const char* kAlpine310 = "scans/trivy-integration-v0.50.0/alpine-310.trivy-image-scan.json";
-constexpr const char* kNginxGrype = "scans/msusel-2022-07-01/nginx_latest.grype-0.38.0.json";
-constexpr const char* kMinecraftGrype = "scans/msusel-2022-07-01/itzg_minecraft-server_java8.grype-0.38.0.json";
+using it::kUnknownId, it::kAllReads, it::kAlpine310, it::kNginxGrype, it::kMinecraftGrype;
 
 // One ingested version: its report, SBOM files and digest.
 struct ScannedVersion {

@@ -1,5 +1,5 @@
-// What the unit tests of ingest share: the real scanner outputs of ../shared/fixtures, the
-// project's demo data (tools/demo), and the message of an icatctl refusal.
+// What the unit tests share: the real scanner outputs of ../shared/fixtures, the project's demo
+// data (tools/demo), the message of an icatctl refusal, and a scratch directory.
 #pragma once
 
 #include <boost/test/unit_test.hpp>
@@ -33,6 +33,20 @@ inline std::string ReadAll(const std::string& path) {
   out << in.rdbuf();
   return out.str();
 }
+
+// A directory under /tmp for one test, removed with its contents at the end of the scope.
+struct TempDir {
+  TempDir() {
+    char pattern[] = "/tmp/icat-unit-XXXXXX";
+    const char* made = mkdtemp(pattern);
+    BOOST_TEST_REQUIRE(made != nullptr, "cannot make a directory under /tmp");
+    path = made;
+  }
+  ~TempDir() { std::filesystem::remove_all(path); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string path;
+};
 
 // The message of the ctl::Failure fn throws (empty when it throws none).
 template <typename Fn>

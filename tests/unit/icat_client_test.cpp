@@ -9,9 +9,11 @@
 #include "../../tools/icat/commands.hpp"
 #include "../../tools/icat/rules.hpp"
 #include "../../tools/icat/verify.hpp"
+#include "fixtures.hpp"
 #include "icat/crypto.hpp"
 
 namespace client = icat::client;
+using icat::test::TempDir;
 
 namespace {
 
@@ -42,15 +44,6 @@ struct Signed {
     keys = {{"0000000000000000", "Ed25519", pem}, {download.key_id, "Ed25519", pem}};
   }
   std::string Failure() const { return client::VerificationFailure(bytes, download, keys).value_or(""); }
-};
-
-struct TempDir {
-  TempDir() {
-    char pattern[] = "/tmp/icat-unit-XXXXXX";
-    path = mkdtemp(pattern);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string path;
 };
 
 client::Connection Resolve(const std::vector<std::string>& tokens, const std::map<std::string, std::string>& env,

@@ -37,4 +37,37 @@ BOOST_AUTO_TEST_CASE(digests_are_of_a_known_algorithm_in_lower_case_hex_of_its_l
   BOOST_TEST(!icat::IsImageDigest(hex));
 }
 
+// Found by the image_reference fuzz harness: "[C89]" passed as an IPv6 host, was lower-cased, and
+// "[c89]/xxt:latest" then parsed as nothing.
+BOOST_AUTO_TEST_CASE(a_bracketed_host_is_an_ipv6_address_with_a_colon_and_normalises_to_itself) {
+  for (const char* text : {"[::1]/app", "[FE80::1]:5000/hardened/nginx:1.27", "[2001:DB8::1]/x"}) {
+    BOOST_TEST_CONTEXT(text) {
+      std::optional<icat::ImageReference> ref = icat::ParseImageReference(text);
+      BOOST_TEST_REQUIRE(ref.has_value());
+      std::optional<icat::ImageReference> again = icat::ParseImageReference(ref->Normalised());
+      BOOST_TEST_REQUIRE(again.has_value());
+      BOOST_TEST(again->Normalised() == ref->Normalised());
+    }
+  }
+  BOOST_TEST(icat::ParseImageReference("[FE80::1]:5000/hardened/nginx:1.27")->domain == "[fe80::1]:5000");
+  for (const char* bad : {"[C89]/xxt", "[abc]:5000/x", "[]/x", "[::1/x"}) {
+    BOOST_TEST_CONTEXT(bad) { BOOST_TEST(!icat::ParseImageReference(bad).has_value()); }
+  }
+}
+
+// Found by the image_reference fuzz harness: a 251-character Docker Hub name fitted the limit as
+// written, and its normalised form "docker.io/library/<251>:latest" did not.
+BOOST_AUTO_TEST_CASE(the_255_character_limit_holds_for_the_normalised_name) {
+  const std::string prefix = "docker.io/library/";
+  BOOST_TEST(icat::ParseImageReference(std::string(255 - prefix.size(), 'a')).has_value());
+  BOOST_TEST(!icat::ParseImageReference(std::string(256 - prefix.size(), 'a')).has_value());
+  BOOST_TEST(!icat::ParseImageReference(std::string(251, 'a')).has_value());
+  const std::string host = "registry.example.test/";
+  BOOST_TEST(icat::ParseImageReference(host + std::string(255 - host.size(), 'a') + ":1.0").has_value());
+  BOOST_TEST(!icat::ParseImageReference(host + std::string(256 - host.size(), 'a')).has_value());
+  // index.docker.io is measured as docker.io, as Docker normalises it.
+  const std::string index = "index.docker.io/x/";
+  BOOST_TEST(icat::ParseImageReference(index + std::string(255 - std::string("docker.io/x/").size(), 'a')).has_value());
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -14,6 +14,7 @@
 
 namespace ctl = icat::ctl;
 using icat::test::ReadAll;
+using icat::test::TempDir;
 
 namespace {
 
@@ -22,15 +23,6 @@ const std::string kRfc8032Private =
     "-----BEGIN PRIVATE KEY-----\n"
     "MC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n"
     "-----END PRIVATE KEY-----\n";
-
-struct TempDir {
-  TempDir() {
-    char pattern[] = "/tmp/icat-unit-XXXXXX";
-    path = mkdtemp(pattern);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-  std::string path;
-};
 
 int Mode(const std::string& path) {
   struct stat st {};

@@ -64,10 +64,10 @@ BOOST_AUTO_TEST_CASE(user_change_detail_names_only_what_changed) {
 
 BOOST_AUTO_TEST_CASE(email_addresses_have_one_at_and_no_white_space) {
   for (const char* good : {"a@b", "ada.lovelace+x@acme.test", "ADA@ACME.TEST"}) {
-    BOOST_TEST(icat::account::IsEmailAddress(good), good);
+    BOOST_TEST(icat::IsEmailAddress(good), good);
   }
   for (const char* bad : {"", "@", "a@", "@b", "a@b@c", "a b@c", "a@b\tc", "no-at-sign"}) {
-    BOOST_TEST(!icat::account::IsEmailAddress(bad), bad);
+    BOOST_TEST(!icat::IsEmailAddress(bad), bad);
   }
 }
 

@@ -128,7 +128,7 @@ BOOST_AUTO_TEST_CASE(query_parameters_outside_the_route_list_are_named_once_each
   auto unknown = [](std::string query, std::string_view accepted) {
     icat::Request request;
     request.query = std::move(query);
-    return icat::UnknownQueryParameters(request, accepted);
+    return icat::UnknownQueryParameters(request.QueryParameters(), accepted);
   };
   using Names = std::vector<std::string>;
   BOOST_TEST(unknown("", "") == Names{});

@@ -43,7 +43,7 @@ void UserCreate(const Args& args) {
   const std::string& subdomain = args.Value("tenant");
   const std::string& email = args.Value("email");
   const std::string& role = args.Value("role");
-  RequireMatch("--email", email, R"([^@\s]+@[^@\s]+)", "is not an email address");
+  if (!IsEmailAddress(email)) throw UsageError("--email: '" + email + "' is not an email address");
   RequireMatch("--role", role, "admin|user|viewer", "is not a role (admin, user or viewer)");
   std::string password = ReadPassword();
 

@@ -26,6 +26,15 @@ Principal AuthenticatePortal(Context& ctx);
 // 403 FORBIDDEN unless the signed-in user is an admin: routes of Access::kPortalAdmin.
 void RequireAdmin(const Context& ctx);
 
+// $1 tenant, $2 user: every portal session of the user ends (each refresh-token family revoked).
+// The number of families (sign-ins) it ended. Signing out everywhere and a password change (auth)
+// and disabling a user (account) run this one statement; each of the two groups prepares it.
+// clang-format off
+inline constexpr Statement kRevokeUserSessions{"revoke_user_sessions",
+    "WITH r AS (UPDATE refresh_tokens SET revoked_at = now() WHERE tenant_id = $1 AND user_id = $2::uuid "
+    "AND revoked_at IS NULL RETURNING family_id) SELECT count(DISTINCT family_id) AS families FROM r"};
+// clang-format on
+
 
 // Records that the key was used, at most once a minute (inside the request's tenant transaction).
 void TouchApiKey(Context& ctx);

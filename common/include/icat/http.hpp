@@ -10,6 +10,9 @@
 
 namespace icat {
 
+// A query string's parameters, decoded, in order: (name, value) pairs.
+using QueryPairs = std::vector<std::pair<std::string, std::string>>;
+
 struct Request {
   std::string method;
   std::string path;          // path as sent, without the query string (the router decodes segments)
@@ -25,7 +28,7 @@ struct Request {
   // The decoded value of a query parameter (the first, if repeated).
   std::optional<std::string> Query(std::string_view name) const;
   // Every query parameter, decoded, in order.
-  std::vector<std::pair<std::string, std::string>> QueryParameters() const;
+  QueryPairs QueryParameters() const;
   std::string PathParam(std::string_view name) const;
   // The value of a cookie of the Cookie header (the first of that name); nullopt when absent.
   std::optional<std::string> Cookie(std::string_view name) const;

@@ -30,6 +30,12 @@ enum class Access {
   kPortalSelf,
 };
 
+// A route of the portal: an access token and X-Tenant, whatever the role (kPortal, kPortalAdmin,
+// kPortalSelf).
+constexpr bool IsPortalAccess(Access access) {
+  return access == Access::kPortal || access == Access::kPortalAdmin || access == Access::kPortalSelf;
+}
+
 struct Route {
   std::string_view method;
   std::string_view pattern;  // literal segments and {name} placeholders
@@ -70,9 +76,10 @@ struct RouteMatch {
 // separated by single commas.
 void CheckRouteTable(const std::vector<Route>& routes);
 
-// The names of the request's query parameters that `accepted` (a Route::query list) does not
-// hold, each once, in the order first sent. Empty pairs ("a=1&&b=2") name nothing.
-std::vector<std::string> UnknownQueryParameters(const Request& request, std::string_view accepted);
+// The names of the query parameters (decoded, Request::QueryParameters) that `accepted` (a
+// Route::query list) does not hold, each once, in the order first sent. Empty pairs ("a=1&&b=2")
+// name nothing.
+std::vector<std::string> UnknownQueryParameters(const QueryPairs& parameters, std::string_view accepted);
 
 // Finds the route for method and path. No match at all: route null, allowed_methods empty.
 RouteMatch MatchRoute(const std::vector<Route>& routes, std::string_view method, std::string_view path);

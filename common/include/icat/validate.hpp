@@ -79,6 +79,10 @@ bool IsCleanText(std::string_view text, bool multiline = false);
 // Characters of UTF-8 text (as Postgres' length() counts them).
 size_t Utf8Chars(std::string_view text);
 
+// The form the CHECK on users.email holds (sql/V0001): one @, something on each side, no white
+// space. The portal (POST /api/users) and icatctl user create both ask it before Postgres does.
+bool IsEmailAddress(std::string_view text);
+
 // The password rules of every way to set one (icatctl user create, the portal's set-up and
 // password change): at least kMinPasswordChars UTF-8 characters, at most kMaxPasswordBytes bytes,
 // taken exactly as sent (never trimmed). Hashing: HashPassword (crypto.hpp).

@@ -10,13 +10,13 @@
 #include "receiver.hpp"
 
 namespace it = icat::test;
+using it::kAllReads;
+using it::kAlpine310;
+using it::kNginxGrype;
 using it::Shown;
 
 namespace {
 
-constexpr const char* kAllReads = "read:catalog,read:sbom,read:vulns";
-constexpr const char* kAlpine310 = "scans/trivy-integration-v0.50.0/alpine-310.trivy-image-scan.json";
-constexpr const char* kNginxGrype = "scans/msusel-2022-07-01/nginx_latest.grype-0.38.0.json";
 constexpr const char* kGolangGrype = "scans/msusel-2022-07-01/golang_1.18.grype-0.38.0.json";  // 395 findings
 
 // An image with one scanned version (a report and made-up SBOMs of both formats), licensed to tenant.

@@ -6,13 +6,13 @@
 #include "icat_client_support.hpp"
 
 namespace it = icat::test;
+using it::kAllReads;
+using it::kAlpine310;
 using it::Shown;
 
 namespace {
 
-constexpr const char* kAllReads = "read:catalog,read:sbom,read:vulns";
-// Two distinct medium ids, both fixed.
-constexpr const char* kAlpine310 = "scans/trivy-integration-v0.50.0/alpine-310.trivy-image-scan.json";
+// kAlpine310 (scans_support): two distinct medium ids, both fixed.
 // One critical (fixed) and one low (affected).
 constexpr const char* kDebianBuster = "scans/trivy-integration-v0.50.0/debian-buster.trivy-image-scan.json";
 

@@ -34,6 +34,12 @@ inline std::string ReadAll(const std::string& path) {
   return out.str();
 }
 
+// RFC 8032 section 7.1, test 1: the secret key 9d61...7f60 as PKCS#8 PEM (a signer with known answers).
+inline const std::string kRfc8032Private =
+    "-----BEGIN PRIVATE KEY-----\n"
+    "MC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n"
+    "-----END PRIVATE KEY-----\n";
+
 // A directory under /tmp for one test, removed with its contents at the end of the scope.
 struct TempDir {
   TempDir() {

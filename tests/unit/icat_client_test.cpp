@@ -13,15 +13,10 @@
 #include "icat/crypto.hpp"
 
 namespace client = icat::client;
+using icat::test::kRfc8032Private;
 using icat::test::TempDir;
 
 namespace {
-
-// RFC 8032 section 7.1, test 1: the secret key 9d61...7f60 as PKCS#8 PEM.
-const std::string kPrivate =
-    "-----BEGIN PRIVATE KEY-----\n"
-    "MC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n"
-    "-----END PRIVATE KEY-----\n";
 
 const std::string kDigest = "sha256:" + std::string(64, 'a');
 
@@ -34,13 +29,13 @@ std::string SpecError(const std::string& text) {
 // A download of bytes as the service signs it: ETag, Repr-Digest, X-Signature, X-Signature-Key-Id.
 struct Signed {
   std::string bytes = "{\"bomFormat\":\"CycloneDX\",\"specVersion\":\"1.5\"}";
-  std::string pem = icat::Ed25519PublicKeyPem(kPrivate);
+  std::string pem = icat::Ed25519PublicKeyPem(kRfc8032Private);
   client::SignedDownload download;
   std::vector<client::SigningKey> keys;
   Signed() {
     std::string sha = icat::Sha256(bytes);
     download = {"\"sha256:" + icat::HexEncode(sha) + "\"", "sha-256=:" + icat::Base64Encode(sha) + ":",
-                icat::Base64Encode(icat::Ed25519Sign(kPrivate, bytes)), icat::SigningKeyId(pem)};
+                icat::Base64Encode(icat::Ed25519Sign(kRfc8032Private, bytes)), icat::SigningKeyId(pem)};
     keys = {{"0000000000000000", "Ed25519", pem}, {download.key_id, "Ed25519", pem}};
   }
   std::string Failure() const { return client::VerificationFailure(bytes, download, keys).value_or(""); }

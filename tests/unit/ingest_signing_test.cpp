@@ -13,16 +13,11 @@
 #include "icat/crypto.hpp"
 
 namespace ctl = icat::ctl;
+using icat::test::kRfc8032Private;
 using icat::test::ReadAll;
 using icat::test::TempDir;
 
 namespace {
-
-// RFC 8032 section 7.1, test 1: the secret key 9d61...7f60 as PKCS#8 PEM.
-const std::string kRfc8032Private =
-    "-----BEGIN PRIVATE KEY-----\n"
-    "MC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n"
-    "-----END PRIVATE KEY-----\n";
 
 int Mode(const std::string& path) {
   struct stat st {};

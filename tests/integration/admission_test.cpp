@@ -325,6 +325,26 @@ BOOST_AUTO_TEST_CASE(key_in_x_api_key_works_too) {
   BOOST_TEST(!it::ExpectAnswer(r, spec.uid).allowed);
 }
 
+// The API server appends ?timeout=<its webhook timeout> to the configured URL (e.g. "?timeout=10s"):
+// both routes accept it; any other query parameter is still refused.
+BOOST_AUTO_TEST_CASE(the_api_servers_timeout_parameter_is_accepted_on_both_routes) {
+  Cluster c;
+  for (bool in_path : {false, true}) {
+    BOOST_TEST_CONTEXT((in_path ? "key in the path" : "key in the header")) {
+      ReviewSpec spec;
+      spec.containers = {"nginx"};
+      it::Headers headers = {{"Content-Type", "application/json"}};
+      if (!in_path) headers.emplace_back("Authorization", "Bearer " + c.key);
+      const std::string path = in_path ? "/v1/admission/" + c.key : "/v1/admission";
+      it::ExpectAnswer(it::Send("POST", path + "?timeout=10s", headers, ReviewJson(spec)), spec.uid);
+      BOOST_TEST(DecisionsOf(spec.uid) == 1);
+      it::Response other = it::Send("POST", path + "?timeout=10s&dryRun=1", headers, ReviewJson(spec));
+      it::ExpectError(other, 400, "VALIDATION_ERROR");
+      BOOST_TEST(it::DetailFields(other) == std::vector<std::string>{"dryRun"});
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(malformed_json_wrong_type_and_wrong_method) {
   Cluster c;
   it::ExpectError(it::PostReview(c.key, "{\"apiVersion\": "), 400, "MALFORMED_JSON");

@@ -9,7 +9,7 @@
 namespace icat::vulns {
 
 // The image, a version and that version's latest scan with its stored counts, then one finding of
-// the page (13 columns, NULL when the page is empty).
+// the page (15 columns, NULL when the page is empty).
 #define ICAT_LISTING_COLUMNS                                                                                          \
   "i.id AS image_id, i.name AS image_name, v.id AS version_id, v.tag, v.digest, s.id AS scan_id, s.scanner_name, "    \
   "s.scanner_version, rfc3339(s.scanned_at) AS scanned_at, "                                                          \
@@ -17,7 +17,8 @@ namespace icat::vulns {
   "s.unknown_count, s.findings_critical, s.findings_high, s.findings_medium, s.findings_low, "                        \
   "s.findings_unknown, s.fixable_count, "                                                                             \
   "x.id AS finding_id, x.vuln_id, x.aliases, x.package_name, x.package_version, x.package_type, x.purl, x.severity, " \
-  "x.cvss_score::text AS cvss_score, x.fix_state, x.fixed_version, x.title, x.primary_url "                           \
+  "x.cvss_score::text AS cvss_score, x.fix_state, x.fixed_version, x.title, x.primary_url, x.severity_sources, "      \
+  "x.severity_source "                                                                                                \
   "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
 
 // A page of the scan's findings in stored order (severity first), walked on (scan_id, id) from the

@@ -64,6 +64,9 @@ void WriteFinding(JsonWriter& w, const FindingView& f) {
   WriteOptionalString(w, "fixedVersion", f.fixed_version);
   WriteOptionalString(w, "title", f.title);
   WriteOptionalString(w, "url", f.url);
+  WriteKey(w, "severitySources");
+  w.RawValue(f.severity_sources.data(), f.severity_sources.size(), rapidjson::kArrayType);
+  WriteOptionalString(w, "severitySource", f.severity_source);
   w.EndObject();
 }
 
@@ -98,7 +101,8 @@ std::vector<FindingView> FindingsAt(const Rows& rows, int count) {
             package_type = rows.Column("package_type"), purl = rows.Column("purl"), severity = rows.Column("severity"),
             cvss_score = rows.Column("cvss_score"), fix_state = rows.Column("fix_state"),
             fixed_version = rows.Column("fixed_version"), title = rows.Column("title"),
-            url = rows.Column("primary_url");
+            url = rows.Column("primary_url"), severity_sources = rows.Column("severity_sources"),
+            severity_source = rows.Column("severity_source");
   std::vector<FindingView> findings;
   for (int row = 0; row < rows.size() && row < count; row++) {
     if (rows.IsNull(row, row_id)) continue;
@@ -118,6 +122,8 @@ std::vector<FindingView> FindingsAt(const Rows& rows, int count) {
     f.fixed_version = rows.OptionalText(row, fixed_version);
     f.title = rows.OptionalText(row, title);
     f.url = rows.OptionalText(row, url);
+    f.severity_sources = rows.Text(row, severity_sources);
+    f.severity_source = rows.OptionalText(row, severity_source);
   }
   return findings;
 }

@@ -39,6 +39,8 @@ struct FindingView {
   std::optional<double> cvss_score;
   std::string fix_state;
   std::optional<std::string> fixed_version, title, url;
+  std::string severity_sources = "[]";         // the stored JSON array, sent as it is
+  std::optional<std::string> severity_source;  // whose rating severity and cvss_score are
 };
 
 // ?severity= and ?fixState=: comma-separated values of kSeverities / kFixStates; nullopt when

@@ -1,6 +1,9 @@
 // The endpoints over ingested scans: SBOM downloads (format, ETag/304, 404s), signing keys, the
-// vulnerability list (filters, pages), the CVE look-up, the scan history, and who may see them
-// (licences: 404 alike; scopes: 403 INSUFFICIENT_SCOPE).
+// vulnerability list (filters, pages, severity sources), the CVE look-up, the scan history, and who
+// may see them (licences: 404 alike; scopes: 403 INSUFFICIENT_SCOPE).
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <boost/test/unit_test.hpp>
 #include <map>
 
@@ -14,6 +17,7 @@ namespace {
 using it::kUnknownId, it::kAllReads, it::kAlpine310, it::kNginxGrype, it::kMinecraftGrype;
 
 constexpr const char* kNginxTrivy = "scans/msusel-2022-07-01/nginx_latest.trivy-0.29.1.json";
+constexpr const char* kDebianBuster = "scans/trivy-integration-v0.50.0/debian-buster.trivy-image-scan.json";
 
 // An image with one version and one scan (report + made-up SBOMs of both formats), licensed to tenant.
 struct Scanned {
@@ -49,6 +53,23 @@ Scanned ScanImage(it::Tenant& tenant, const it::TempDir& dir, const std::string&
 std::string VersionPath(const Scanned& s) { return "/api/docker-images/" + s.image.id + "/versions/" + s.version_id; }
 
 std::string MessageOf(const it::Response& r) { return it::StringMember(it::JsonOf(r), "message"); }
+
+// The finding of `id` in `package` on a page of a vulnerability listing.
+const rapidjson::Value& ListedFinding(const rapidjson::Document& page, const std::string& id,
+                                      const std::string& package) {
+  for (const rapidjson::Value& v : page["vulnerabilities"].GetArray()) {
+    if (it::StringMember(v, "id") == id && it::StringMember(v["package"], "name") == package) return v;
+  }
+  BOOST_FAIL("the listing has no " << id << " in " << package);
+  return page;
+}
+
+std::string CompactJson(const rapidjson::Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  value.Accept(w);
+  return buffer.GetString();
+}
 
 }  // namespace
 
@@ -368,6 +389,84 @@ BOOST_AUTO_TEST_CASE(vulnerabilities_filter_by_severity_and_fix_state_and_page_t
   rapidjson::Document portal = it::ExpectJson200(
       it::Get(VersionPath(s) + "/vulnerabilities?limit=200&severity=critical", it::PortalHeaders(tenant)));
   BOOST_TEST(it::StringMember(portal["scan"], "scanner") == "trivy");
+}
+
+BOOST_AUTO_TEST_CASE(every_listing_gives_each_finding_its_severity_sources_and_the_source_ranked_by) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "sources", kDebianBuster);
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string image = "/v1/images/" + s.image.id;
+  for (const auto& [url, headers] : std::vector<std::pair<std::string, it::Headers>>{
+           {image + "/vulnerabilities", it::Bearer(key)},
+           {image + "/versions/1.0/vulnerabilities", it::Bearer(key)},
+           {image + "/versions/" + s.version_id + "/vulnerabilities", it::Bearer(key)},
+           {VersionPath(s) + "/vulnerabilities", it::PortalHeaders(tenant)}}) {
+    BOOST_TEST_CONTEXT(url) {
+      rapidjson::Document page = it::ExpectJson200(it::Get(url, headers));
+      // Trivy's SeveritySource is nvd: its rating comes first and gives severity and score.
+      const rapidjson::Value& libidn = ListedFinding(page, "CVE-2019-18224", "libidn2-0");
+      BOOST_TEST(it::StringMember(libidn, "severitySource") == "nvd");
+      BOOST_TEST(it::StringMember(libidn, "severity") == "critical");
+      BOOST_TEST_REQUIRE(libidn["cvssScore"].IsNumber());
+      BOOST_TEST(libidn["cvssScore"].GetDouble() == 9.8);
+      BOOST_TEST(CompactJson(libidn["severitySources"]) ==
+                 R"([{"source":"nvd","severity":"critical","cvssVersion":"3.1",)"
+                 R"("cvssVector":"CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H","cvssScore":9.8},)"
+                 R"({"source":"amazon","severity":"medium","cvssVersion":null,"cvssVector":null,"cvssScore":null},)"
+                 R"({"source":"redhat","severity":"medium","cvssVersion":"3.0",)"
+                 R"("cvssVector":"CVSS:3.0/AV:N/AC:H/PR:N/UI:N/S:U/C:L/I:L/A:L","cvssScore":5.6},)"
+                 R"({"source":"ubuntu","severity":"medium","cvssVersion":null,"cvssVector":null,"cvssScore":null}])");
+      // Ranked by Debian, which gives no CVSS: no score, though NVD's 7.8 is listed.
+      const rapidjson::Value& bash = ListedFinding(page, "CVE-2019-18276", "bash");
+      BOOST_TEST(it::StringMember(bash, "severitySource") == "debian");
+      BOOST_TEST(it::StringMember(bash, "severity") == "low");
+      BOOST_TEST(bash["cvssScore"].IsNull());
+      const rapidjson::Value& sources = bash["severitySources"];
+      BOOST_TEST_REQUIRE(sources.Size() == 7u);
+      BOOST_TEST(CompactJson(sources[0]) ==
+                 R"({"source":"debian","severity":"low","cvssVersion":null,"cvssVector":null,"cvssScore":null})");
+      BOOST_TEST(CompactJson(sources[2]) ==
+                 R"({"source":"nvd","severity":"high","cvssVersion":"3.1",)"
+                 R"("cvssVector":"CVSS:3.1/AV:L/AC:L/PR:L/UI:N/S:U/C:H/I:H/A:H","cvssScore":7.8})");
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(grype_findings_rank_by_the_matched_record_and_findings_stored_before_list_no_sources) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "grype-sources", kNginxGrype);
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string url = VersionPath(s) + "/vulnerabilities?limit=200";
+  // The matched record is Debian's (Negligible, no CVSS); the related NVD record gives 2.0 and 3.1.
+  const std::string expected =
+      R"([{"source":"debian","severity":"low","cvssVersion":null,"cvssVector":null,"cvssScore":null},)"
+      R"({"source":"nvd","severity":"high","cvssVersion":"3.1",)"
+      R"("cvssVector":"CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:H/A:N","cvssScore":7.5}])";
+  for (const auto& [listing, headers] : std::vector<std::pair<std::string, it::Headers>>{
+           {url, it::PortalHeaders(tenant)},
+           {"/v1/images/" + s.image.id + "/vulnerabilities?limit=200", it::Bearer(key)}}) {
+    BOOST_TEST_CONTEXT(listing) {
+      rapidjson::Document page = it::ExpectJson200(it::Get(listing, headers));
+      const rapidjson::Value& perl = ListedFinding(page, "CVE-2011-4116", "perl-base");
+      BOOST_TEST(it::StringMember(perl, "severitySource") == "debian");
+      BOOST_TEST(it::StringMember(perl, "severity") == "low");
+      BOOST_TEST(perl["cvssScore"].IsNull());
+      BOOST_TEST(CompactJson(perl["severitySources"]) == expected);
+    }
+  }
+  // A finding stored before V0016 holds the columns' defaults: no sources, none ranked by, the rest as it was.
+  it::PgQuery(
+      "UPDATE vulnerabilities SET severity_sources = DEFAULT, severity_source = DEFAULT "
+      "WHERE scan_id = (SELECT latest_scan_id FROM image_versions WHERE id = $1) "
+      "AND vuln_id = 'CVE-2011-4116' AND package_name = 'perl-base'",
+      {s.version_id});
+  rapidjson::Document page = it::ExpectJson200(it::Get(url, it::PortalHeaders(tenant)));
+  const rapidjson::Value& perl = ListedFinding(page, "CVE-2011-4116", "perl-base");
+  BOOST_TEST(CompactJson(perl["severitySources"]) == "[]");
+  BOOST_TEST(perl["severitySource"].IsNull());
+  BOOST_TEST(it::StringMember(perl, "severity") == "low");
 }
 
 BOOST_AUTO_TEST_CASE(vulnerabilities_are_404_before_any_cursor_check_and_keep_the_scan_when_no_finding_matches) {

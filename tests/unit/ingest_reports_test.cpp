@@ -52,13 +52,14 @@ const std::string kTrivy = R"({
 const std::string kGrype = R"({
   "matches": [
     {"vulnerability": {"id": "GHSA-wxc4-f4m6-wwqv", "dataSource": "https://github.com/advisories/GHSA-wxc4-f4m6-wwqv",
-       "severity": "Negligible", "fix": {"versions": ["2.2.8", "3.0.1"], "state": "fixed"},
+       "namespace": "github:language:go", "severity": "Negligible", "fix": {"versions": ["2.2.8", "3.0.1"], "state": "fixed"},
        "cvss": [{"version": "2.0", "metrics": {"baseScore": 5.0}}, {"version": "3.1", "metrics": {"baseScore": 7.5}}]},
-     "relatedVulnerabilities": [{"id": "CVE-2019-11254", "cvss": []}],
+     "relatedVulnerabilities": [{"id": "CVE-2019-11254", "namespace": "nvd:cpe", "cvss": []}],
      "artifact": {"name": "gopkg.in/yaml.v2", "version": "v2.2.2", "type": "go-module", "purl": "pkg:golang/gopkg.in/yaml.v2@v2.2.2"}},
-    {"vulnerability": {"id": "CVE-2022-0001", "severity": "Unknown", "fix": {"versions": [], "state": "wont-fix"},
-       "urls": ["https://u/1"], "cvss": []},
-     "relatedVulnerabilities": [{"id": "CVE-2022-0001", "cvss": [{"version": "3.1", "metrics": {"baseScore": 9.8}}]}],
+    {"vulnerability": {"id": "CVE-2022-0001", "namespace": "debian:distro:debian:11", "severity": "Unknown",
+       "fix": {"versions": [], "state": "wont-fix"}, "urls": ["https://u/1"], "cvss": []},
+     "relatedVulnerabilities": [{"id": "CVE-2022-0001", "namespace": "nvd:cpe",
+       "cvss": [{"version": "3.1", "metrics": {"baseScore": 9.8}}]}],
      "artifact": {"name": "libc6", "version": "2.31", "type": "deb"}}
   ],
   "source": {"type": "image", "target": {"userInput": "nginx:1.21", "imageID": ")" +
@@ -103,7 +104,7 @@ BOOST_AUTO_TEST_CASE(trivy_reports_normalise_every_field_docs_scans_md_names) {
   BOOST_TEST(*ssl.primary_url == "https://x/1");
   BOOST_TEST(r.findings[1].vuln_id == "CVE-2024-0002");  // upper-cased
   BOOST_TEST(r.findings[1].fix_state == "wont-fix");
-  BOOST_TEST(*r.findings[1].cvss_score == 4.3);  // no V3 anywhere: a V2 score
+  BOOST_TEST(!r.findings[1].cvss_score.has_value());  // no SeveritySource: no rating to take a score from
   BOOST_TEST(r.findings[2].fix_state == "not-affected");
   BOOST_TEST(!r.findings[2].package_version.has_value());
   BOOST_TEST(r.findings[3].fix_state == "unknown");
@@ -133,13 +134,13 @@ BOOST_AUTO_TEST_CASE(grype_reports_normalise_every_field_docs_scans_md_names) {
   BOOST_TEST(yaml.severity == "low");  // Negligible
   BOOST_TEST(yaml.fix_state == "fixed");
   BOOST_TEST(*yaml.fixed_version == "2.2.8, 3.0.1");
-  BOOST_TEST(*yaml.cvss_score == 7.5);  // the highest CVSS version's base score
+  BOOST_TEST(*yaml.cvss_score == 7.5);  // the matched record's (ghsa) highest CVSS version's base score
   BOOST_TEST(*yaml.package_type == "go");
   BOOST_TEST(*yaml.primary_url == "https://github.com/advisories/GHSA-wxc4-f4m6-wwqv");
   BOOST_TEST(!yaml.title.has_value());
   const ctl::Finding& libc = r.findings[1];
-  BOOST_TEST(libc.aliases.empty());     // a related entry with the same id is no alias
-  BOOST_TEST(*libc.cvss_score == 9.8);  // from the related NVD entry
+  BOOST_TEST(libc.aliases.empty());          // a related entry with the same id is no alias
+  BOOST_TEST(!libc.cvss_score.has_value());  // the matched record (debian) has none; NVD's is among its sources
   BOOST_TEST(libc.severity == "unknown");
   BOOST_TEST(libc.fix_state == "wont-fix");
   BOOST_TEST(!libc.fixed_version.has_value());

@@ -133,7 +133,13 @@ BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cur
   f.cvss_score = 9.8;
   f.fix_state = "fixed";
   f.fixed_version = "3.0.2";
-  rapidjson::Document d = icat::ParseJson(icat::vulns::VulnerabilityListJson(scan, {f}, std::string("next")));
+  f.severity_sources = R"([{"source":"nvd","severity":"critical","cvssVersion":"3.1","cvssVector":"CVSS:3.1/AV:N",)"
+                       R"("cvssScore":9.8},{"source":"debian","severity":null,"cvssVersion":null,"cvssVector":null,)"
+                       R"("cvssScore":null}])";
+  f.severity_source = "nvd";
+  icat::vulns::FindingView before;  // ingested before severity sources were stored
+  before.vuln_id = "CVE-2020-1";
+  rapidjson::Document d = icat::ParseJson(icat::vulns::VulnerabilityListJson(scan, {f, before}, std::string("next")));
   BOOST_TEST(d["image"]["name"].GetString() == std::string("nginx"));
   BOOST_TEST(d["version"]["tag"].GetString() == std::string("1.0"));
   BOOST_TEST(d["scan"]["scanner"].GetString() == std::string("grype"));
@@ -150,6 +156,15 @@ BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cur
   BOOST_TEST(v["fixState"].GetString() == std::string("fixed"));
   BOOST_TEST(v["fixedVersion"].GetString() == std::string("3.0.2"));
   BOOST_TEST(v["title"].IsNull());
+  // The stored sources as they are, and whose rating severity and cvssScore are.
+  BOOST_TEST_REQUIRE(v["severitySources"].Size() == 2u);
+  BOOST_TEST(v["severitySources"][0]["cvssVector"].GetString() == std::string("CVSS:3.1/AV:N"));
+  BOOST_TEST(v["severitySources"][0]["cvssScore"].GetDouble() == 9.8);
+  BOOST_TEST(v["severitySources"][1]["severity"].IsNull());
+  BOOST_TEST(v["severitySource"].GetString() == std::string("nvd"));
+  BOOST_TEST(d["vulnerabilities"][1]["severitySources"].IsArray());
+  BOOST_TEST(d["vulnerabilities"][1]["severitySources"].Empty());
+  BOOST_TEST(d["vulnerabilities"][1]["severitySource"].IsNull());
   BOOST_TEST(d["nextCursor"].GetString() == std::string("next"));
 
   icat::vulns::ScanView bare;

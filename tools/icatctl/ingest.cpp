@@ -69,13 +69,16 @@ constexpr std::string_view kInsertScan =
 constexpr std::string_view kInsertSbom =
     "INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, tool_name, tool_version, signature, "
     "signing_key_id, completeness) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json)";
-// One round trip for every finding, stored in the order given (ids ascend with it).
+// One round trip for every finding, stored in the order given (ids ascend with it). The severity
+// sources come as a JSON text inside the text, so that they are stored as written (via jsonb they
+// would come out with their keys reordered and spaced).
 constexpr std::string_view kInsertFindings =
     "INSERT INTO vulnerabilities (scan_id, vuln_id, aliases, package_name, package_version, package_type, purl, "
-    "severity, cvss_score, fix_state, fixed_version, title, primary_url) "
+    "severity, cvss_score, fix_state, fixed_version, title, primary_url, severity_sources, severity_source) "
     "SELECT $1::uuid, e.v->>'id', ARRAY(SELECT jsonb_array_elements_text(e.v->'aliases')), e.v->>'package', "
     "e.v->>'version', e.v->>'type', e.v->>'purl', e.v->>'severity', round((e.v->>'cvss')::numeric, 1), "
-    "e.v->>'fixState', e.v->>'fixedVersion', e.v->>'title', e.v->>'url' "
+    "e.v->>'fixState', e.v->>'fixedVersion', e.v->>'title', e.v->>'url', (e.v->>'severitySources')::json, "
+    "e.v->>'severitySource' "
     "FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n";
 // The version's latest scan is its newest by scan time; an equal time goes to the later ingest.
 constexpr std::string_view kUpdateLatestScan =
@@ -348,6 +351,8 @@ std::string FindingsJson(const std::vector<Finding>& findings) {
     text("fixedVersion", f.fixed_version);
     text("title", f.title);
     text("url", f.primary_url);
+    text("severitySources", SeveritySourcesJson(f.severity_sources));
+    text("severitySource", f.severity_source);
     w.EndObject();
   }
   w.EndArray();

@@ -1,5 +1,6 @@
-// The pure rules of ingest: counting, ordering, agreement between documents, the same-scan rules,
-// the input digest, repositories of image references, RFC 3339 times and the outbox events' data.
+// The pure rules of ingest: counting, ordering, the rating a finding ranks by, agreement between
+// documents, the same-scan rules, the input digest, repositories of image references, RFC 3339
+// times and the outbox events' data.
 #include "ingest_model.hpp"
 
 #include <rapidjson/stringbuffer.h>
@@ -49,6 +50,53 @@ void SortFindings(std::vector<Finding>& findings) {
     if (a.package_name != b.package_name) return a.package_name < b.package_name;
     return a.package_version.value_or("") < b.package_version.value_or("");
   });
+}
+
+void RankBy(Finding& f, const std::optional<std::string>& source) {
+  f.severity_source = source;
+  f.cvss_score.reset();
+  if (source) {
+    auto ranked = std::find_if(f.severity_sources.begin(), f.severity_sources.end(),
+                               [&](const SeverityRating& r) { return r.source == *source; });
+    if (ranked == f.severity_sources.end()) ranked = f.severity_sources.insert(ranked, SeverityRating{*source});
+    // The scanner's severity is its reading of this rating, and what the counts go by: the rating
+    // says the same, even where the report's own rating of the source disagrees.
+    ranked->severity = f.severity;
+    f.cvss_score = ranked->cvss_score;
+  }
+  std::sort(f.severity_sources.begin(), f.severity_sources.end(),
+            [&](const SeverityRating& a, const SeverityRating& b) {
+              bool a_ranked = a.source == source, b_ranked = b.source == source;
+              return a_ranked != b_ranked ? a_ranked : a.source < b.source;
+            });
+}
+
+std::string SeveritySourcesJson(const std::vector<SeverityRating>& ratings) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  auto text = [&](const char* key, const std::optional<std::string>& value) {
+    w.Key(key);
+    if (value)
+      w.String(value->data(), static_cast<rapidjson::SizeType>(value->size()));
+    else
+      w.Null();
+  };
+  w.StartArray();
+  for (const SeverityRating& r : ratings) {
+    w.StartObject();
+    text("source", r.source);
+    text("severity", r.severity);
+    text("cvssVersion", r.cvss_version);
+    text("cvssVector", r.cvss_vector);
+    w.Key("cvssScore");
+    if (r.cvss_score)
+      w.Double(*r.cvss_score);
+    else
+      w.Null();
+    w.EndObject();
+  }
+  w.EndArray();
+  return buffer.GetString();
 }
 
 namespace {

@@ -21,6 +21,15 @@ namespace icat::ctl {
 // Where a normalised severity sorts: 0 critical ... 4 unknown.
 int SeverityRank(std::string_view severity);
 
+// One source's rating of a vulnerability, as the report gives it (docs/scans.md, "Severity sources").
+struct SeverityRating {
+  std::string source;                       // as the report names it, lower case: nvd, ghsa, debian, redhat, ...
+  std::optional<std::string> severity;      // critical, high, medium, low, unknown; none when it gives only CVSS
+  std::optional<std::string> cvss_version;  // "2.0", "3.0", "3.1", "4.0": the newest CVSS the source gives
+  std::optional<std::string> cvss_vector;
+  std::optional<double> cvss_score;  // 0.1 to 10, one decimal
+};
+
 // One package finding, normalised (docs/scans.md has the mapping from each scanner).
 struct Finding {
   std::string vuln_id;               // upper case: CVE-..., GHSA-..., or the scanner's own id
@@ -29,9 +38,11 @@ struct Finding {
   std::optional<std::string> package_version;
   std::optional<std::string> package_type;  // os, java, npm, go, python, ruby, rust, php, dotnet, binary, ...
   std::optional<std::string> purl;
-  std::string severity;  // critical, high, medium, low, unknown
-  std::optional<double> cvss_score;
-  std::string fix_state;  // fixed, not-fixed, wont-fix, unknown, not-affected
+  std::string severity;                          // critical, high, medium, low, unknown
+  std::optional<double> cvss_score;              // of the rating ranked by (RankBy)
+  std::optional<std::string> severity_source;    // whose rating severity and cvss_score are; none: unattributed
+  std::vector<SeverityRating> severity_sources;  // one per source, in RankBy's order
+  std::string fix_state;                         // fixed, not-fixed, wont-fix, unknown, not-affected
   std::optional<std::string> fixed_version;
   std::optional<std::string> title;
   std::optional<std::string> primary_url;
@@ -99,6 +110,15 @@ struct ScanCounts {
 // Findings with fixState "not-affected" (VEX) are listed but counted nowhere: the image is not
 // vulnerable to them.
 ScanCounts CountFindings(const std::vector<Finding>& findings);
+
+// Makes the rating of `source` (the scanner's choice; none when it names none) the one the finding
+// ranks by: that rating takes the finding's severity (the scanner's), the finding takes its CVSS
+// score, and it comes first, the others by source name (docs/scans.md, "Severity sources").
+void RankBy(Finding& f, const std::optional<std::string>& source);
+
+// The ratings as the API lists them and the database stores them: [{"source", "severity",
+// "cvssVersion", "cvssVector", "cvssScore"}], absent values null.
+std::string SeveritySourcesJson(const std::vector<SeverityRating>& ratings);
 
 // The order findings are stored and listed in: severity (critical first), id, package, version.
 void SortFindings(std::vector<Finding>& findings);

@@ -2,7 +2,10 @@
 #include "reports.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdlib>
+#include <map>
 
 #include "icat/json.hpp"
 #include "icat/text.hpp"
@@ -65,30 +68,85 @@ std::optional<long long> ImageSize(const Value& object, const char* name) {
 
 std::string Where(const char* array, size_t index) { return std::string(array) + "[" + std::to_string(index) + "]"; }
 
+// ------------------------------------------------------------------ ratings (docs/scans.md, "Severity sources")
+
+// What a CVSS vector is written with: "CVSS:3.1/AV:N/AC:L/..." or the 2.0 form "AV:N/AC:L/Au:N/...".
+constexpr std::string_view kVectorCharacters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:/.";
+constexpr size_t kMaxVectorLength = 255;  // a 4.0 vector with every optional metric is under 200
+
+// A base score as the report gives it, when it is one: kept to one decimal, as CVSS writes scores,
+// from 0.1 to 10 (0 is how scanners say "no score").
+std::optional<double> CvssScore(std::optional<double> score) {
+  if (!score) return std::nullopt;
+  double rounded = std::round(*score * 10) / 10;
+  if (!(rounded > 0 && rounded <= 10)) return std::nullopt;
+  return rounded;
+}
+
+// A vector as the report gives it, when it is written like one; anything else is no vector.
+std::optional<std::string> CvssVector(std::optional<std::string> text) {
+  if (!text || text->empty() || text->size() > kMaxVectorLength) return std::nullopt;
+  if (text->find_first_not_of(kVectorCharacters) != std::string::npos) return std::nullopt;
+  return text;
+}
+
+bool IsCvssVersion(std::string_view text) {
+  return text.size() == 3 && text[0] >= '0' && text[0] <= '9' && text[1] == '.' && text[2] >= '0' && text[2] <= '9';
+}
+
+// "3.1" of "CVSS:3.1/AV:N/..."; nullopt for a vector without that prefix (2.0 vectors have none).
+std::optional<std::string> VersionOfVector(const std::optional<std::string>& vector) {
+  if (!vector || vector->rfind("CVSS:", 0) != 0 || vector->size() < 9 || (*vector)[8] != '/') return std::nullopt;
+  std::string version = vector->substr(5, 3);
+  return IsCvssVersion(version) ? std::optional(version) : std::nullopt;
+}
+
 // ------------------------------------------------------------------ Trivy
 
-// CVSS: the severity source's V3 score, else NVD's, else the first vendor's; V2 likewise when
-// no vendor gives a V3 score.
-std::optional<double> TrivyCvss(const Value& vulnerability) {
-  const Value* cvss = Member(vulnerability, "CVSS");
-  if (!cvss || !cvss->IsObject()) return std::nullopt;
-  std::vector<const Value*> vendors;
-  auto add = [&](const std::optional<std::string>& name) {
-    if (!name) return;
-    const Value* v = Member(*cvss, name->c_str());
-    if (v && v->IsObject()) vendors.push_back(v);
-  };
-  add(StringAt(vulnerability, "SeveritySource"));
-  add(std::string("nvd"));
-  for (auto it = cvss->MemberBegin(); it != cvss->MemberEnd(); ++it) {
-    if (it->value.IsObject()) vendors.push_back(&it->value);
-  }
-  for (const char* field : {"V3Score", "V2Score"}) {
-    for (const Value* vendor : vendors) {
-      if (std::optional<double> score = NumberAt(*vendor, field); score && *score > 0) return score;
+// Trivy's numbers for a source's severity (VendorSeverity).
+constexpr std::array<const char*, 5> kTrivyLevels = {"unknown", "low", "medium", "high", "critical"};
+
+// Each source's CVSS fields, newest version first, with the version they hold when the vector
+// does not say (none for V3: a V3 score without its vector may be 3.0 or 3.1).
+struct TrivyCvssFields {
+  const char *score, *vector, *version;
+};
+constexpr std::array<TrivyCvssFields, 3> kTrivyCvssFields = {
+    {{"V40Score", "V40Vector", "4.0"}, {"V3Score", "V3Vector", nullptr}, {"V2Score", "V2Vector", "2.0"}}};
+
+// Trivy's ratings, one per source: VendorSeverity's severity and the newest CVSS version of CVSS.
+std::vector<SeverityRating> TrivyRatings(const Value& v) {
+  std::map<std::string, SeverityRating> by_source;
+  auto source = [](const Value& name) { return Lower(std::string_view(name.GetString(), name.GetStringLength())); };
+  if (const Value* vendors = Member(v, "VendorSeverity"); vendors && vendors->IsObject()) {
+    for (auto it = vendors->MemberBegin(); it != vendors->MemberEnd(); ++it) {
+      const Value& level = it->value;
+      if (level.IsInt() && level.GetInt() >= 0 && level.GetInt() <= 4) {
+        by_source[source(it->name)].severity = kTrivyLevels[level.GetInt()];
+      }
     }
   }
-  return std::nullopt;
+  if (const Value* cvss = Member(v, "CVSS"); cvss && cvss->IsObject()) {
+    for (auto it = cvss->MemberBegin(); it != cvss->MemberEnd(); ++it) {
+      for (const TrivyCvssFields& fields : kTrivyCvssFields) {
+        std::optional<double> score = CvssScore(NumberAt(it->value, fields.score));
+        if (!score) continue;
+        SeverityRating& r = by_source[source(it->name)];
+        r.cvss_score = score;
+        r.cvss_vector = CvssVector(StringAt(it->value, fields.vector));
+        r.cvss_version = VersionOfVector(r.cvss_vector);
+        if (!r.cvss_version && fields.version) r.cvss_version = fields.version;
+        break;
+      }
+    }
+  }
+  std::vector<SeverityRating> ratings;
+  for (auto& [name, rating] : by_source) {
+    if (name.empty()) continue;
+    rating.source = name;
+    ratings.push_back(std::move(rating));
+  }
+  return ratings;
 }
 
 Finding TrivyFinding(std::string_view path, const Value& v, const std::string& package_type, const std::string& where) {
@@ -104,7 +162,9 @@ Finding TrivyFinding(std::string_view path, const Value& v, const std::string& p
   f.package_type = package_type;
   if (const Value* identifier = Member(v, "PkgIdentifier")) f.purl = NonEmpty(StringAt(*identifier, "PURL"));
   f.severity = TrivySeverity(StringAt(v, "Severity").value_or(""));
-  f.cvss_score = TrivyCvss(v);
+  f.severity_sources = TrivyRatings(v);
+  std::optional<std::string> source = NonEmpty(StringAt(v, "SeveritySource"));
+  RankBy(f, source ? std::optional(Lower(*source)) : std::nullopt);
   f.fixed_version = NonEmpty(StringAt(v, "FixedVersion"));
   f.fix_state = TrivyFixState(StringAt(v, "Status"), f.fixed_version);
   f.title = NonEmpty(StringAt(v, "Title"));
@@ -164,22 +224,60 @@ ScanReport ParseTrivy(std::string_view path, const Value& d) {
 
 // ------------------------------------------------------------------ Grype
 
-// The base score of the highest CVSS version in a Grype cvss array.
-std::optional<double> GrypeCvssOf(const Value& holder) {
-  const Value* list = Member(holder, "cvss");
-  if (!list || !list->IsArray()) return std::nullopt;
-  std::optional<double> best_score;
-  double best_version = -1;
-  for (const Value& entry : list->GetArray()) {
-    const Value* metrics = Member(entry, "metrics");
-    std::optional<double> score = metrics ? NumberAt(*metrics, "baseScore") : std::nullopt;
-    double version = std::atof(StringAt(entry, "version").value_or("0").c_str());
-    if (score && version > best_version) {
-      best_score = score;
-      best_version = version;
+// A Grype namespace as the source it names: its first part (debian of debian:distro:debian:12 and of
+// the older debian:11, nvd of nvd:cpe), GitHub's advisories (github:language:java) named ghsa, as
+// Trivy names them.
+std::string GrypeSource(std::string_view name_space) {
+  std::string source = Lower(name_space.substr(0, name_space.find(':')));
+  return source == "github" ? "ghsa" : source;
+}
+
+// Adds the ratings one Grype record holds (the match's vulnerability or a related one) for each
+// source that has none yet: the record's own (its severity and its newest CVSS version) and one of
+// each other organisation whose score it carries (cvss entries of type Secondary, by their source).
+// A record without a namespace names no source of its own.
+void AddGrypeRatings(const Value& record, std::vector<SeverityRating>& ratings) {
+  struct Found {
+    SeverityRating rating;
+    double version = 0;  // of the CVSS it holds, as a number
+  };
+  std::vector<Found> found;  // the record's own first
+  auto of = [&found](const std::string& source) -> Found& {
+    for (Found& f : found) {
+      if (f.rating.source == source) return f;
+    }
+    return found.emplace_back(Found{SeverityRating{source}});
+  };
+  std::string own = GrypeSource(StringAt(record, "namespace").value_or(""));
+  if (!own.empty()) {
+    std::optional<std::string> severity = NonEmpty(StringAt(record, "severity"));
+    of(own).rating.severity = severity ? std::optional(GrypeSeverity(*severity)) : std::nullopt;
+  }
+  const Value* list = Member(record, "cvss");
+  if (list && list->IsArray()) {
+    for (const Value& entry : list->GetArray()) {
+      const Value* metrics = Member(entry, "metrics");
+      std::optional<double> score = CvssScore(metrics ? NumberAt(*metrics, "baseScore") : std::nullopt);
+      bool secondary = Lower(StringAt(entry, "type").value_or("")) == "secondary";
+      std::string source = secondary ? Lower(StringAt(entry, "source").value_or("")) : own;
+      if (!score || source.empty()) continue;
+      std::optional<std::string> vector = CvssVector(StringAt(entry, "vector"));
+      std::optional<std::string> version = NonEmpty(StringAt(entry, "version"));
+      if (!version || !IsCvssVersion(*version)) version = VersionOfVector(vector);
+      double number = version ? std::atof(version->c_str()) : 0;
+      Found& f = of(source);
+      if (f.rating.cvss_score && number <= f.version) continue;  // the newest version stands for the source
+      f.rating.cvss_score = score;
+      f.rating.cvss_vector = vector;
+      f.rating.cvss_version = version;
+      f.version = number;
     }
   }
-  return best_score;
+  for (Found& f : found) {
+    auto same = [&f](const SeverityRating& r) { return r.source == f.rating.source; };
+    bool says_something = f.rating.severity || f.rating.cvss_score;
+    if (says_something && std::none_of(ratings.begin(), ratings.end(), same)) ratings.push_back(std::move(f.rating));
+  }
 }
 
 Finding GrypeFinding(std::string_view path, const Value& match, const std::string& where) {
@@ -193,18 +291,21 @@ Finding GrypeFinding(std::string_view path, const Value& match, const std::strin
   if (!package || package->empty()) Refuse(path, where + ".artifact has no name");
   Finding f;
   f.vuln_id = Upper(*id);
-  f.cvss_score = GrypeCvssOf(*vulnerability);
+  f.severity = GrypeSeverity(StringAt(*vulnerability, "severity").value_or(""));
+  AddGrypeRatings(*vulnerability, f.severity_sources);
   if (const Value* related = Member(match, "relatedVulnerabilities"); related && related->IsArray()) {
     for (const Value& other : related->GetArray()) {
       if (std::optional<std::string> other_id = StringAt(other, "id")) AddAlias(f, *other_id);
-      if (!f.cvss_score) f.cvss_score = GrypeCvssOf(other);
+      AddGrypeRatings(other, f.severity_sources);
     }
   }
+  // Grype's severity is its matched record's.
+  std::string ranked = GrypeSource(StringAt(*vulnerability, "namespace").value_or(""));
+  RankBy(f, ranked.empty() ? std::nullopt : std::optional(ranked));
   f.package_name = *package;
   f.package_version = NonEmpty(StringAt(*artifact, "version"));
   f.package_type = GrypePackageType(StringAt(*artifact, "type").value_or(""));
   f.purl = NonEmpty(StringAt(*artifact, "purl"));
-  f.severity = GrypeSeverity(StringAt(*vulnerability, "severity").value_or(""));
   const Value* fix = Member(*vulnerability, "fix");
   f.fix_state = GrypeFixState(fix ? StringAt(*fix, "state").value_or("") : "");
   std::vector<std::string> versions = fix ? Strings(*fix, "versions") : std::vector<std::string>{};

@@ -39,7 +39,7 @@ PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
 CONSOLE      := $(BUILD)/www/console/index.html
 CONSOLE_SRCS := $(shell find console -name node_modules -prune -o -type f -not -name package.json -not -name package-lock.json -print 2>/dev/null)
 
-.PHONY: all deps build gen lint-deploy test test-unit test-integration test-browser run stop bench fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
+.PHONY: all deps build gen lint-deploy lint-openapi openapi-examples test test-unit test-integration test-browser run stop bench fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
 .DEFAULT_GOAL := all
 
 all: deps
@@ -117,17 +117,17 @@ $(BIN)/integration-tests: $(INTEG_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
-# The served OpenAPI document: nginx/openapi.json with the error enum filled from errors.def and
-# each operation's security from its route (tools/gen openapi, which fails on an operation without
-# a route or a route without an operation).
+# The served OpenAPI document: nginx/openapi.json with the error enum filled from errors.def, each
+# operation's security from its route (tools/gen openapi, which fails on an operation without a
+# route or a route without an operation) and the examples of nginx/openapi-examples/ (docs/openapi.md).
 ROUTE_TABLES := $(wildcard handlers/*/main.cpp)
-$(OPENAPI): nginx/openapi.json $(BIN)/icatctl tools/gen $(ROUTE_TABLES)
+$(OPENAPI): nginx/openapi.json $(wildcard nginx/openapi-examples/v1.json) $(BIN)/icatctl tools/gen $(ROUTE_TABLES)
 	@mkdir -p $(@D)
 	$(BIN)/icatctl openapi nginx/openapi.json > $@.raw
 	tools/gen openapi v1 < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
 
 # The portal API's document (/api/openapi.json), made the same way.
-$(PORTAL_OPENAPI): nginx/openapi-portal.json $(BIN)/icatctl tools/gen $(ROUTE_TABLES)
+$(PORTAL_OPENAPI): nginx/openapi-portal.json $(wildcard nginx/openapi-examples/api.json) $(BIN)/icatctl tools/gen $(ROUTE_TABLES)
 	@mkdir -p $(@D)
 	$(BIN)/icatctl openapi nginx/openapi-portal.json > $@.raw
 	tools/gen openapi api < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
@@ -145,6 +145,7 @@ gen:
 test: all
 	@tools/gen --check
 	@tools/lint-deploy
+	@$(MAKE) --no-print-directory lint-openapi
 	@tools/run-tests unit
 	@$(MAKE) --no-print-directory fuzz-replay
 	@tools/run-tests integration
@@ -211,6 +212,19 @@ bench: all
 
 fmt:
 	clang-format -i $$(find common handlers services tools tests -name '*.cpp' -o -name '*.hpp')
+
+# The built OpenAPI documents, linted by redocly (its recommended rules, nginx/redocly.yaml) and
+# spectral (its oas ruleset, nginx/spectral.yaml), which also checks each example against its schema.
+NODE_BIN := $(BUILD)/node/node_modules/.bin
+lint-openapi: deps $(OPENAPI) $(PORTAL_OPENAPI)
+	@REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(NODE_BIN)/redocly lint --config nginx/redocly.yaml --format=summary $(OPENAPI) $(PORTAL_OPENAPI)
+	@$(NODE_BIN)/spectral lint --ruleset nginx/spectral.yaml --fail-severity=error $(OPENAPI) $(PORTAL_OPENAPI)
+
+# The examples of the OpenAPI documents (nginx/openapi-examples/), chosen anew from the replies of
+# a full integration run (docs/openapi.md); commit what changed. The documents are built again with them.
+openapi-examples: all
+	@ICAT_OPENAPI_EXAMPLES=1 tools/run-tests integration
+	@$(MAKE) --no-print-directory $(OPENAPI) $(PORTAL_OPENAPI)
 
 # What deploy/ ships, checked without a cluster or a systemd host (also part of make test).
 lint-deploy: deps

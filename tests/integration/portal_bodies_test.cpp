@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "icat/errors.hpp"
+#include "icat/vocabulary.hpp"
 #include "portal_support.hpp"
 
 namespace it = icat::test;
@@ -140,6 +141,21 @@ BOOST_AUTO_TEST_CASE(portal_openapi_lists_every_portal_route_and_the_error_table
   std::set<std::string> table;
   for (const icat::ErrorInfo& info : icat::AllErrors()) table.insert(std::string(info.name));
   BOOST_TEST((listed == table));
+}
+
+BOOST_AUTO_TEST_CASE(portal_openapi_has_every_webhook_event_type_and_a_callback_for_each) {
+  rapidjson::Document doc = it::ExpectJson200(it::Get("/api/openapi.json"));
+  std::set<std::string> types, callbacks;
+  for (const rapidjson::Value& type : doc["components"]["schemas"]["EventType"]["enum"].GetArray()) {
+    types.insert(type.GetString());
+  }
+  const rapidjson::Value& post = doc["paths"]["/api/webhooks"]["post"];
+  BOOST_TEST_REQUIRE(post.HasMember("callbacks"));
+  for (auto it = post["callbacks"].MemberBegin(); it != post["callbacks"].MemberEnd(); ++it) {
+    callbacks.insert(it->name.GetString());
+  }
+  BOOST_TEST((types == std::set<std::string>(icat::kEventTypes.begin(), icat::kEventTypes.end())));
+  BOOST_TEST((callbacks == types));
 }
 
 // The route tables themselves (handlers/<group>/main.cpp), so a new /api route cannot ship undocumented.

@@ -10,6 +10,9 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "icat/json.hpp"
+#include "support.hpp"
+
 namespace icat::test {
 
 Receiver::Receiver(const std::string& address, Responder responder)
@@ -114,6 +117,25 @@ bool ReadRequest(int fd, std::string& head, std::string& body) {
 }
 }  // namespace
 
+namespace {
+// A webhook delivery (it carries webhook-id) goes to the replies log, so its body is checked
+// against the OpenAPI description of the event: {"webhook": true, "headers", "body"}.
+void RecordDelivery(const ReceivedRequest& request) {
+  if (request.headers.count("webhook-id") == 0) return;
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteBool(w, "webhook", true);
+  WriteKey(w, "headers");
+  w.StartObject();
+  for (const auto& [name, value] : request.headers) WriteString(w, name, value);
+  w.EndObject();
+  WriteString(w, "body", request.body);
+  w.EndObject();
+  RecordReply(buffer.GetString());
+}
+}  // namespace
+
 void Receiver::Answer(int fd) {
   ReceivedRequest request;
   std::string head;
@@ -136,6 +158,7 @@ void Receiver::Answer(int fd) {
     }
     pos = end + 2;
   }
+  RecordDelivery(request);
   if (responder_) {
     std::string reply = responder_(request);
     {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <thread>
 
+#include "receiver.hpp"
 #include "scans_support.hpp"
 
 namespace it = icat::test;
@@ -136,6 +137,12 @@ BOOST_AUTO_TEST_CASE(ingest_writes_outbox_events_for_every_licensed_tenant) {
     }
   }
 
+  // The licensed tenant's subscription to the vulnerability events gets them delivered.
+  it::Receiver receiver;
+  it::PgQuery("INSERT INTO webhooks (tenant_id, url, events, secret) "
+              "VALUES ($1, $2, '{vulnerability.detected,vulnerability.fixed}', $3)",
+              {licensed.id(), receiver.Url(), "whsec_MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="});
+
   // Version 1.0: the SBOM scan (3 findings), then the image scan (2: bash's CVE-2019-18276 is gone).
   std::string first = it::IngestOk(Fluentd(image, "1.0", digest, false));
   std::string second = it::IngestOk(Fluentd(image, "1.0", digest, true));
@@ -164,6 +171,13 @@ BOOST_AUTO_TEST_CASE(ingest_writes_outbox_events_for_every_licensed_tenant) {
   BOOST_TEST((Vulns(events[3]) == std::set<std::string>{"CVE-2019-18276 bash"}));
   BOOST_TEST(it::StringMember(events[3].data["vulnerabilities"][0], "severity") == "low");
   BOOST_TEST(it::StringMember(events[3].data["vulnerabilities"][0], "fixState") == "not-fixed");
+  std::multiset<std::string> delivered;
+  for (const it::ReceivedRequest& r : receiver.WaitFor(2, std::chrono::seconds(15))) {
+    rapidjson::Document body;
+    body.Parse(r.body.c_str());
+    delivered.insert(body.IsObject() && body.HasMember("type") && body["type"].IsString() ? body["type"].GetString() : "?");
+  }
+  BOOST_TEST((delivered == std::multiset<std::string>{"vulnerability.detected", "vulnerability.fixed"}));
 
   // Version 2.0: the image scan, then the SBOM scan: bash's CVE is detected anew.
   it::IngestOk(Fluentd(image, "2.0", it::RandomDigest(), true));

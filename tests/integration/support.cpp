@@ -28,6 +28,7 @@
 #include <thread>
 
 #include "icat/config.hpp"
+#include "icat/json.hpp"
 #include "icat/worker_cache.hpp"
 
 extern char** environ;
@@ -139,7 +140,39 @@ std::string Response::Summary() const {
   return out.str();
 }
 
+void RecordReply(const std::string& entry) {
+  static const std::string path = EnvOr("ICAT_REPLIES_LOG", "");
+  if (path.empty()) return;
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::ofstream log(path, std::ios::app | std::ios::binary);
+  log << entry << '\n';
+  if (!log) throw std::runtime_error("cannot append to ICAT_REPLIES_LOG " + path);
+}
+
 namespace {
+
+// {"method", "path" (with the query), "status", "contentType", "request" (a request body, when
+// sent), "body" (when the reply is JSON)}.
+void RecordExchange(std::string_view method, const std::string& url, const std::optional<std::string>& request,
+                    const Response& response) {
+  if (response.status == 0 || method == "HEAD") return;
+  size_t scheme = url.find("://");
+  size_t path_start = scheme == std::string::npos ? 0 : url.find('/', scheme + 3);
+  std::string content_type = response.Header("content-type");
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteString(w, "method", method);
+  WriteString(w, "path", path_start == std::string::npos ? "/" : url.substr(path_start));
+  WriteInt(w, "status", response.status);
+  WriteString(w, "contentType", content_type);
+  if (request && !request->empty()) WriteString(w, "request", *request);
+  if (content_type.find("json") != std::string::npos) WriteString(w, "body", response.body);
+  w.EndObject();
+  RecordReply(buffer.GetString());
+}
+
 thread_local std::string base_url_override;  // RequestsTo's; empty: ICAT_BASE_URL
 }  // namespace
 
@@ -202,6 +235,7 @@ Response HttpClient::Send(std::string_view method, std::string_view url, const H
   }
   curl_easy_getinfo(curl_, CURLINFO_RESPONSE_CODE, &response.status);
   curl_easy_getinfo(curl_, CURLINFO_HTTP_VERSION, &response.http_version);
+  RecordExchange(method_text, full_url, body, response);
   return response;
 }
 
@@ -752,6 +786,20 @@ rapidjson::Document Tenant::KeyEntry(std::string_view key) {
 
 void Tenant::RevokeKey(std::string_view key) {
   IcatctlOk({"key", "revoke", "--tenant", subdomain_, std::string(key.substr(0, 14))});
+}
+
+std::string EventData(std::string_view type) {
+  if (type == "ping") return R"({"webhook":{"id":"00000000-0000-4000-8000-000000000003","url":"https://hooks.example.test/icat"}})";
+  std::string data = R"({"image":{"id":"00000000-0000-4000-8000-000000000001","name":"demo"},)"
+                     R"("version":{"id":"00000000-0000-4000-8000-000000000002","tag":"1.0","digest":"sha256:)" +
+                     std::string(64, 'a') +
+                     R"("},"scan":{"id":"00000000-0000-4000-8000-000000000004","scanner":"trivy 0.50.0",)"
+                     R"("scannedAt":"2026-01-01T00:00:00Z"})";
+  if (type == "cve_watch.matched") data += R"(,"cveId":"CVE-2024-3094")";
+  if (type != "scan.completed") {
+    data += R"(,"vulnerabilities":[{"id":"CVE-2024-3094","severity":"critical","package":"xz-utils","fixState":"fixed"}])";
+  }
+  return data + "}";
 }
 
 void ExpectValidOpenApi(const std::string& path) {

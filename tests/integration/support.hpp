@@ -94,6 +94,12 @@ class RequestsTo {
   std::string previous_;
 };
 
+// The replies log (ICAT_REPLIES_LOG, which tools/run-tests sets): every reply HttpClient receives
+// and every webhook delivery the tests' receiver gets, one JSON object a line, which
+// tools/openapi-replies.js checks against the OpenAPI documents after the run. `entry` is one
+// JSON object; nothing is written when the variable is unset.
+void RecordReply(const std::string& entry);
+
 Headers Bearer(std::string_view key);     // Authorization: Bearer <key>
 Headers XApiKey(std::string_view key);    // X-API-Key: <key>
 
@@ -277,6 +283,11 @@ struct Counts {
   int critical = 0, high = 0, medium = 0, low = 0, unknown = 0;
 };
 std::string InsertLatestScan(const std::string& version_id, const Counts& counts);
+
+// An outbox event's data as ingest (or a ping) writes it, for a test that writes events straight
+// into the outbox: the shape docs/webhooks.md and the portal's OpenAPI document describe, which
+// the deliveries the test receiver records are checked against.
+std::string EventData(std::string_view type);
 
 // A fresh tenant ("it-<random>") for one test.
 class Tenant {

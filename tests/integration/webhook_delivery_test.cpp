@@ -32,11 +32,8 @@ Webhook Subscribe(const Tenant& tenant, const std::string& url, const std::strin
 
 // An outbox event as ingest writes it; returns its id.
 std::string Emit(const Tenant& tenant, const std::string& type) {
-  auto rows = PgQuery(
-      "INSERT INTO events (tenant_id, type, payload) VALUES ($1, $2, $3::jsonb) RETURNING id",
-      {tenant.id(), type,
-       R"({"image":{"id":"00000000-0000-4000-8000-000000000001","name":"demo"},"version":{"id":"00000000-0000-4000-8000-000000000002","tag":"1.0","digest":"sha256:)" +
-           std::string(64, 'a') + R"("}})"});
+  auto rows = PgQuery("INSERT INTO events (tenant_id, type, payload) VALUES ($1, $2, $3::jsonb) RETURNING id",
+                      {tenant.id(), type, EventData(type)});
   return *rows.at(0).at(0);
 }
 

@@ -30,8 +30,8 @@ Hook Subscribe(const it::PortalTenant& t, const std::string& url, const std::str
 
 // An outbox event as ingest writes it; the dispatcher fans it out. Returns its id.
 std::string Emit(const it::PortalTenant& t, const std::string& type) {
-  return *it::PgQuery("INSERT INTO events (tenant_id, type, payload) VALUES ($1, $2, '{}') RETURNING id",
-                      {t.id(), type})[0][0];
+  return *it::PgQuery("INSERT INTO events (tenant_id, type, payload) VALUES ($1, $2, $3::jsonb) RETURNING id",
+                      {t.id(), type, it::EventData(type)})[0][0];
 }
 
 // A finished or not-yet-due delivery written straight into the log (the dispatcher leaves both

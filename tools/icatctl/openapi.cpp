@@ -1,5 +1,6 @@
 // icatctl openapi FILE: prints the OpenAPI document with the Error schema's `error` enum filled
-// from errors.def, so the published enum can never drift from the one the service answers with.
+// from errors.def and, where the document has one, the EventType schema's enum from the webhook
+// event types (icat/vocabulary.hpp), so neither published list can drift from the service's.
 #include <rapidjson/document.h>
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
@@ -9,17 +10,20 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 #include "commands.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
+#include "icat/vocabulary.hpp"
 #include "session.hpp"
 
 namespace icat::ctl {
 namespace {
 
-constexpr const char* kErrorSchemaPath[] = {"components", "schemas", "Error", "properties", "error"};
-const std::string kFullPath = "components.schemas.Error.properties.error";
+const std::vector<std::string> kErrorPath = {"components", "schemas", "Error", "properties", "error"};
+const std::vector<std::string> kEventTypePath = {"components", "schemas", "EventType"};
 
 std::string ReadFile(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
@@ -29,24 +33,42 @@ std::string ReadFile(const std::string& path) {
   return text.str();
 }
 
-// The object at components.schemas.Error.properties.error; a Failure naming the first missing step.
-rapidjson::Value& ErrorProperty(rapidjson::Value& root, const std::string& path) {
+// The object at these steps; nullptr when a step is missing, with `missing` naming it (or what is
+// not an object).
+rapidjson::Value* ObjectAt(rapidjson::Value& root, const std::vector<std::string>& steps, std::string& missing) {
   rapidjson::Value* node = &root;
   std::string walked;
-  for (const char* step : kErrorSchemaPath) {
-    walked += walked.empty() ? step : "." + std::string(step);
-    rapidjson::Value* next = nullptr;
-    if (node->IsObject()) {
-      auto member = node->FindMember(step);
-      if (member != node->MemberEnd() && member->value.IsObject()) next = &member->value;
+  for (const std::string& step : steps) {
+    walked += walked.empty() ? step : "." + step;
+    auto member = node->IsObject() ? node->FindMember(step.c_str()) : node->MemberEnd();
+    if (!node->IsObject() || member == node->MemberEnd() || !member->value.IsObject()) {
+      missing = walked;
+      return nullptr;
     }
-    if (next == nullptr) {
-      std::string why = walked == kFullPath ? "" : " (" + walked + " is not an object)";
-      throw Failure(path + ": " + kFullPath + " is missing or not an object" + why);
-    }
-    node = next;
+    node = &member->value;
   }
-  return *node;
+  return node;
+}
+
+std::string Joined(const std::vector<std::string>& steps) {
+  std::string text;
+  for (const std::string& step : steps) text += (text.empty() ? "" : ".") + step;
+  return text;
+}
+
+// Replaced in place when present, so the output differs from the input only in the enum.
+template <typename Names>
+void SetEnum(rapidjson::Value& schema, const Names& names, rapidjson::Document::AllocatorType& allocator) {
+  rapidjson::Value values(rapidjson::kArrayType);
+  for (const auto& name : names) {
+    values.PushBack(rapidjson::Value(name.data(), static_cast<rapidjson::SizeType>(name.size()), allocator), allocator);
+  }
+  auto existing = schema.FindMember("enum");
+  if (existing != schema.MemberEnd()) {
+    existing->value = values;
+  } else {
+    schema.AddMember("enum", values, allocator);
+  }
 }
 
 }  // namespace
@@ -57,19 +79,18 @@ void OpenApi(const Args& args) {
   JsonRead read = ReadJson(text, kMaxDocumentDepth);
   if (!read.error.empty()) throw Failure(path + " is not valid JSON: " + read.error);
   rapidjson::Document& document = read.document;
-  rapidjson::Value& error_property = ErrorProperty(document, path);
   auto& allocator = document.GetAllocator();
-  rapidjson::Value names(rapidjson::kArrayType);
-  for (const ErrorInfo& info : AllErrors()) {
-    names.PushBack(rapidjson::Value(info.name.data(), static_cast<rapidjson::SizeType>(info.name.size()), allocator),
-                   allocator);
+  std::string missing;
+  rapidjson::Value* error_property = ObjectAt(document, kErrorPath, missing);
+  if (error_property == nullptr) {
+    std::string why = missing == Joined(kErrorPath) ? "" : " (" + missing + " is missing or not an object)";
+    throw Failure(path + ": " + Joined(kErrorPath) + " is missing or not an object" + why);
   }
-  // Replaced in place when present, so the output differs from the input only in the enum.
-  auto existing = error_property.FindMember("enum");
-  if (existing != error_property.MemberEnd()) {
-    existing->value = names;
-  } else {
-    error_property.AddMember("enum", names, allocator);
+  std::vector<std::string_view> errors;
+  for (const ErrorInfo& info : AllErrors()) errors.push_back(info.name);
+  SetEnum(*error_property, errors, allocator);
+  if (rapidjson::Value* event_type = ObjectAt(document, kEventTypePath, missing)) {
+    SetEnum(*event_type, kEventTypes, allocator);
   }
 
   rapidjson::StringBuffer buffer;

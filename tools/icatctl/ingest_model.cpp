@@ -69,6 +69,16 @@ void RankBy(Finding& f, const std::optional<std::string>& source) {
               bool a_ranked = a.source == source, b_ranked = b.source == source;
               return a_ranked != b_ranked ? a_ranked : a.source < b.source;
             });
+  // Distributions (Debian, Ubuntu, Alpine) rate without a score: the finding still shows one, NVD's,
+  // else the first other source's (in the order above), so a score column is rarely empty.
+  if (!f.cvss_score) {
+    auto scored = [](const SeverityRating& r) { return r.cvss_score.has_value(); };
+    auto nvd = std::find_if(f.severity_sources.begin(), f.severity_sources.end(),
+                            [&](const SeverityRating& r) { return r.source == "nvd" && scored(r); });
+    auto any = std::find_if(f.severity_sources.begin(), f.severity_sources.end(), scored);
+    if (nvd != f.severity_sources.end()) f.cvss_score = nvd->cvss_score;
+    else if (any != f.severity_sources.end()) f.cvss_score = any->cvss_score;
+  }
 }
 
 std::string SeveritySourcesJson(const std::vector<SeverityRating>& ratings) {

@@ -39,8 +39,8 @@ struct Finding {
   std::optional<std::string> package_type;  // os, java, npm, go, python, ruby, rust, php, dotnet, binary, ...
   std::optional<std::string> purl;
   std::string severity;                          // critical, high, medium, low, unknown
-  std::optional<double> cvss_score;              // of the rating ranked by (RankBy)
-  std::optional<std::string> severity_source;    // whose rating severity and cvss_score are; none: unattributed
+  std::optional<double> cvss_score;              // of the rating ranked by, else NVD's, else any (RankBy)
+  std::optional<std::string> severity_source;    // whose rating severity is; none: unattributed
   std::vector<SeverityRating> severity_sources;  // one per source, in RankBy's order
   std::string fix_state;                         // fixed, not-fixed, wont-fix, unknown, not-affected
   std::optional<std::string> fixed_version;
@@ -113,7 +113,8 @@ ScanCounts CountFindings(const std::vector<Finding>& findings);
 
 // Makes the rating of `source` (the scanner's choice; none when it names none) the one the finding
 // ranks by: that rating takes the finding's severity (the scanner's), the finding takes its CVSS
-// score, and it comes first, the others by source name (docs/scans.md, "Severity sources").
+// score (when it has none: NVD's, else the first other source's), and it comes first, the others by
+// source name (docs/scans.md, "Severity sources").
 void RankBy(Finding& f, const std::optional<std::string>& source);
 
 // The ratings as the API lists them and the database stores them: [{"source", "severity",

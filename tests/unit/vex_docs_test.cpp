@@ -4,6 +4,7 @@
 #include "../../tools/icatctl/vex_docs.hpp"
 
 #include <boost/test/unit_test.hpp>
+#include <filesystem>
 
 #include "../../tools/icatctl/purl.hpp"
 #include "fixtures.hpp"
@@ -93,6 +94,20 @@ BOOST_AUTO_TEST_CASE(guac_affected_with_an_empty_context_is_refused_naming_it) {
   std::string path = FixturePath("vex/guac_openvex-affected.json");
   BOOST_TEST(Refusal([&] { (void)ctl::ParseVex(path, ReadAll(path)); }) ==
              path + ": @context '' is not OpenVEX 0.2.0 (https://openvex.dev/ns/v0.2.0)");
+}
+
+BOOST_AUTO_TEST_CASE(every_demo_vex_document_is_read_without_notes) {
+  int read = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(icat::test::RepoDir() + "/tools/demo")) {
+    if (entry.path().filename() != "vex.openvex.json") continue;
+    ctl::VexDocument doc = ctl::ParseVex(entry.path().string(), ReadAll(entry.path()));
+    BOOST_TEST(doc.notes.empty(), entry.path());
+    for (const ctl::VexStatement& s : doc.statements) {
+      for (const ctl::VexProduct& p : s.products) BOOST_TEST(p.image.has_value(), p.name);
+    }
+    read++;
+  }
+  BOOST_TEST(read >= 1);  // tools/demo/nginx
 }
 
 BOOST_AUTO_TEST_CASE(cyclonedx_1_4_vex_is_refused_as_another_version) {

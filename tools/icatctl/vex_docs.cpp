@@ -88,15 +88,15 @@ void CheckSize(std::string_view path, const VexDocument& doc) {
 
 // Trivy's OpenVEX names a vulnerability by "@id" alone (no "name", which the schema requires). An
 // @id that is a plain id (CVE-2022-23628, not an IRI) is taken as the name, and said so.
+// Members by HasMember and [], not FindMember: clang in C++20 finds RapidJSON's non-const iterator
+// comparison ambiguous.
 void NameVulnerabilitiesById(rapidjson::Document& d, std::vector<std::string>& notes) {
-  auto statements = d.FindMember("statements");
-  if (statements == d.MemberEnd() || !statements->value.IsArray()) return;
-  for (rapidjson::SizeType i = 0; i < statements->value.Size(); ++i) {
-    Value& statement = statements->value[i];
-    if (!statement.IsObject()) continue;
-    auto vulnerability = statement.FindMember("vulnerability");
-    if (vulnerability == statement.MemberEnd() || !vulnerability->value.IsObject()) continue;
-    Value& v = vulnerability->value;
+  if (!d.HasMember("statements") || !d["statements"].IsArray()) return;
+  Value& statements = d["statements"];
+  for (rapidjson::SizeType i = 0; i < statements.Size(); ++i) {
+    Value& statement = statements[i];
+    if (!statement.IsObject() || !statement.HasMember("vulnerability") || !statement["vulnerability"].IsObject()) continue;
+    Value& v = statement["vulnerability"];
     std::optional<std::string> id = StringAt(v, "@id");
     if (v.HasMember("name") || !id || id->empty() || id->find_first_of(":/ ") != std::string::npos) continue;
     v.AddMember("name", Value(id->c_str(), static_cast<rapidjson::SizeType>(id->size()), d.GetAllocator()),

@@ -172,7 +172,8 @@ FUZZ_OBJ      := $(BUILD)/fuzz/obj
 FUZZ_LIB_SRCS := $(addprefix common/src/,api_key.cpp cli_args.cpp crypto.cpp errors.cpp http.cpp image_reference.cpp json.cpp jwt.cpp paging.cpp \
                    fastcgi_client.cpp redis_url.cpp text.cpp trace.cpp url_guard.cpp validate.cpp) \
                  handlers/admission/reference.cpp handlers/admission/review.cpp \
-                 $(addprefix tools/icatctl/,ingest_model.cpp reports.cpp sbom_completeness.cpp sbom_docs.cpp sbom_schema.cpp) \
+                 $(addprefix tools/icatctl/,ingest_model.cpp purl.cpp reports.cpp sbom_completeness.cpp sbom_docs.cpp sbom_schema.cpp \
+                   vex_docs.cpp) \
                  tools/icat/rules.cpp \
                  $(BUILD)/gen/schemas.cpp
 FUZZ_BINS     := $(patsubst tests/fuzz/%.cpp,$(BUILD)/fuzz/bin/%,$(wildcard tests/fuzz/*_fuzz.cpp))

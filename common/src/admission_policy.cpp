@@ -115,6 +115,7 @@ std::string AdmissionPolicyJson(const AdmissionPolicy& p) {
   WriteBool(w, "onlyFixable", p.only_fixable);
   WriteInt(w, "gracePeriodDays", p.grace_period_days);
   WriteBool(w, "denyWatchedCves", p.deny_watched_cves);
+  WriteBool(w, "trustVendorVex", p.trust_vendor_vex);
   WriteBool(w, "requireDigest", p.require_digest);
   WriteKey(w, "exceptions");
   w.StartArray();
@@ -164,6 +165,7 @@ AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vecto
   if (auto v = reader.Int("gracePeriodDays", Need::kOptional, 0, kMaxGracePeriodDays))
     p.grace_period_days = static_cast<int>(*v);
   if (auto v = reader.Bool("denyWatchedCves", Need::kOptional)) p.deny_watched_cves = *v;
+  if (auto v = reader.Bool("trustVendorVex", Need::kOptional)) p.trust_vendor_vex = *v;
   if (auto v = reader.Bool("requireDigest", Need::kOptional)) p.require_digest = *v;
   if (const rapidjson::Value* list = reader.Member("exceptions", Need::kOptional)) {
     if (!list->IsArray()) {

@@ -88,8 +88,8 @@ struct Finding {
   std::optional<long long> first_seen;  // when the service first saw it on this version (epoch s)
 };
 
-// Adds one package finding (a row of the findings query) to the version's findings, merging rows of
-// the same id. VEX not-affected rows are excluded before they get here.
+// Adds one package finding (a row of the findings query) to a version's findings, merging rows of
+// the same id. Rows the scanner marks not-affected are excluded before they get here.
 void AddFinding(std::vector<Finding>& findings, std::string_view vuln_id, const std::vector<std::string>& aliases,
                 std::string_view severity, std::string_view fix_state, std::optional<long long> first_seen);
 
@@ -98,6 +98,8 @@ struct Resolution {
   std::string version_id, image_id, image_name, tag;
   std::vector<Finding> findings;  // of the latest scan: those at or above the threshold or watched
   bool scanned = false;           // the version has a scan; without one its findings are unknown, not none
+  // The same kind of findings whose package the vendor's VEX marks not_affected (trustVendorVex).
+  std::vector<Finding> vendor_not_affected;
 };
 
 struct Reason {
@@ -123,6 +125,7 @@ struct JudgedImage {
   std::string exempt_by;                   // kExempt: "namespace <ns>" or "pattern <glob>"
   std::vector<Reason> reasons;              // kFailed
   std::vector<std::string> excepted_cves;   // CVEs a policy exception kept from counting
+  std::vector<std::string> vendor_not_affected_cves;  // CVEs the vendor's VEX kept from counting
   std::vector<std::string> excepted_rules;  // rules (requireScan) a policy exception lifted
 };
 
@@ -156,7 +159,7 @@ std::string AdmissionResponseJson(std::string_view uid, const Verdict& verdict);
 // ------------------------------------------------------------------ decision records (decisions.cpp)
 
 // admission_decisions.images: [{reference, normalised, containers, outcome, imageId, versionId,
-// exemptBy?, exceptedCves?, exceptedRules?}]
+// exemptBy?, exceptedCves?, exceptedRules?, vendorNotAffectedCves?}]
 std::string DecisionImagesJson(const std::vector<JudgedImage>& images);
 // admission_decisions.reasons: [{image, rule, message, cves}], every reason of every failed image.
 std::string DecisionReasonsJson(const std::vector<JudgedImage>& images);

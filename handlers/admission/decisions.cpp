@@ -20,6 +20,7 @@ void WriteImage(JsonWriter& w, const JudgedImage& image) {
   if (!image.exempt_by.empty()) WriteString(w, "exemptBy", image.exempt_by);
   if (!image.excepted_cves.empty()) WriteStringArray(w, "exceptedCves", image.excepted_cves);
   if (!image.excepted_rules.empty()) WriteStringArray(w, "exceptedRules", image.excepted_rules);
+  if (!image.vendor_not_affected_cves.empty()) WriteStringArray(w, "vendorNotAffectedCves", image.vendor_not_affected_cves);
   w.EndObject();
 }
 

@@ -25,13 +25,17 @@ inline constexpr Statement kAsyncCommit{"admission_async_commit",
 inline constexpr Statement kResolveImages{"admission_resolve_images", ICAT_RESOLVE_IMAGE_REFERENCES};
 // $1 version ids, $2 severity rank threshold (99: rule off), $3 watched ids ('{}': rule off).
 // The package findings of each version's latest scan that a rule can count: at or above the
-// threshold, or carrying a watched id or alias. VEX not-affected findings never count.
-// Columns: version id, vulnerability id, aliases, severity, fix state, first seen (epoch s or NULL).
+// threshold, or carrying a watched id or alias. Findings the scanner marks not-affected never count;
+// vendor_not_affected says the vendor's VEX statement for the finding is not_affected (the policy's
+// trustVendorVex decides). Columns: version id, vulnerability id, aliases, severity, fix state,
+// first seen (epoch s or NULL), vendor_not_affected.
 inline constexpr Statement kFindings{"admission_findings",
     "SELECT v.id AS version_id, f.vuln_id, f.aliases, f.severity, f.fix_state, "
-    "extract(epoch FROM s.first_seen_at)::bigint AS first_seen "
+    "extract(epoch FROM s.first_seen_at)::bigint AS first_seen, "
+    "COALESCE(vx.status = 'not_affected', false) AS vendor_not_affected "
     "FROM image_versions v JOIN vulnerabilities f ON f.scan_id = v.latest_scan_id "
     "LEFT JOIN vulnerability_first_seen s ON s.version_id = v.id AND s.vuln_id = f.vuln_id "
+    "LEFT JOIN LATERAL vex_statement_for(v.image_id, v.id, f.vuln_id, f.aliases, f.purl) vx ON true "
     "WHERE v.id = ANY ($1::uuid[]) AND f.fix_state <> 'not-affected' "
     "AND (CASE f.severity WHEN 'critical' THEN 4 WHEN 'high' THEN 3 WHEN 'medium' THEN 2 WHEN 'low' THEN 1 "
     "     ELSE 0 END >= $2::int OR f.vuln_id = ANY ($3::text[]) OR f.aliases && $3::text[])"};

@@ -30,7 +30,9 @@ struct CachedResolution {
 
 size_t BytesOf(const CachedResolution& cached) {
   size_t bytes = 256;
-  if (cached.resolution) bytes += cached.resolution->findings.size() * 128;
+  if (cached.resolution) {
+    bytes += (cached.resolution->findings.size() + cached.resolution->vendor_not_affected.size()) * 128;
+  }
   return bytes;
 }
 
@@ -51,15 +53,17 @@ void ReadFindings(Context& ctx, const TenantRules& rules, const std::vector<Judg
   Rows rows = ctx.db.Run(kFindings, {TextArrayLiteral(version_ids), threshold, TextArrayLiteral(watched)});
   const int version_id = rows.Column("version_id"), vuln_id = rows.Column("vuln_id"),
             aliases_col = rows.Column("aliases"), severity = rows.Column("severity"),
-            fix_state = rows.Column("fix_state"), first_seen_col = rows.Column("first_seen");
+            fix_state = rows.Column("fix_state"), first_seen_col = rows.Column("first_seen"),
+            vendor_not_affected = rows.Column("vendor_not_affected");
   for (int row = 0; row < rows.size(); row++) {
     std::optional<long long> first_seen;
     if (!rows.IsNull(row, first_seen_col)) first_seen = rows.Int(row, first_seen_col);
     std::vector<std::string> aliases = ParseTextArray(rows.Text(row, aliases_col));
     for (JudgedImage* image : asked) {
       if (!image->resolution || image->resolution->version_id != rows.Text(row, version_id)) continue;
-      AddFinding(image->resolution->findings, rows.Text(row, vuln_id), aliases, rows.Text(row, severity),
-                 rows.Text(row, fix_state), first_seen);
+      Resolution& r = *image->resolution;
+      AddFinding(rows.Bool(row, vendor_not_affected) ? r.vendor_not_affected : r.findings, rows.Text(row, vuln_id),
+                 aliases, rows.Text(row, severity), rows.Text(row, fix_state), first_seen);
     }
   }
 }

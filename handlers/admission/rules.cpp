@@ -89,12 +89,55 @@ void JudgeScan(JudgedImage& image, const AdmissionPolicy& policy, long long now)
                            {}});
 }
 
+// Merges one finding into a version's findings: one entry per id, at the highest severity (and
+// highest fixed severity) over its packages, with every alias, first seen at the earliest.
+void MergeFinding(std::vector<Finding>& findings, const Finding& f) {
+  auto it = std::find_if(findings.begin(), findings.end(), [&](const Finding& x) { return x.vuln_id == f.vuln_id; });
+  if (it == findings.end()) {
+    findings.push_back(f);
+    return;
+  }
+  it->severity = std::max(it->severity, f.severity);
+  it->fixed_severity = std::max(it->fixed_severity, f.fixed_severity);
+  for (const std::string& alias : f.aliases) {
+    if (!Contains(it->aliases, alias)) it->aliases.push_back(alias);
+  }
+  if (f.first_seen && (!it->first_seen || *f.first_seen < *it->first_seen)) it->first_seen = f.first_seen;
+}
+
+// What the vulnerability rules see of a version (docs/vex.md, "Admission"): the findings they count
+// and, with trustVendorVex (the default), the ids the vendor's VEX marks not_affected in every package
+// they were found in, which they do not count. Without it, the vendor's findings count like any other.
+struct VulnerabilityView {
+  std::vector<Finding> counted;
+  std::vector<Finding> vendor_not_affected;
+};
+
+VulnerabilityView ViewOf(const Resolution& resolved, const AdmissionPolicy& policy) {
+  VulnerabilityView view{resolved.findings, {}};
+  for (const Finding& f : resolved.vendor_not_affected) {
+    bool counted_elsewhere = std::any_of(resolved.findings.begin(), resolved.findings.end(),
+                                         [&](const Finding& c) { return c.vuln_id == f.vuln_id; });
+    if (!policy.trust_vendor_vex) MergeFinding(view.counted, f);
+    else if (!counted_elsewhere) view.vendor_not_affected.push_back(f);
+  }
+  return view;
+}
+
+// "; not counted, as the vendor's VEX marks them not_affected: CVE-1, CVE-2", for the ids of
+// `excluded` that would have counted; empty when none.
+std::string VendorNote(std::vector<std::string> excluded) {
+  if (excluded.empty()) return "";
+  SortUnique(excluded);
+  return "; not counted, as the vendor's VEX marks them not_affected: " + CveList(excluded);
+}
+
 // severityThreshold, with onlyFixable, gracePeriodDays and exceptions.
-void JudgeSeverity(JudgedImage& image, const AdmissionPolicy& policy, long long now) {
+void JudgeSeverity(JudgedImage& image, const VulnerabilityView& view, const AdmissionPolicy& policy, long long now) {
   if (!policy.severity_threshold) return;
   int threshold = SeverityRank(*policy.severity_threshold);
   std::vector<std::string> cves;
-  for (const Finding& f : image.resolution->findings) {
+  for (const Finding& f : view.counted) {
     int rank = policy.only_fixable ? f.fixed_severity : f.severity;
     if (rank < threshold) continue;
     bool in_grace =
@@ -112,15 +155,19 @@ void JudgeSeverity(JudgedImage& image, const AdmissionPolicy& policy, long long 
                         (policy.only_fixable ? " with a fix" : "") + " at or above " + *policy.severity_threshold;
   if (policy.grace_period_days > 0) message += " known for " + std::to_string(policy.grace_period_days) + "+ days";
   message += " in " + image.resolution->image_name + ":" + image.resolution->tag + ": " + CveList(cves);
-  image.reasons.push_back({std::string(kRuleSeverity), message, cves});
+  std::vector<std::string> excluded;
+  for (const Finding& f : view.vendor_not_affected) {
+    if ((policy.only_fixable ? f.fixed_severity : f.severity) >= threshold) excluded.push_back(f.vuln_id);
+  }
+  image.reasons.push_back({std::string(kRuleSeverity), message + VendorNote(excluded), cves});
 }
 
 // denyWatchedCves, with exceptions.
-void JudgeWatched(JudgedImage& image, const AdmissionPolicy& policy, const std::vector<std::string>& watched,
-                  long long now) {
+void JudgeWatched(JudgedImage& image, const VulnerabilityView& view, const AdmissionPolicy& policy,
+                  const std::vector<std::string>& watched, long long now) {
   if (!policy.deny_watched_cves || watched.empty()) return;
   std::vector<std::string> cves;
-  for (const Finding& f : image.resolution->findings) {
+  for (const Finding& f : view.counted) {
     std::optional<std::string> named = NamedIn(f, watched);
     if (!named) continue;
     if (Excepted(f, policy, image.resolution->image_id, now)) {
@@ -131,9 +178,14 @@ void JudgeWatched(JudgedImage& image, const AdmissionPolicy& policy, const std::
   }
   if (cves.empty()) return;
   SortUnique(cves);
+  std::vector<std::string> excluded;
+  for (const Finding& f : view.vendor_not_affected) {
+    if (std::optional<std::string> named = NamedIn(f, watched)) excluded.push_back(*named);
+  }
   image.reasons.push_back({std::string(kRuleWatched),
                            Plural(cves.size(), "CVE", "CVEs") + " on your watch list in " +
-                               image.resolution->image_name + ":" + image.resolution->tag + ": " + CveList(cves),
+                               image.resolution->image_name + ":" + image.resolution->tag + ": " + CveList(cves) +
+                               VendorNote(excluded),
                            cves});
 }
 
@@ -190,18 +242,12 @@ int SeverityRank(std::string_view severity) {
 
 void AddFinding(std::vector<Finding>& findings, std::string_view vuln_id, const std::vector<std::string>& aliases,
                 std::string_view severity, std::string_view fix_state, std::optional<long long> first_seen) {
-  auto it = std::find_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.vuln_id == vuln_id; });
-  if (it == findings.end()) {
-    findings.push_back({std::string(vuln_id), {}, 0, -1, first_seen});
-    it = findings.end() - 1;
-  }
   int rank = SeverityRank(severity);
-  it->severity = std::max(it->severity, rank);
-  if (fix_state == "fixed") it->fixed_severity = std::max(it->fixed_severity, rank);
+  std::vector<std::string> distinct;
   for (const std::string& alias : aliases) {
-    if (!Contains(it->aliases, alias)) it->aliases.push_back(alias);
+    if (!Contains(distinct, alias)) distinct.push_back(alias);
   }
-  if (first_seen && (!it->first_seen || *first_seen < *it->first_seen)) it->first_seen = first_seen;
+  MergeFinding(findings, {std::string(vuln_id), distinct, rank, fix_state == "fixed" ? rank : -1, first_seen});
 }
 
 std::string_view OutcomeName(Outcome outcome) {
@@ -254,12 +300,15 @@ void JudgeImage(JudgedImage& image, const AdmissionPolicy& policy, const std::ve
   } else {
     JudgeReference(image, policy);
     if (image.resolution) {
+      VulnerabilityView view = ViewOf(*image.resolution, policy);
       JudgeScan(image, policy, now);
-      JudgeSeverity(image, policy, now);
-      JudgeWatched(image, policy, watched, now);
+      JudgeSeverity(image, view, policy, now);
+      JudgeWatched(image, view, policy, watched, now);
+      for (const Finding& f : view.vendor_not_affected) image.vendor_not_affected_cves.push_back(f.vuln_id);
     }
   }
   SortUnique(image.excepted_cves);
+  SortUnique(image.vendor_not_affected_cves);
   image.outcome = image.reasons.empty() ? Outcome::kPassed : Outcome::kFailed;
 }
 

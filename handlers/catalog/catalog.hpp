@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "icat/pipeline.hpp"
+#include "icat/scan_status.hpp"
 
 namespace icat::catalog {
 
@@ -14,15 +15,11 @@ Reply GetImage(Context& ctx);           // GET /v1/images/{id}
 Reply ListImageVersions(Context& ctx);  // GET /v1/images/{id}/versions (versions.cpp)
 Reply GetImageVersion(Context& ctx);    // GET /v1/images/{id}/versions/{versionId} (versions.cpp)
 
-struct SeverityCounts {
-  long long critical = 0, high = 0, medium = 0, low = 0, unknown = 0;
-};
-
 struct VersionView {
   std::string id, tag, digest, published_at;
   std::optional<long long> size_bytes;
   std::vector<std::string> hardening_tags;
-  SeverityCounts counts;  // of the version's latest scan; zero before the first
+  VulnerabilityCounts counts;  // of the version's latest scan; zero before the first
   std::optional<std::string> last_scanned_at;  // the latest scan's time; none: never scanned
   // Detail only: {"cyclonedx": {...}, "spdx": {...}}, what the latest scan's SBOMs hold of rule 3
   // (JSON text from Postgres); none when unscanned or measured before ingest measured it.
@@ -54,11 +51,11 @@ std::string ImageLookupJson(const std::vector<ImageMatch>& matches);
 // most `count`; a row without a version (page_versions past the last one) is skipped.
 std::vector<VersionView> VersionsAt(const Rows& rows, int count);
 // One version as an element of the detail's "versions": id, tag, digest, sizeBytes, publishedAt,
-// hardeningTags, scanStatus, lastScannedAt, vulnerabilityCounts, sbomCompleteness.
+// hardeningTags, scanStatus, lastScannedAt, vulnerabilityCounts, vexExcludedCount, sbomCompleteness.
 std::string VersionJson(const VersionView& version);
 // {"versions": [each as VersionJson], "nextCursor": ...}
 std::string VersionListJson(const std::vector<VersionView>& versions, const std::optional<std::string>& next_cursor);
-// The detail: base OS, size, vulnerabilityCounts, scanStatus and sbomCompleteness of the latest
+// The detail: base OS, size, vulnerabilityCounts (with vexExcludedCount), scanStatus and sbomCompleteness of the latest
 // version, and every version with its own.
 std::string ImageDetailJson(const ImageView& image, const std::vector<VersionView>& versions);
 

@@ -13,7 +13,8 @@ namespace icat::catalog {
 namespace {
 
 // A version's columns in list_images, get_image and list_versions, found once per result: its id,
-// tag, digest, size, published time, tags, five counts, the latest scan's time (NULL: never scanned).
+// tag, digest, size, published time, tags, five counts and the VEX-excluded count, the latest scan's
+// time (NULL: never scanned).
 struct VersionColumns {
   explicit VersionColumns(const Rows& rows)
       : id(rows.Column("version_id")),
@@ -24,10 +25,11 @@ struct VersionColumns {
         hardening_tags(rows.Column("hardening_tags")),
         counts{rows.Column("critical_count"), rows.Column("high_count"), rows.Column("medium_count"),
                rows.Column("low_count"), rows.Column("unknown_count")},
+        vex_excluded(rows.Column("vex_excluded_count")),
         scanned_at(rows.Column("scanned_at")) {}
   int id, tag, digest, size_bytes, published_at, hardening_tags;
   int counts[5];
-  int scanned_at;
+  int vex_excluded, scanned_at;
 };
 
 VersionView VersionAt(const Rows& rows, const VersionColumns& c, int row) {
@@ -38,8 +40,8 @@ VersionView VersionAt(const Rows& rows, const VersionColumns& c, int row) {
   if (!rows.IsNull(row, c.size_bytes)) v.size_bytes = rows.Int(row, c.size_bytes);
   v.published_at = rows.Text(row, c.published_at);
   v.hardening_tags = ParseTextArray(rows.Text(row, c.hardening_tags));
-  v.counts = {rows.Int(row, c.counts[0]), rows.Int(row, c.counts[1]), rows.Int(row, c.counts[2]),
-              rows.Int(row, c.counts[3]), rows.Int(row, c.counts[4])};
+  for (size_t i = 0; i < v.counts.by_severity.size(); i++) v.counts.by_severity[i] = rows.Int(row, c.counts[i]);
+  v.counts.vex_excluded = rows.Int(row, c.vex_excluded);
   v.last_scanned_at = rows.OptionalText(row, c.scanned_at);
   return v;
 }
@@ -60,17 +62,6 @@ std::vector<ImageView> ImagesAt(const Rows& rows, int count) {
     if (!rows.IsNull(row, version.id)) image.latest = VersionAt(rows, version, row);
   }
   return images;
-}
-
-void WriteCounts(JsonWriter& w, std::string_view key, const SeverityCounts& c) {
-  WriteKey(w, key);
-  w.StartObject();
-  WriteInt(w, "critical", c.critical);
-  WriteInt(w, "high", c.high);
-  WriteInt(w, "medium", c.medium);
-  WriteInt(w, "low", c.low);
-  WriteInt(w, "unknown", c.unknown);
-  w.EndObject();
 }
 
 void WriteOptionalInt(JsonWriter& w, std::string_view key, const std::optional<long long>& value) {
@@ -96,7 +87,7 @@ void WriteVersion(JsonWriter& w, const VersionView& v, bool with_counts) {
   WriteStringArray(w, "hardeningTags", v.hardening_tags);
   WriteScanStatus(w, v.last_scanned_at);
   if (with_counts) {
-    WriteCounts(w, "vulnerabilityCounts", v.counts);
+    WriteVulnerabilityCounts(w, v.counts);
     WriteCompleteness(w, v.sbom_completeness);
   }
   w.EndObject();
@@ -118,7 +109,7 @@ void WriteListedImageFields(JsonWriter& w, const ImageView& image) {
   WriteImageFields(w, image);
   // The latest version's counts, as in the detail: a catalogue page shows them without a
   // request per image.
-  WriteCounts(w, "vulnerabilityCounts", image.latest ? image.latest->counts : SeverityCounts{});
+  WriteVulnerabilityCounts(w, image.latest ? image.latest->counts : VulnerabilityCounts{});
 }
 
 }  // namespace
@@ -176,7 +167,7 @@ std::string ImageDetailJson(const ImageView& image, const std::vector<VersionVie
   WriteImageFields(w, image);
   WriteOptionalInt(w, "sizeBytes", image.latest ? image.latest->size_bytes : std::nullopt);
   // The counts keep the type SPEC.md gives them (zeros before a scan); scanStatus says whether they mean anything.
-  WriteCounts(w, "vulnerabilityCounts", image.latest ? image.latest->counts : SeverityCounts{});
+  WriteVulnerabilityCounts(w, image.latest ? image.latest->counts : VulnerabilityCounts{});
   WriteScanStatus(w, image.latest ? image.latest->last_scanned_at : std::nullopt);
   std::optional<std::string> latest_completeness;
   for (const VersionView& v : versions) {

@@ -13,7 +13,7 @@ namespace icat::catalog {
   "i.id, i.name, i.description, i.repository, COALESCE(v.base_os, i.base_os) AS base_os, "           \
   "v.id AS version_id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at) AS published_at, "     \
   "v.hardening_tags, s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, " \
-  "rfc3339(s.scanned_at) AS scanned_at "                                                             \
+  "s.vex_excluded_count, rfc3339(s.scanned_at) AS scanned_at "                                       \
   "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "                         \
   "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
 
@@ -22,7 +22,8 @@ namespace icat::catalog {
 #define ICAT_VERSION_COLUMNS                                                                          \
   "v.id AS version_id, v.tag, v.digest, v.size_bytes, rfc3339(v.published_at) AS published_at, "      \
   "v.hardening_tags, s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, " \
-  "rfc3339(s.scanned_at) AS scanned_at, (SELECT json_object_agg(b.format, b.completeness ORDER BY b.format) " \
+  "s.vex_excluded_count, rfc3339(s.scanned_at) AS scanned_at, "                                      \
+  "(SELECT json_object_agg(b.format, b.completeness ORDER BY b.format) "                              \
   "FROM sboms b WHERE b.scan_id = s.id AND b.completeness IS NOT NULL) AS sbom_completeness "
 
 // Each statement reads as SQL, a line per clause.
@@ -36,10 +37,10 @@ namespace icat::catalog {
 inline constexpr Statement kListImages{"list_images",
     "SELECT p.id, p.name, p.description, p.repository, p.base_os, p.version_id, p.tag, p.digest, p.size_bytes, "
     "rfc3339(p.published_at) AS published_at, p.hardening_tags, p.critical_count, p.high_count, p.medium_count, "
-    "p.low_count, p.unknown_count, rfc3339(p.scanned_at) AS scanned_at "
+    "p.low_count, p.unknown_count, p.vex_excluded_count, rfc3339(p.scanned_at) AS scanned_at "
     "FROM (SELECT i.id, i.name, i.description, i.repository, COALESCE(v.base_os, i.base_os) base_os, "
     "v.id version_id, v.tag, v.digest, v.size_bytes, v.published_at, v.hardening_tags, s.critical_count, "
-    "s.high_count, s.medium_count, s.low_count, s.unknown_count, s.scanned_at "
+    "s.high_count, s.medium_count, s.low_count, s.unknown_count, s.vex_excluded_count, s.scanned_at "
     "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
     "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
     "WHERE (i.name, i.id) > (COALESCE($3::text, ''), COALESCE($4::uuid, '00000000-0000-0000-0000-000000000000')) "
@@ -100,8 +101,8 @@ inline constexpr Statement kScanHistoryVersion{"scan_history_version",
 inline constexpr Statement kScanHistory{"scan_history",
     "SELECT s.id, rfc3339(s.scanned_at) AS scanned_at, s.scanner_name, s.scanner_version, "
     "rfc3339(s.vulndb_updated_at) AS vulndb_updated_at, "
-    "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, s.fixable_count, "
-    "(extract(epoch FROM s.scanned_at) * 1000000)::bigint AS scanned_us, "
+    "s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, s.vex_excluded_count, "
+    "s.fixable_count, (extract(epoch FROM s.scanned_at) * 1000000)::bigint AS scanned_us, "
     "(extract(epoch FROM s.created_at) * 1000000)::bigint AS created_us "
     "FROM scans s JOIN image_versions v ON v.id = s.version_id "
     "JOIN licenses l ON l.image_id = v.image_id AND l.tenant_id = $1 "

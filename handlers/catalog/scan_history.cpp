@@ -26,7 +26,7 @@ std::optional<std::string> TimeParameter(const Request& request, const char* nam
 std::vector<ScanPoint> PointsAt(const Rows& rows, int count) {
   const int id = rows.Column("id"), scanned_at = rows.Column("scanned_at"), scanner = rows.Column("scanner_name"),
             scanner_version = rows.Column("scanner_version"), vulndb_updated_at = rows.Column("vulndb_updated_at"),
-            fixable = rows.Column("fixable_count");
+            fixable = rows.Column("fixable_count"), vex_excluded = rows.Column("vex_excluded_count");
   const int counts[5] = {rows.Column("critical_count"), rows.Column("high_count"), rows.Column("medium_count"),
                          rows.Column("low_count"), rows.Column("unknown_count")};
   std::vector<ScanPoint> points;
@@ -37,7 +37,8 @@ std::vector<ScanPoint> PointsAt(const Rows& rows, int count) {
     p.scanner = rows.Text(row, scanner);
     p.scanner_version = rows.OptionalText(row, scanner_version);
     p.vulndb_updated_at = rows.OptionalText(row, vulndb_updated_at);
-    for (int i = 0; i < 5; i++) p.counts[i] = rows.Int(row, counts[i]);
+    for (int i = 0; i < 5; i++) p.counts.by_severity[i] = rows.Int(row, counts[i]);
+    p.counts.vex_excluded = rows.Int(row, vex_excluded);
     p.fixable = rows.Int(row, fixable);
   }
   return points;
@@ -69,10 +70,7 @@ std::string ScanHistoryJson(const HistorySubject& subject, const std::vector<Sca
     WriteString(w, "scanner", p.scanner);
     WriteOptionalString(w, "scannerVersion", p.scanner_version);
     WriteOptionalString(w, "vulnDbUpdatedAt", p.vulndb_updated_at);
-    WriteKey(w, "vulnerabilityCounts");
-    w.StartObject();
-    for (size_t i = 0; i < kSeverities.size(); i++) WriteInt(w, kSeverities[i], p.counts[i]);
-    w.EndObject();
+    WriteVulnerabilityCounts(w, p.counts);
     WriteInt(w, "fixableCount", p.fixable);
     w.EndObject();
   }

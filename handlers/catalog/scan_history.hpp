@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "icat/pipeline.hpp"
+#include "icat/scan_status.hpp"
 
 namespace icat::catalog {
 
@@ -17,8 +18,8 @@ Reply GetScanHistory(Context& ctx);
 struct ScanPoint {
   std::string scan_id, scanned_at, scanner;
   std::optional<std::string> scanner_version, vulndb_updated_at;
-  std::array<long long, 5> counts{};  // distinct vulnerabilities: critical, high, medium, low, unknown
-  long long fixable = 0;              // distinct vulnerabilities with a fix available
+  VulnerabilityCounts counts;  // distinct vulnerabilities by severity, and those the vendor's VEX took out
+  long long fixable = 0;       // distinct vulnerabilities with a fix available
 };
 
 struct HistorySubject {
@@ -26,7 +27,8 @@ struct HistorySubject {
 };
 
 // {"image": {"id", "name"}, "version": {"id", "tag"}, "points": [{"scanId", "scannedAt", "scanner",
-//  "scannerVersion", "vulnDbUpdatedAt", "vulnerabilityCounts", "fixableCount"}], "nextCursor"}
+//  "scannerVersion", "vulnDbUpdatedAt", "vulnerabilityCounts", "vexExcludedCount", "fixableCount"}],
+//  "nextCursor"}
 std::string ScanHistoryJson(const HistorySubject& subject, const std::vector<ScanPoint>& points,
                             const std::optional<std::string>& next_cursor);
 

@@ -20,6 +20,7 @@ std::vector<CveMatch> MatchesAt(const Rows& rows) {
             package_name = rows.Column("package_name"), package_version = rows.Column("package_version"),
             package_type = rows.Column("package_type"), purl = rows.Column("purl"), severity = rows.Column("severity"),
             fix_state = rows.Column("fix_state"), fixed_version = rows.Column("fixed_version");
+  const VexColumns vex(rows);
   std::vector<CveMatch> matches;
   for (int row = 0; row < rows.size(); row++) {
     CveMatch& m = matches.emplace_back();
@@ -40,6 +41,7 @@ std::vector<CveMatch> MatchesAt(const Rows& rows) {
     m.severity = rows.Text(row, severity);
     m.fix_state = rows.Text(row, fix_state);
     m.fixed_version = rows.OptionalText(row, fixed_version);
+    m.vex = vex.At(rows, row);
   }
   return matches;
 }
@@ -54,6 +56,7 @@ void WritePackage(JsonWriter& w, const CveMatch& m) {
   WriteString(w, "severity", m.severity);
   WriteString(w, "fixState", m.fix_state);
   WriteOptionalString(w, "fixedVersion", m.fixed_version);
+  WriteVex(w, m.vex);
   w.EndObject();
 }
 

@@ -1,6 +1,6 @@
 // GET /v1/images/{id}/vulnerabilities, .../versions/{versionId}/vulnerabilities and the portal's
 // per-version equivalent: the findings of a version's latest scan, filtered and cursor-paginated,
-// with the counts stored at ingest.
+// each with the vendor's VEX statement that applies to it, with the counts stored at ingest.
 #include <cstdlib>
 
 #include "icat/errors.hpp"
@@ -36,8 +36,9 @@ std::optional<std::vector<std::string>> ParseList(const Request& request, const 
   return values;
 }
 
-void WriteCounts(JsonWriter& w, std::string_view key, const std::array<long long, 5>& counts) {
-  WriteKey(w, key);
+// "findingCounts": package findings by severity.
+void WriteFindingCounts(JsonWriter& w, const std::array<long long, 5>& counts) {
+  WriteKey(w, "findingCounts");
   w.StartObject();
   for (size_t i = 0; i < kSeverities.size(); i++) WriteInt(w, kSeverities[i], counts[i]);
   w.EndObject();
@@ -67,6 +68,7 @@ void WriteFinding(JsonWriter& w, const FindingView& f) {
   WriteKey(w, "severitySources");
   w.RawValue(f.severity_sources.data(), f.severity_sources.size(), rapidjson::kArrayType);
   WriteOptionalString(w, "severitySource", f.severity_source);
+  WriteVex(w, f.vex);
   w.EndObject();
 }
 
@@ -87,9 +89,10 @@ ScanView ScanAt(const Rows& rows) {
   const char* findings[5] = {"findings_critical", "findings_high", "findings_medium", "findings_low",
                              "findings_unknown"};
   for (int i = 0; i < 5; i++) {
-    s.vulnerability_counts[i] = rows.Int(0, rows.Column(counts[i]));
+    s.vulnerability_counts.by_severity[i] = rows.Int(0, rows.Column(counts[i]));
     s.finding_counts[i] = rows.Int(0, rows.Column(findings[i]));
   }
+  s.vulnerability_counts.vex_excluded = rows.Int(0, rows.Column("vex_excluded_count"));
   s.fixable = rows.Int(0, rows.Column("fixable_count"));
   return s;
 }
@@ -103,6 +106,7 @@ std::vector<FindingView> FindingsAt(const Rows& rows, int count) {
             fixed_version = rows.Column("fixed_version"), title = rows.Column("title"),
             url = rows.Column("primary_url"), severity_sources = rows.Column("severity_sources"),
             severity_source = rows.Column("severity_source");
+  const VexColumns vex(rows);
   std::vector<FindingView> findings;
   for (int row = 0; row < rows.size() && row < count; row++) {
     if (rows.IsNull(row, row_id)) continue;
@@ -124,6 +128,7 @@ std::vector<FindingView> FindingsAt(const Rows& rows, int count) {
     f.url = rows.OptionalText(row, url);
     f.severity_sources = rows.Text(row, severity_sources);
     f.severity_source = rows.OptionalText(row, severity_source);
+    f.vex = vex.At(rows, row);
   }
   return findings;
 }
@@ -194,6 +199,34 @@ Reply Listing(Context& ctx, const std::string& image_id, const std::optional<Ver
 
 }  // namespace
 
+VexColumns::VexColumns(const Rows& rows)
+    : status(rows.Column("vex_status")),
+      justification(rows.Column("vex_justification")),
+      impact(rows.Column("vex_impact")),
+      time(rows.Column("vex_time")),
+      author(rows.Column("vex_author")) {}
+
+std::optional<VexView> VexColumns::At(const Rows& rows, int row) const {
+  if (rows.IsNull(row, status)) return std::nullopt;
+  return VexView{std::string(rows.Text(row, status)), rows.OptionalText(row, justification),
+                 rows.OptionalText(row, impact), std::string(rows.Text(row, time)), std::string(rows.Text(row, author))};
+}
+
+void WriteVex(JsonWriter& w, const std::optional<VexView>& vex) {
+  WriteKey(w, "vex");
+  if (!vex) {
+    w.Null();
+    return;
+  }
+  w.StartObject();
+  WriteString(w, "status", vex->status);
+  WriteOptionalString(w, "justification", vex->justification);
+  WriteOptionalString(w, "impactStatement", vex->impact_statement);
+  WriteString(w, "statementTime", vex->statement_time);
+  WriteString(w, "author", vex->author);
+  w.EndObject();
+}
+
 Filters ParseFilters(const Request& request) {
   return {ParseList(request, "severity", kSeverities), ParseList(request, "fixState", kFixStates)};
 }
@@ -233,15 +266,16 @@ std::string VulnerabilityListJson(const ScanView& s, const std::vector<FindingVi
   WriteScanStatus(w, s.scanned_at);
   if (!s.scan_id) {
     // Never scanned: nothing is known, so nothing is given that could read as "no vulnerabilities".
-    for (const char* key : {"vulnerabilityCounts", "findingCounts", "fixableCount", "vulnerabilities", "nextCursor"}) {
+    for (const char* key :
+         {"vulnerabilityCounts", "vexExcludedCount", "findingCounts", "fixableCount", "vulnerabilities", "nextCursor"}) {
       WriteKey(w, key);
       w.Null();
     }
     w.EndObject();
     return buffer.GetString();
   }
-  WriteCounts(w, "vulnerabilityCounts", s.vulnerability_counts);
-  WriteCounts(w, "findingCounts", s.finding_counts);
+  WriteVulnerabilityCounts(w, s.vulnerability_counts);
+  WriteFindingCounts(w, s.finding_counts);
   WriteInt(w, "fixableCount", s.fixable);
   WriteKey(w, "vulnerabilities");
   w.StartArray();

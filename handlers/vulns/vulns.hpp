@@ -8,7 +8,9 @@
 #include <string_view>
 #include <vector>
 
+#include "icat/json.hpp"
 #include "icat/pipeline.hpp"
+#include "icat/scan_status.hpp"
 #include "icat/vocabulary.hpp"
 
 namespace icat::vulns {
@@ -24,10 +26,27 @@ struct ScanView {
   std::string image_id, image_name;
   std::optional<std::string> version_id, tag, digest;  // absent before the first version
   std::optional<std::string> scan_id, scanner, scanner_version, scanned_at, vulndb_updated_at;  // before the first scan
-  std::array<long long, 5> vulnerability_counts{};  // distinct ids at their highest severity, as kSeverities
-  std::array<long long, 5> finding_counts{};        // package findings
-  long long fixable = 0;                            // distinct ids with a fix in some package
+  VulnerabilityCounts vulnerability_counts;   // distinct ids at their highest severity, and the VEX-excluded
+  std::array<long long, 5> finding_counts{};  // package findings, as kSeverities
+  long long fixable = 0;                      // distinct ids with a fix in some package
 };
+
+// The vendor's VEX statement that applies to a finding (docs/vex.md).
+struct VexView {
+  std::string status;  // one of kVexStatuses
+  std::optional<std::string> justification, impact_statement;
+  std::string statement_time, author;
+};
+
+// The VEX columns of a result (vex_status, vex_justification, vex_impact, vex_time, vex_author), found
+// once; At is nullopt for a row no statement applies to.
+struct VexColumns {
+  explicit VexColumns(const Rows& rows);
+  std::optional<VexView> At(const Rows& rows, int row) const;
+  int status, justification, impact, time, author;
+};
+// "vex": null or {"status", "justification", "impactStatement", "statementTime", "author"}.
+void WriteVex(JsonWriter& w, const std::optional<VexView>& vex);
 
 struct FindingView {
   long long row_id = 0;  // the page cursor
@@ -41,6 +60,7 @@ struct FindingView {
   std::optional<std::string> fixed_version, title, url;
   std::string severity_sources = "[]";         // the stored JSON array, sent as it is
   std::optional<std::string> severity_source;  // whose rating severity and cvss_score are
+  std::optional<VexView> vex;
 };
 
 // ?severity= and ?fixState=: comma-separated values of kSeverities / kFixStates; nullopt when
@@ -50,9 +70,9 @@ struct Filters {
 };
 Filters ParseFilters(const Request& request);
 
-// {"image", "version", "scan", "scanStatus", "lastScannedAt", "vulnerabilityCounts", "findingCounts",
-//  "fixableCount", "vulnerabilities": [...], "nextCursor"}; counts, list and cursor are null when the
-//  version was never scanned.
+// {"image", "version", "scan", "scanStatus", "lastScannedAt", "vulnerabilityCounts", "vexExcludedCount",
+//  "findingCounts", "fixableCount", "vulnerabilities": [...], "nextCursor"}; counts, list and cursor are
+//  null when the version was never scanned. Each finding carries "vex" (WriteVex).
 std::string VulnerabilityListJson(const ScanView& scan, const std::vector<FindingView>& findings,
                                   const std::optional<std::string>& next_cursor);
 
@@ -69,6 +89,7 @@ struct CveMatch {
   std::optional<std::string> package_version, package_type, purl;
   std::string severity, fix_state;
   std::optional<std::string> fixed_version;
+  std::optional<VexView> vex;
 };
 
 // A licensed version that was never scanned: the look-up cannot say whether it carries the id.
@@ -79,7 +100,7 @@ struct UnscannedVersion {
 };
 
 // {"cveId", "versions": "latest"|"all", "images": [{"id", "name", "repository", "versions": [{"id",
-//  "tag", "digest", "latest", "scan": {"id", "scannedAt"}, "packages": [...]}]}],
+//  "tag", "digest", "latest", "scan": {"id", "scannedAt"}, "packages": [... each with "vex"]}]}],
 //  "unscannedImages": [{"id", "name", "repository", "versions": [{"id", "tag", "digest", "latest"}]}]};
 // rows of both lists arrive grouped by image, then version.
 std::string CveLookupJson(const std::string& cve_id, bool all_versions, const std::vector<CveMatch>& matches,

@@ -356,7 +356,8 @@ BOOST_AUTO_TEST_CASE(get_without_a_stored_policy_is_the_defaults) {
   BOOST_TEST(it::StringMember(p, "severityThreshold") == "critical");
   BOOST_TEST(p["exemptNamespaces"].Size() == 1u);
   BOOST_TEST(p["exceptions"].Size() == 0u);
-  BOOST_TEST(p.MemberCount() == 12u);
+  BOOST_TEST(p["trustVendorVex"].GetBool());
+  BOOST_TEST(p.MemberCount() == 13u);
 }
 
 BOOST_AUTO_TEST_CASE(put_stores_fields_given_and_defaults_the_rest) {

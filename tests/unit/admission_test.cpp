@@ -466,6 +466,37 @@ BOOST_AUTO_TEST_CASE(watched_cves_deny_by_id_or_alias) {
   BOOST_TEST((Judge(Pending("nginx", Resolved({ghsa})), policy, {"CVE-2024-0009"}).outcome == Outcome::kPassed));
 }
 
+BOOST_AUTO_TEST_CASE(vendor_not_affected_cves_count_toward_no_rule_unless_the_policy_says_so) {
+  icat::AdmissionPolicy policy;  // critical; trustVendorVex by default
+  policy.deny_watched_cves = true;
+  adm::Resolution resolved = Resolved({MakeFinding("CVE-2024-0001", "critical", "fixed")});
+  resolved.vendor_not_affected = {MakeFinding("CVE-2024-0002", "critical", "fixed"),
+                                  MakeFinding("CVE-2024-0003", "low", "fixed")};
+  JudgedImage trusted = Judge(Pending("nginx", resolved), policy, {"CVE-2024-0003"});
+  BOOST_TEST((Rules(trusted) == std::vector<std::string>{"severityThreshold"}));
+  BOOST_TEST((trusted.reasons.at(0).cves == std::vector<std::string>{"CVE-2024-0001"}));
+  BOOST_TEST(trusted.reasons.at(0).message ==
+             "1 vulnerability at or above critical in nginx:1.27: CVE-2024-0001; not counted, as the vendor's VEX "
+             "marks them not_affected: CVE-2024-0002");
+  BOOST_TEST((trusted.vendor_not_affected_cves == std::vector<std::string>{"CVE-2024-0002", "CVE-2024-0003"}));
+  resolved.findings.clear();
+  BOOST_TEST((Judge(Pending("nginx", resolved), policy, {"CVE-2024-0003"}).outcome == Outcome::kPassed));
+  policy.trust_vendor_vex = false;  // the tenant's policy counts them
+  JudgedImage counted = Judge(Pending("nginx", resolved), policy, {"CVE-2024-0003"});
+  BOOST_TEST((Rules(counted) == std::vector<std::string>{"severityThreshold", "denyWatchedCves"}));
+  BOOST_TEST((counted.reasons.at(0).cves == std::vector<std::string>{"CVE-2024-0002"}));
+  BOOST_TEST(counted.vendor_not_affected_cves.empty());
+}
+
+BOOST_AUTO_TEST_CASE(a_cve_the_vendor_clears_in_one_package_still_counts_from_another) {
+  icat::AdmissionPolicy policy;
+  adm::Resolution resolved = Resolved({MakeFinding("CVE-2024-0001", "critical", "fixed")});  // libssl3
+  resolved.vendor_not_affected = {MakeFinding("CVE-2024-0001", "critical", "fixed")};        // openssl
+  JudgedImage image = Judge(Pending("nginx", resolved), policy);
+  BOOST_TEST((image.reasons.at(0).cves == std::vector<std::string>{"CVE-2024-0001"}));
+  BOOST_TEST(image.vendor_not_affected_cves.empty());
+}
+
 BOOST_AUTO_TEST_CASE(unexpired_exceptions_lift_a_cve_expired_ones_do_not) {
   icat::AdmissionPolicy policy;
   policy.deny_watched_cves = true;

@@ -17,7 +17,8 @@ VersionView SampleVersion(std::string tag, long long critical) {
   v.published_at = "2026-01-02T03:04:05Z";
   v.size_bytes = 1234;
   v.hardening_tags = {"fips", "non-root"};
-  v.counts.critical = critical;
+  v.counts.by_severity[0] = critical;
+  v.counts.vex_excluded = critical * 10;
   return v;
 }
 
@@ -51,10 +52,12 @@ BOOST_AUTO_TEST_CASE(detail_counts_come_from_the_latest_version) {
   auto d = icat::ParseJson(icat::catalog::ImageDetailJson(image, {SampleVersion("2.0", 3), SampleVersion("1.0", 7)}));
   BOOST_TEST(d["vulnerabilityCounts"]["critical"].GetInt64() == 3);
   BOOST_TEST(d["vulnerabilityCounts"]["unknown"].GetInt64() == 0);
+  BOOST_TEST(d["vexExcludedCount"].GetInt64() == 30);  // beside the counts it left out of
   BOOST_TEST(d["sizeBytes"].GetInt64() == 1234);
   BOOST_TEST(d["baseOs"].GetString() == std::string("Debian 12"));
   BOOST_TEST(d["versions"].Size() == 2u);
   BOOST_TEST(d["versions"][1]["vulnerabilityCounts"]["critical"].GetInt64() == 7);
+  BOOST_TEST(d["versions"][1]["vexExcludedCount"].GetInt64() == 70);
 }
 
 BOOST_AUTO_TEST_CASE(detail_without_versions_has_zero_counts_and_null_size) {

@@ -24,31 +24,6 @@ ctl::Finding F(std::string id, std::string package, std::string severity, std::s
 
 BOOST_AUTO_TEST_SUITE(ingest_model)
 
-BOOST_AUTO_TEST_CASE(a_cve_in_two_packages_is_two_findings_of_one_vulnerability_at_its_highest_severity) {
-  ctl::ScanCounts c = ctl::CountFindings({F("CVE-2024-1", "openssl", "medium"), F("CVE-2024-1", "libssl3", "critical"),
-                                          F("CVE-2024-2", "zlib", "low", "fixed"), F("CVE-2024-3", "curl", "unknown")});
-  BOOST_TEST(c.vulnerabilities[0] == 1);  // critical: CVE-2024-1 once
-  BOOST_TEST(c.vulnerabilities[2] == 0);  // not again as medium
-  BOOST_TEST(c.vulnerabilities[3] == 1);
-  BOOST_TEST(c.vulnerabilities[4] == 1);
-  BOOST_TEST(c.findings[0] == 1);
-  BOOST_TEST(c.findings[2] == 1);
-  BOOST_TEST(c.findings[3] == 1);
-  BOOST_TEST(c.fixable == 1);
-}
-
-BOOST_AUTO_TEST_CASE(not_affected_findings_count_nowhere_and_fixable_counts_ids_once) {
-  ctl::ScanCounts c =
-      ctl::CountFindings({F("CVE-2024-9", "a", "high", "not-affected"), F("CVE-2024-8", "a", "high", "fixed"),
-                          F("CVE-2024-8", "b", "high", "fixed"), F("CVE-2024-7", "c", "low", "wont-fix")});
-  BOOST_TEST(c.vulnerabilities[1] == 1);
-  BOOST_TEST(c.findings[1] == 2);
-  BOOST_TEST(c.fixable == 1);
-  long long total = 0;
-  for (long long n : c.vulnerabilities) total += n;
-  BOOST_TEST(total == 2);
-}
-
 BOOST_AUTO_TEST_CASE(findings_sort_by_severity_then_id_then_package) {
   std::vector<ctl::Finding> f = {F("CVE-2", "b", "low"), F("CVE-9", "a", "critical"), F("CVE-1", "z", "low"),
                                  F("CVE-1", "a", "low"), F("CVE-5", "x", "unknown"),  F("CVE-3", "y", "high")};

@@ -31,9 +31,22 @@ BOOST_AUTO_TEST_CASE(defaults_are_those_of_design_section_8) {
   BOOST_TEST(!d["onlyFixable"].GetBool());
   BOOST_TEST(d["gracePeriodDays"].GetInt() == 0);
   BOOST_TEST(!d["denyWatchedCves"].GetBool());
+  BOOST_TEST(d["trustVendorVex"].GetBool());
   BOOST_TEST(!d["requireDigest"].GetBool());
   BOOST_TEST(d["exceptions"].Size() == 0u);
-  BOOST_TEST(d.MemberCount() == 12u);
+  BOOST_TEST(d.MemberCount() == 13u);
+}
+
+BOOST_AUTO_TEST_CASE(trust_vendor_vex_reads_like_the_other_switches) {
+  std::vector<icat::FieldIssue> issues;
+  icat::AdmissionPolicy p = icat::ReadAdmissionPolicy(icat::ParseJson(R"({"trustVendorVex": false})"), issues);
+  BOOST_TEST(issues.empty());
+  BOOST_TEST(!p.trust_vendor_vex);
+  BOOST_TEST(!icat::ParseJson(icat::AdmissionPolicyJson(p))["trustVendorVex"].GetBool());
+  BOOST_TEST(icat::StoredAdmissionPolicy(R"({"trustVendorVex": false})").trust_vendor_vex == false);
+  BOOST_TEST(icat::StoredAdmissionPolicy("{}").trust_vendor_vex);  // a policy saved before it: the default
+  (void)icat::ReadAdmissionPolicy(icat::ParseJson(R"({"trustVendorVex": "no"})"), issues);
+  BOOST_TEST(Fields(issues) == std::vector<std::string>{"trustVendorVex"}, boost::test_tools::per_element());
 }
 
 BOOST_AUTO_TEST_CASE(empty_body_is_the_defaults) {

@@ -121,7 +121,7 @@ BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cur
   scan.scan_id = "s";
   scan.scanner = "grype";
   scan.scanned_at = "2022-07-01T00:00:00Z";
-  scan.vulnerability_counts = {1, 2, 3, 4, 5};
+  scan.vulnerability_counts = {{1, 2, 3, 4, 5}, 8};
   scan.finding_counts = {2, 2, 3, 4, 6};
   scan.fixable = 7;
   icat::vulns::FindingView f;
@@ -139,12 +139,17 @@ BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cur
   f.severity_source = "nvd";
   icat::vulns::FindingView before;  // ingested before severity sources were stored
   before.vuln_id = "CVE-2020-1";
-  rapidjson::Document d = icat::ParseJson(icat::vulns::VulnerabilityListJson(scan, {f, before}, std::string("next")));
+  icat::vulns::FindingView excluded = f;
+  excluded.vex = icat::vulns::VexView{"not_affected", "vulnerable_code_not_present", std::nullopt,
+                                      "2026-01-10T10:00:00Z", "Vendor"};
+  rapidjson::Document d =
+      icat::ParseJson(icat::vulns::VulnerabilityListJson(scan, {f, before, excluded}, std::string("next")));
   BOOST_TEST(d["image"]["name"].GetString() == std::string("nginx"));
   BOOST_TEST(d["version"]["tag"].GetString() == std::string("1.0"));
   BOOST_TEST(d["scan"]["scanner"].GetString() == std::string("grype"));
   BOOST_TEST(d["scan"]["scannerVersion"].IsNull());
   BOOST_TEST(d["vulnerabilityCounts"]["medium"].GetInt() == 3);
+  BOOST_TEST(d["vexExcludedCount"].GetInt() == 8);
   BOOST_TEST(d["findingCounts"]["unknown"].GetInt() == 6);
   BOOST_TEST(d["fixableCount"].GetInt() == 7);
   const rapidjson::Value& v = d["vulnerabilities"][0];
@@ -165,6 +170,13 @@ BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cur
   BOOST_TEST(d["vulnerabilities"][1]["severitySources"].IsArray());
   BOOST_TEST(d["vulnerabilities"][1]["severitySources"].Empty());
   BOOST_TEST(d["vulnerabilities"][1]["severitySource"].IsNull());
+  BOOST_TEST(v["vex"].IsNull());  // no statement applies
+  const rapidjson::Value& vex = d["vulnerabilities"][2]["vex"];
+  BOOST_TEST(vex["status"].GetString() == std::string("not_affected"));
+  BOOST_TEST(vex["justification"].GetString() == std::string("vulnerable_code_not_present"));
+  BOOST_TEST(vex["impactStatement"].IsNull());
+  BOOST_TEST(vex["statementTime"].GetString() == std::string("2026-01-10T10:00:00Z"));
+  BOOST_TEST(vex["author"].GetString() == std::string("Vendor"));
   BOOST_TEST(d["nextCursor"].GetString() == std::string("next"));
 
   icat::vulns::ScanView bare;
@@ -178,7 +190,8 @@ BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cur
   // Never scanned: said so, and nothing that could read as "no vulnerabilities".
   BOOST_TEST(empty["scanStatus"].GetString() == std::string("unscanned"));
   BOOST_TEST(empty["lastScannedAt"].IsNull());
-  for (const char* key : {"vulnerabilityCounts", "findingCounts", "fixableCount", "vulnerabilities", "nextCursor"}) {
+  for (const char* key :
+       {"vulnerabilityCounts", "vexExcludedCount", "findingCounts", "fixableCount", "vulnerabilities", "nextCursor"}) {
     BOOST_TEST(empty[key].IsNull(), key);
   }
 }
@@ -252,7 +265,7 @@ BOOST_AUTO_TEST_CASE(history_points_carry_time_scanner_counts_and_fixable) {
   p.scan_id = "s1";
   p.scanned_at = "2022-07-01T17:00:00Z";
   p.scanner = "trivy";
-  p.counts = {1, 0, 2, 0, 3};
+  p.counts = {{1, 0, 2, 0, 3}, 4};
   p.fixable = 2;
   rapidjson::Document d = icat::ParseJson(icat::catalog::ScanHistoryJson({"i", "nginx", "v", "1.0"}, {p}, std::nullopt));
   BOOST_TEST(d["image"]["name"].GetString() == std::string("nginx"));
@@ -264,6 +277,7 @@ BOOST_AUTO_TEST_CASE(history_points_carry_time_scanner_counts_and_fixable) {
   BOOST_TEST(point["scannerVersion"].IsNull());
   BOOST_TEST(point["vulnerabilityCounts"]["critical"].GetInt() == 1);
   BOOST_TEST(point["vulnerabilityCounts"]["unknown"].GetInt() == 3);
+  BOOST_TEST(point["vexExcludedCount"].GetInt() == 4);
   BOOST_TEST(point["fixableCount"].GetInt() == 2);
   BOOST_TEST(d["nextCursor"].IsNull());
 }

@@ -17,10 +17,10 @@ using icat::test::Refusal;
 namespace {
 
 // The schema's verdict on a file: "" when valid, else the refusal.
-std::string Verdict(ctl::SbomSchema schema, const std::string& path) {
+std::string Verdict(ctl::OfficialSchema schema, const std::string& path) {
   icat::JsonRead read = icat::ReadJson(ReadAll(path), icat::kMaxDocumentDepth);
   BOOST_TEST_REQUIRE(read.error.empty(), path << ": " << read.error);
-  return Refusal([&] { ctl::ValidateSbomSchema(schema, path, read.document); });
+  return Refusal([&] { ctl::ValidateAgainstSchema(schema, path, read.document); });
 }
 
 const std::string kSpdxHead =
@@ -41,9 +41,9 @@ BOOST_AUTO_TEST_CASE(every_real_cyclonedx_1_5_and_spdx_2_3_fixture_is_valid) {
                            "sboms/trivy-integration-v0.50.0/fluentd-multiple-lockfiles.sbom-input.trivy-dev.cdx-1.5.json",
                            "sboms/trivy-integration-v0.50.0/centos-7.sbom-input.trivy-dev.cdx-1.5.json",
                            "vex/cyclonedx-spec_valid-vulnerability-1.5.json"}) {
-    BOOST_TEST(Verdict(ctl::SbomSchema::kCycloneDx15, FixturePath(file)) == "", file);
+    BOOST_TEST(Verdict(ctl::OfficialSchema::kCycloneDx15, FixturePath(file)) == "", file);
   }
-  BOOST_TEST(Verdict(ctl::SbomSchema::kSpdx23, FixturePath("sboms/spec-examples/SPDXJSONExample-v2.3.spdx.json")) == "");
+  BOOST_TEST(Verdict(ctl::OfficialSchema::kSpdx23, FixturePath("sboms/spec-examples/SPDXJSONExample-v2.3.spdx.json")) == "");
 }
 
 BOOST_AUTO_TEST_CASE(every_demo_sbom_is_valid) {
@@ -51,7 +51,7 @@ BOOST_AUTO_TEST_CASE(every_demo_sbom_is_valid) {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(icat::test::RepoDir() + "/tools/demo")) {
     std::string name = entry.path().filename();
     if (name != "sbom.spdx.json" && name != "sbom.cdx.json") continue;
-    ctl::SbomSchema schema = name == "sbom.spdx.json" ? ctl::SbomSchema::kSpdx23 : ctl::SbomSchema::kCycloneDx15;
+    ctl::OfficialSchema schema = name == "sbom.spdx.json" ? ctl::OfficialSchema::kSpdx23 : ctl::OfficialSchema::kCycloneDx15;
     BOOST_TEST(Verdict(schema, entry.path()) == "", entry.path());
     checked++;
   }
@@ -132,7 +132,7 @@ BOOST_AUTO_TEST_CASE(a_string_over_a_mebibyte_is_refused_before_the_schema_check
   std::string name(1 << 20, 'x');
   name += 'y';
   std::string refusal = Refusal([&] { ctl::ParseCycloneDx("c.json", CycloneDxWith(R"({"type": "library", "name": ")" + name + R"("})")); });
-  BOOST_TEST(refusal == "c.json: /components/0/name: a string of 1048577 bytes, over the 1 MiB an SBOM field may hold");
+  BOOST_TEST(refusal == "c.json: /components/0/name: a string of 1048577 bytes, over the 1 MiB a field may hold");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,16 @@
-// https:// inputs of icatctl ingest (fetch.hpp), with libcurl.
+// Inputs of icatctl ingest and vex ingest (fetch.hpp): files, and https:// URLs with libcurl.
 #include "fetch.hpp"
 
 #include <curl/curl.h>
+#include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <memory>
+#include <sstream>
 
+#include "icat/crypto.hpp"
 #include "icat/curl_get.hpp"
 #include "session.hpp"
 
@@ -38,6 +44,32 @@ std::string FetchHttps(const std::string& url, long max_bytes, const std::string
                   (status >= 400 ? "HTTP " + std::to_string(status) : std::string(curl_easy_strerror(result))));
   }
   return std::move(download.bytes);
+}
+
+InputFile ReadInput(const std::string& path, const Config& config) {
+  long max_bytes = config.ingest_max_bytes;
+  if (path.find("://") != std::string::npos) {  // a URL: https:// is fetched, any other scheme refused
+    std::string bytes = FetchHttps(path, max_bytes, config.ingest_fetch_ca_file, config.ingest_fetch_token);
+    std::string sha256_hex = Sha256Hex(bytes);
+    return {ShownUrl(path), std::move(bytes), sha256_hex};
+  }
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) throw Failure(path + ": cannot read: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw Failure(path + ": is not a regular file");
+  if (st.st_size > max_bytes) {
+    throw Failure(path + ": is " + std::to_string(st.st_size) + " bytes, over the ICAT_INGEST_MAX_BYTES limit of " +
+                  std::to_string(max_bytes));
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in.good() && !in.eof()) throw Failure(path + ": cannot read: " + std::strerror(errno));
+  InputFile file{path, bytes.str(), ""};
+  if (static_cast<long>(file.bytes.size()) > max_bytes) {
+    throw Failure(path + ": is over the ICAT_INGEST_MAX_BYTES limit of " + std::to_string(max_bytes));
+  }
+  file.sha256_hex = Sha256Hex(file.bytes);
+  return file;
 }
 
 }  // namespace icat::ctl

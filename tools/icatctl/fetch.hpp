@@ -1,10 +1,22 @@
-// Inputs of icatctl ingest given as https:// URLs (an artifact store, a pre-signed object URL), so
-// a Job or a unit can ingest a scan without anyone copying files into its pod or host.
+// Inputs of icatctl ingest and vex ingest: a file, or an https:// URL (an artifact store, a
+// pre-signed object URL), so a Job or a unit can ingest without anyone copying files into its pod
+// or host.
 #pragma once
 
 #include <string>
 
+#include "icat/config.hpp"
+
 namespace icat::ctl {
+
+// One input's bytes and their SHA-256 (hex); path as messages show it.
+struct InputFile {
+  std::string path, bytes, sha256_hex;
+};
+
+// A regular file, or an https:// URL fetched (FetchHttps, shown by its URL without the query), of at
+// most ICAT_INGEST_MAX_BYTES; Failure "<path>: ..." otherwise.
+InputFile ReadInput(const std::string& path, const Config& config);
 
 // The body of GET url: https only (redirects too, at most 3), the server's certificate checked
 // against ca_file (the system's CAs when empty), `Authorization: Bearer token` when token is not

@@ -6,7 +6,6 @@
 #include <cstdlib>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
-#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstring>
@@ -60,12 +59,15 @@ constexpr std::string_view kPreviousFindings =
 constexpr std::string_view kShareBlobLock = "SELECT pg_advisory_xact_lock_shared($1)";
 constexpr std::string_view kRememberKey =
     "INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'Ed25519', $2) ON CONFLICT (id) DO NOTHING";
+// The counts are written after the findings, by scan_recount (sql/V0017): one counting rule for scan
+// ingest and VEX ingest, which applies the vendor's VEX statements already stored.
 constexpr std::string_view kInsertScan =
-    "INSERT INTO scans (version_id, scanner_name, scanner_version, scanned_at, vulndb_updated_at, input_sha256, "
-    "critical_count, high_count, medium_count, low_count, unknown_count, findings_critical, findings_high, "
-    "findings_medium, findings_low, findings_unknown, fixable_count) "
-    "VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5::timestamptz, $6, $7, $8, $9, $10, $11, $12, $13, "
-    "$14, $15, $16, $17) RETURNING id, rfc3339(scanned_at) AS scanned_at";
+    "INSERT INTO scans (version_id, scanner_name, scanner_version, scanned_at, vulndb_updated_at, input_sha256) "
+    "VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5::timestamptz, $6) "
+    "RETURNING id, rfc3339(scanned_at) AS scanned_at";
+constexpr std::string_view kRecount =
+    "SELECT critical_count, high_count, medium_count, low_count, unknown_count, findings_critical, findings_high, "
+    "findings_medium, findings_low, findings_unknown, fixable_count, vex_excluded_count FROM scan_recount($1)";
 constexpr std::string_view kInsertSbom =
     "INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, tool_name, tool_version, signature, "
     "signing_key_id, completeness) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json)";
@@ -105,10 +107,6 @@ struct Request {
   std::optional<long long> size;
   std::optional<std::vector<std::string>> hardening_tags;  // set when any --hardening-tag was given
   bool require_complete = false;                           // --require-complete: SBOMs below rule 3 are refused
-};
-
-struct InputFile {
-  std::string path, bytes, sha256_hex;
 };
 
 struct Sbom {
@@ -155,33 +153,6 @@ Request ParseRequest(const Args& args) {
   if (args.Has("hardening-tag")) r.hardening_tags = args.All("hardening-tag");
   r.require_complete = args.Has("require-complete");
   return r;
-}
-
-// A file, or an https:// URL fetched (fetch.hpp): shown by its URL without the query.
-InputFile ReadInput(const std::string& path, const Config& config) {
-  long max_bytes = config.ingest_max_bytes;
-  if (path.find("://") != std::string::npos) {  // a URL: https:// is fetched, any other scheme refused
-    std::string bytes = FetchHttps(path, max_bytes, config.ingest_fetch_ca_file, config.ingest_fetch_token);
-    std::string sha256_hex = Sha256Hex(bytes);
-    return {ShownUrl(path), std::move(bytes), sha256_hex};
-  }
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) throw Failure(path + ": cannot read: " + std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) throw Failure(path + ": is not a regular file");
-  if (st.st_size > max_bytes) {
-    throw Failure(path + ": is " + std::to_string(st.st_size) + " bytes, over the ICAT_INGEST_MAX_BYTES limit of " +
-                  std::to_string(max_bytes));
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (!in.good() && !in.eof()) throw Failure(path + ": cannot read: " + std::strerror(errno));
-  InputFile file{path, bytes.str(), ""};
-  if (static_cast<long>(file.bytes.size()) > max_bytes) {
-    throw Failure(path + ": is over the ICAT_INGEST_MAX_BYTES limit of " + std::to_string(max_bytes));
-  }
-  file.sha256_hex = Sha256Hex(file.bytes);
-  return file;
 }
 
 SigningKey LoadSigningKey(const Config& config) {
@@ -361,17 +332,27 @@ std::string FindingsJson(const std::vector<Finding>& findings) {
 
 struct StoredScan {
   std::string id, scanned_at;
+  ScanCounts counts;
 };
+
+ScanCounts Recount(Db& db, const std::string& scan_id) {
+  Rows rows = db.RunSql(kRecount, {scan_id});
+  ScanCounts c;
+  for (size_t i = 0; i < kSeverities.size(); ++i) {
+    c.vulnerabilities[i] = rows.Int(0, rows.Column(std::string(kSeverities[i]) + "_count"));
+    c.findings[i] = rows.Int(0, rows.Column("findings_" + std::string(kSeverities[i])));
+  }
+  c.fixable = rows.Int(0, rows.Column("fixable_count"));
+  c.vex_excluded = rows.Int(0, rows.Column("vex_excluded_count"));
+  return c;
+}
 
 StoredScan InsertScan(Db& db, const Target& target, const Inputs& inputs, const std::string& key_id) {
   const ScanReport& r = inputs.report;
-  ScanCounts c = CountFindings(r.findings);
-  Rows scan =
-      db.RunSql(kInsertScan, {target.version_id, r.scanner_name, r.scanner_version, inputs.scanned_at,
-                              r.vulndb_updated_at, inputs.input_sha256, c.vulnerabilities[0], c.vulnerabilities[1],
-                              c.vulnerabilities[2], c.vulnerabilities[3], c.vulnerabilities[4], c.findings[0],
-                              c.findings[1], c.findings[2], c.findings[3], c.findings[4], c.fixable});
-  StoredScan stored{std::string(scan.Text(0, scan.Column("id"))), std::string(scan.Text(0, scan.Column("scanned_at")))};
+  Rows scan = db.RunSql(kInsertScan, {target.version_id, r.scanner_name, r.scanner_version, inputs.scanned_at,
+                                      r.vulndb_updated_at, inputs.input_sha256});
+  StoredScan stored{std::string(scan.Text(0, scan.Column("id"))), std::string(scan.Text(0, scan.Column("scanned_at"))),
+                    {}};
   for (const Sbom& sbom : inputs.sboms) {
     db.ExecSql(kInsertSbom,
          {stored.id, sbom.doc.format, sbom.doc.spec_version, sbom.file.sha256_hex,
@@ -379,6 +360,7 @@ StoredScan InsertScan(Db& db, const Target& target, const Inputs& inputs, const 
           key_id, CompletenessJson(sbom.doc.completeness)});
   }
   db.ExecSql(kInsertFindings, {stored.id, FindingsJson(r.findings)});
+  stored.counts = Recount(db, stored.id);
   return stored;
 }
 
@@ -455,7 +437,10 @@ std::string CountsText(const ScanCounts& c) {
     findings += c.findings[i];
     parts += (i ? ", " : "") + std::to_string(c.vulnerabilities[i]) + " " + std::string(kSeverities[i]);
   }
-  return std::to_string(total) + " vulnerabilities (" + parts + ") in " + std::to_string(findings) + " findings";
+  std::string text =
+      std::to_string(total) + " vulnerabilities (" + parts + ") in " + std::to_string(findings) + " findings";
+  if (c.vex_excluded) text += ", " + std::to_string(c.vex_excluded) + " more the vendor's VEX marks not_affected";
+  return text;
 }
 
 }  // namespace
@@ -502,7 +487,7 @@ void Ingest(const Args& args) {
     sboms += (sboms.empty() ? "" : ", ") + sbom.doc.format + " " + sbom.doc.spec_version;
   std::cout << "scan " << scan.id << " ingested: " << request.image << " " << request.tag << ", "
             << inputs.report.scanner_name << " " << inputs.report.scanner_version.value_or("(version unknown)") << ", "
-            << CountsText(CountFindings(inputs.report.findings)) << "; SBOMs: " << sboms << "\n";
+            << CountsText(scan.counts) << "; SBOMs: " << sboms << "\n";
   for (const Sbom& sbom : inputs.sboms) std::cout << "completeness: " << CompletenessLine(sbom.doc) << "\n";
   for (const std::string& note : inputs.notes) std::cout << "note: " << note << "\n";
 }

@@ -1,6 +1,6 @@
-// The pure rules of ingest: counting, ordering, the rating a finding ranks by, agreement between
-// documents, the same-scan rules, the input digest, repositories of image references, RFC 3339
-// times and the outbox events' data.
+// The pure rules of ingest: ordering, the rating a finding ranks by, agreement between documents,
+// the same-scan rules, the input digest, repositories of image references, RFC 3339 times and the
+// outbox events' data.
 #include "ingest_model.hpp"
 
 #include <rapidjson/stringbuffer.h>
@@ -23,23 +23,6 @@ int SeverityRank(std::string_view severity) {
     if (kSeverities[i] == severity) return static_cast<int>(i);
   }
   return static_cast<int>(kSeverities.size()) - 1;  // unknown
-}
-
-ScanCounts CountFindings(const std::vector<Finding>& findings) {
-  ScanCounts counts;
-  std::map<std::string, int> highest;  // vulnerability id -> best (lowest) rank
-  std::set<std::string> fixable;
-  for (const Finding& f : findings) {
-    if (f.fix_state == "not-affected") continue;
-    int rank = SeverityRank(f.severity);
-    counts.findings[rank]++;
-    auto [it, inserted] = highest.emplace(f.vuln_id, rank);
-    if (!inserted) it->second = std::min(it->second, rank);
-    if (f.fix_state == "fixed") fixable.insert(f.vuln_id);
-  }
-  for (const auto& [id, rank] : highest) counts.vulnerabilities[rank]++;
-  counts.fixable = static_cast<long long>(fixable.size());
-  return counts;
 }
 
 void SortFindings(std::vector<Finding>& findings) {

@@ -1,5 +1,5 @@
 // One scanner run as ingest sees it once parsed (findings, the image each document describes,
-// SBOM metadata) and the pure rules applied to it: agreement, counts, ordering, the input digest,
+// SBOM metadata) and the pure rules applied to it: agreement, ordering, the input digest,
 // default repositories and the outbox events. Nothing here touches a file or the database.
 #pragma once
 
@@ -100,16 +100,14 @@ struct SbomDocument {
   bool vex = false;              // CycloneDX vulnerabilities carrying `analysis`: VEX statements
 };
 
-// The counts stored on a scan row, indexed like kSeverities.
+// The counts stored on a scan row, indexed like kSeverities. The one rule that counts them is SQL
+// (scan_recount, sql/V0017): findings a scanner or the vendor's VEX marks not affected count nowhere.
 struct ScanCounts {
   std::array<long long, 5> vulnerabilities{};  // distinct ids, each at its highest severity
   std::array<long long, 5> findings{};         // package findings
   long long fixable = 0;                       // distinct ids with fixState "fixed" in some package
+  long long vex_excluded = 0;                  // distinct ids the vendor's VEX marks not_affected
 };
-
-// Findings with fixState "not-affected" (VEX) are listed but counted nowhere: the image is not
-// vulnerable to them.
-ScanCounts CountFindings(const std::vector<Finding>& findings);
 
 // Makes the rating of `source` (the scanner's choice; none when it names none) the one the finding
 // ranks by: that rating takes the finding's severity (the scanner's), the finding takes its CVSS

@@ -1,4 +1,5 @@
-// icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys, ingest, gc).
+// icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys, ingest,
+// vendor VEX, gc).
 // Exit status: 0 done, 1 failed at run time (not found, conflict, database down), 2 bad arguments
 // or a bad setting.
 #include <csignal>
@@ -91,6 +92,11 @@ const std::vector<Command>& AllCommands() {
        {{"FILE"},
         {{"require-complete", FlagKind::kSwitch, "", "fail when the SBOM is below SPEC.md rule 3"}}},
        SbomCheck},
+      {"vex ingest",
+       "Stores the vendor's VEX statements of each file (OpenVEX 0.2.0 or CycloneDX 1.5; or https:// URL) for "
+       "catalogue images, in one transaction; prints a summary per file.",
+       {{"FILE..."}, {}},
+       VexIngest},
       {"gc", "Removes SBOM blobs no scan refers to and killed ingests' temp files; lists each, then a summary.",
        {{},
         {{"grace", FlagKind::kOptional, "SECONDS", "keep unreferenced blobs younger than this (default 3600)"},

@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "purl.hpp"
 #include "reports.hpp"
 #include "sbom_completeness.hpp"
 #include "sbom_schema.hpp"
@@ -20,13 +21,9 @@ using rapidjson::Value;
 
 // "pkg:oci/alpine@sha256%3A<hex>?repository_url=..." -> "sha256:<hex>".
 std::optional<std::string> OciPurlDigest(std::string_view purl) {
-  if (purl.substr(0, 8) != "pkg:oci/") return std::nullopt;
-  size_t at = purl.find('@');
-  if (at == std::string_view::npos) return std::nullopt;
-  std::string version(purl.substr(at + 1, purl.find_first_of("?#", at) - at - 1));
-  if (version.rfind("sha256%3A", 0) == 0 || version.rfind("sha256%3a", 0) == 0) version = "sha256:" + version.substr(9);
-  if (!IsDigest(version)) return std::nullopt;
-  return version;
+  std::optional<OciPurl> oci = ParseOciPurl(purl);
+  if (!oci || !oci->version || !IsDigest(*oci->version)) return std::nullopt;
+  return oci->version;
 }
 
 // Trivy records the image as "ImageID: sha256:...", "RepoDigest: name@sha256:..." and
@@ -206,7 +203,7 @@ SbomDocument ParseSpdx(std::string_view path, std::string_view bytes) {
     Refuse(path, "is not an SPDX JSON document (no spdxVersion)");
   }
   if (*version != "SPDX-2.3") Refuse(path, "is " + *version + "; --spdx takes SPDX-2.3 JSON only");
-  ValidateSbomSchema(SbomSchema::kSpdx23, path, d);
+  ValidateAgainstSchema(OfficialSchema::kSpdx23, path, d);
   // Beyond the v2.3 schema: the 2.3.1 errata require documentNamespace, and the document's own id is fixed.
   const Value* creation = ObjectAt(d, "creationInfo");
   if (StringAt(d, "SPDXID").value_or("") != "SPDXRef-DOCUMENT")
@@ -251,7 +248,7 @@ SbomDocument ParseCycloneDx(std::string_view path, std::string_view bytes) {
   std::optional<std::string> version = StringAt(d, "specVersion");
   if (!version) Refuse(path, "is a CycloneDX document without specVersion; --cyclonedx takes CycloneDX 1.5 JSON only");
   if (*version != "1.5") Refuse(path, "is CycloneDX " + *version + "; --cyclonedx takes CycloneDX 1.5 JSON only");
-  ValidateSbomSchema(SbomSchema::kCycloneDx15, path, d);
+  ValidateAgainstSchema(OfficialSchema::kCycloneDx15, path, d);
 
   SbomDocument doc;
   doc.format = "cyclonedx";

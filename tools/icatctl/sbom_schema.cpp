@@ -1,5 +1,5 @@
-// Validation against the official SPDX 2.3 and CycloneDX 1.5 schemas with valijson (docs/decisions.md
-// says why valijson); each schema is parsed once per process from the embedded copy.
+// Validation against the official SPDX 2.3, CycloneDX 1.5 and OpenVEX 0.2.0 schemas with valijson
+// (docs/decisions.md says why valijson); each schema is parsed once per process from the embedded copy.
 #include "sbom_schema.hpp"
 
 #include <valijson/adapters/rapidjson_adapter.hpp>
@@ -60,7 +60,7 @@ void AppendToken(std::string& pointer, std::string_view token) {
 // declaration in the schema says uniqueItems (components, dependencies, services, ...), the loaded
 // copy drops the keyword and UniqueItemViolations checks it in linear time; a name the schema also
 // declares without it (inputs, outputs, parameters: small formulation arrays) keeps valijson's check.
-struct LoadedSbomSchema {
+struct ParsedSchema {
   valijson::Schema schema;
   std::set<std::string> unique_arrays;  // property names whose arrays must hold distinct items
 };
@@ -102,9 +102,9 @@ void DropUniqueItems(rapidjson::Value& node, const std::set<std::string>& names)
   }
 }
 
-std::unique_ptr<LoadedSbomSchema> LoadSchema(std::string_view file_name) {
+std::unique_ptr<ParsedSchema> LoadSchema(std::string_view file_name) {
   rapidjson::Document document = ParseEmbedded(file_name);
-  auto loaded = std::make_unique<LoadedSbomSchema>();
+  auto loaded = std::make_unique<ParsedSchema>();
   std::set<std::string> not_unique;
   FindArrayProperties(document, loaded->unique_arrays, not_unique);
   for (const std::string& name : not_unique) loaded->unique_arrays.erase(name);
@@ -115,13 +115,29 @@ std::unique_ptr<LoadedSbomSchema> LoadSchema(std::string_view file_name) {
   return loaded;
 }
 
-const LoadedSbomSchema& LoadedSchema(SbomSchema which) {
-  if (which == SbomSchema::kSpdx23) {
-    static const std::unique_ptr<LoadedSbomSchema> spdx = LoadSchema("spdx-schema.json");
+const ParsedSchema& LoadedSchema(OfficialSchema which) {
+  if (which == OfficialSchema::kSpdx23) {
+    static const std::unique_ptr<ParsedSchema> spdx = LoadSchema("spdx-schema.json");
     return *spdx;
   }
-  static const std::unique_ptr<LoadedSbomSchema> cyclonedx = LoadSchema("bom-1.5.schema.json");
+  if (which == OfficialSchema::kOpenVex020) {
+    static const std::unique_ptr<ParsedSchema> openvex = LoadSchema("openvex_json_schema.json");
+    return *openvex;
+  }
+  static const std::unique_ptr<ParsedSchema> cyclonedx = LoadSchema("bom-1.5.schema.json");
   return *cyclonedx;
+}
+
+std::string_view SchemaName(OfficialSchema which) {
+  switch (which) {
+    case OfficialSchema::kSpdx23:
+      return "SPDX 2.3";
+    case OfficialSchema::kCycloneDx15:
+      return "CycloneDX 1.5";
+    case OfficialSchema::kOpenVex020:
+      return "OpenVEX 0.2.0";
+  }
+  return "";
 }
 
 // A value's text with object members sorted by name: equal JSON values (uniqueItems' equality)
@@ -194,11 +210,13 @@ void UniqueItemViolations(const rapidjson::Value& node, const std::string& point
   }
 }
 
-// valijson reports a failure again at each enclosing array item and object member ("Failed to
-// validate item #3 in array."); only the innermost report says what is wrong.
+// valijson reports a failure again at each enclosing array item, object member and alternative of
+// anyOf or if/then ("Failed to validate item #3 in array."); only the innermost report, and the
+// summary of the alternatives ("... any schemas allowed by anyOf constraint"), say what is wrong.
 bool RepeatsInnerFailure(const std::string& description) {
   return description.rfind("Failed to validate item #", 0) == 0 ||
-         description.rfind("Failed to validate against schema associated with property name", 0) == 0;
+         description.rfind("Failed to validate against schema associated with property name", 0) == 0 ||
+         description.rfind("Failed to validate against child schema #", 0) == 0;
 }
 
 // valijson's context {"<root>", "[components]", "[3]"} as the JSON pointer "/components/3".
@@ -261,7 +279,7 @@ void Longest(const rapidjson::Value& value, const std::string& pointer, size_t& 
 }
 
 struct Validation {
-  const LoadedSbomSchema* schema;
+  const ParsedSchema* schema;
   const rapidjson::Value* document;
   valijson::ValidationResults results;
   bool valid = false;
@@ -294,15 +312,15 @@ void RunOnLargeStack(Validation& v, size_t longest) {
 
 }  // namespace
 
-void ValidateSbomSchema(SbomSchema which, std::string_view path, const rapidjson::Value& document) {
+void ValidateAgainstSchema(OfficialSchema which, std::string_view path, const rapidjson::Value& document) {
   size_t longest = 0;
   std::string where;
   Longest(document, "", longest, where);
   if (longest > kLongestString) {
     throw Failure(std::string(path) + ": " + where + ": a string of " + std::to_string(longest) +
-                  " bytes, over the " + std::to_string(kLongestString >> 20) + " MiB an SBOM field may hold");
+                  " bytes, over the " + std::to_string(kLongestString >> 20) + " MiB a field may hold");
   }
-  const LoadedSbomSchema& schema = LoadedSchema(which);
+  const ParsedSchema& schema = LoadedSchema(which);
   Validation v{&schema, &document, {}, false, nullptr};
   RunOnLargeStack(v, longest);
   std::vector<std::string> violations;
@@ -314,8 +332,7 @@ void ValidateSbomSchema(SbomSchema which, std::string_view path, const rapidjson
   }
   UniqueItemViolations(document, "", schema.unique_arrays, violations);
   if (violations.empty()) return;
-  std::string reason = which == SbomSchema::kSpdx23 ? "SPDX 2.3" : "CycloneDX 1.5";
-  reason = std::string(path) + ": is not valid " + reason + " (official schema): ";
+  std::string reason = std::string(path) + ": is not valid " + std::string(SchemaName(which)) + " (official schema): ";
   for (size_t i = 0; i < violations.size() && i < kNamedViolations; ++i) reason += (i ? "; " : "") + violations[i];
   if (violations.size() > kNamedViolations) {
     reason += "; and " + std::to_string(violations.size() - kNamedViolations) + " more";

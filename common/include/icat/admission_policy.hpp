@@ -37,6 +37,8 @@ struct AdmissionPolicy {
   bool only_fixable = false;
   int grace_period_days = 0;
   bool deny_watched_cves = false;
+  // The vendor's VEX: a CVE it marks not_affected for the version counts toward no rule (docs/vex.md).
+  bool trust_vendor_vex = true;
   bool require_digest = false;
   std::vector<PolicyException> exceptions;
 };

@@ -18,8 +18,15 @@ inline constexpr std::array<std::string_view, 4> kScopes = {"read:catalog", "rea
 // A portal user's role, most powerful first.
 inline constexpr std::array<std::string_view, 3> kRoles = {"admin", "user", "viewer"};
 // The outbox events a webhook can subscribe to.
-inline constexpr std::array<std::string_view, 5> kEventTypes = {"scan.completed", "vulnerability.detected",
-                                                                "vulnerability.fixed", "cve_watch.matched", "ping"};
+inline constexpr std::array<std::string_view, 6> kEventTypes = {
+    "scan.completed", "vulnerability.detected", "vulnerability.fixed", "cve_watch.matched", "vex.updated", "ping"};
+// A vendor VEX statement's status, and the justification of a not_affected one, as OpenVEX names
+// them (docs/vex.md); CycloneDX analyses are mapped onto these.
+inline constexpr std::array<std::string_view, 4> kVexStatuses = {"not_affected", "affected", "fixed",
+                                                                 "under_investigation"};
+inline constexpr std::array<std::string_view, 5> kVexJustifications = {
+    "component_not_present", "vulnerable_code_not_present", "vulnerable_code_not_in_execute_path",
+    "vulnerable_code_cannot_be_controlled_by_adversary", "inline_mitigations_already_exist"};
 
 template <size_t N>
 bool IsOneOf(std::string_view word, const std::array<std::string_view, N>& words) {

@@ -45,6 +45,7 @@ const kSwitches = {
   requireDigest: ["Only references pinned by digest", "Every image reference must carry an @sha256:… digest."],
   onlyFixable: ["Count only fixable vulnerabilities", "A vulnerability counts only at the highest severity among its findings that have a fix."],
   denyWatchedCves: ["Deny watched CVEs", "Deny images carrying a CVE of your watch list, whatever its severity; no grace period applies."],
+  trustVendorVex: ["Trust the vendor's VEX", "A CVE the image vendor's VEX statement marks not_affected for that version counts toward no rule."],
 };
 
 // The policy's lists, edited one entry per line (at most 100 entries each).
@@ -94,6 +95,7 @@ function toForm(policy) {
     onlyFixable: policy.onlyFixable,
     gracePeriodDays: String(policy.gracePeriodDays),
     denyWatchedCves: policy.denyWatchedCves,
+    trustVendorVex: policy.trustVendorVex,
     exceptions: policy.exceptions.map(exceptionRow),
   };
 }
@@ -118,6 +120,7 @@ function toPolicy(form) {
     onlyFixable: form.onlyFixable,
     gracePeriodDays: Number(form.gracePeriodDays),
     denyWatchedCves: form.denyWatchedCves,
+    trustVendorVex: form.trustVendorVex,
     exceptions: form.exceptions.map((row) => ({
       ...(row.lifts === "cveId" ? { cveId: row.cveId } : { rule: row.lifts }),
       imageId: row.imageId || null,
@@ -199,6 +202,8 @@ function PolicyView({ policy, images }) {
           <dd>{policy.gracePeriodDays} days</dd>
           <dt>{kSwitches.denyWatchedCves[0]}</dt>
           <dd>{yesNo(policy.denyWatchedCves)}</dd>
+          <dt>{kSwitches.trustVendorVex[0]}</dt>
+          <dd>{yesNo(policy.trustVendorVex)}</dd>
         </dl>
       </Section>
       <Section title="Exemptions">
@@ -379,6 +384,7 @@ function PolicyForm({ policy, images }) {
           onInput={(gracePeriodDays) => change({ gracePeriodDays })}
         />
         <Switch name="denyWatchedCves" form={form} change={change} />
+        <Switch name="trustVendorVex" form={form} change={change} />
       </Section>
       <Section title="Exemptions">
         <ListField name="exemptNamespaces" value={form.exemptNamespaces} onInput={(exemptNamespaces) => change({ exemptNamespaces })} />

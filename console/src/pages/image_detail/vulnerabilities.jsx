@@ -66,6 +66,8 @@ function ScanSummary({ scan }) {
       </dd>
       <dt>With a fix</dt>
       <dd>{scan.fixableCount} vulnerabilities have a fixed version in at least one affected package</dd>
+      <dt>Vendor VEX</dt>
+      <dd>{scan.vexExcludedCount} more not counted: the image vendor's VEX marks them not_affected</dd>
     </dl>
   );
 }
@@ -198,7 +200,15 @@ function FindingRow({ finding }) {
         <Severity level={finding.severity} />
       </td>
       <td class="num">{finding.cvssScore === null ? <span class="muted">none</span> : finding.cvssScore.toFixed(1)}</td>
-      <td>{finding.fixState}</td>
+      <td>
+        {finding.fixState}
+        {finding.vex && (
+          <small class="muted block" title={finding.vex.impactStatement || ""}>
+            vendor: {finding.vex.status}
+            {finding.vex.justification ? ` (${finding.vex.justification})` : ""}
+          </small>
+        )}
+      </td>
       <td>{finding.fixedVersion ? <span class="mono">{finding.fixedVersion}</span> : <span class="muted">none</span>}</td>
     </tr>
   );

@@ -96,10 +96,51 @@ BOOST_AUTO_TEST_CASE(check_leaves_out_wont_fix_and_not_affected_findings) {
       it::ProcessResult r = it::RunIcat(dir, key, {"check", reference, "--fail-on", "medium"});
       BOOST_TEST(r.exit_code == 0, Shown(r));
       BOOST_TEST(r.out.find(": 0 at or above medium (") != std::string::npos, r.out);
-      BOOST_TEST(r.out.find("; 2 more at or above medium not counted (not-affected or wont-fix)") != std::string::npos,
+      BOOST_TEST(r.out.find("; 2 more at or above medium not counted (not affected, by the vendor's VEX or the "
+                            "scanner, or wont-fix)") != std::string::npos,
                  r.out);
     }
   }
+}
+
+// The image vendor's VEX (docs/vex.md): a finding it marks not_affected does not fail the check; an
+// `affected` statement leaves the finding counted.
+BOOST_AUTO_TEST_CASE(check_leaves_out_what_the_vendors_vex_marks_not_affected) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  std::string key = tenant.CreateKey(kAllReads);
+  Scanned s = ScanVersions(tenant, dir, "vendor-vex", {it::Fixture(kAlpine310)});
+  std::string reference = s.repository + ":1.0";
+  auto statement = [&](const std::string& cve, const std::string& status) {
+    return R"({"vulnerability": {"name": ")" + cve + R"("}, "products": [{"@id": "pkg:oci/)" + s.name +
+           "?repository_url=" + s.repository + R"("}], )" + status + "}";
+  };
+  // Alpine 3.10's scan has two medium CVEs: one not_affected, one affected.
+  std::string vex = R"({"@context": "https://openvex.dev/ns/v0.2.0", "@id": "https://vendor.test/vex/)" +
+                    it::RandomSuffix(8) + R"(", "author": "Vendor Security", "timestamp": "2026-01-10T10:00:00Z", )"
+                    R"("version": 1, "statements": [)" +
+                    statement("CVE-2019-1549", R"("status": "not_affected", "justification": "vulnerable_code_not_present")") +
+                    ", " + statement("CVE-2019-1551", R"("status": "affected", "action_statement": "Upgrade to 2.0.")") +
+                    "]}";
+  it::ProcessResult ingest = it::Icatctl({"vex", "ingest", dir.Write("vendor.openvex.json", vex)});
+  BOOST_TEST_REQUIRE(ingest.exit_code == 0, ingest.err);
+  it::ProcessResult r = it::RunIcat(dir, key, {"check", reference, "--fail-on", "medium"});
+  BOOST_TEST(r.exit_code == 1, Shown(r));
+  BOOST_TEST(r.out.find(": 1 at or above medium (critical 0, high 0, medium 1, low 0, unknown 0); 1 more at or "
+                        "above medium not counted") != std::string::npos,
+             r.out);
+  it::ProcessResult later = it::Icatctl({"vex", "ingest", dir.Write("vendor-2.openvex.json", [&] {
+    std::string next = vex;
+    next.replace(next.find(R"("status": "affected", "action_statement": "Upgrade to 2.0.")"),
+                 std::string(R"("status": "affected", "action_statement": "Upgrade to 2.0.")").size(),
+                 R"("status": "not_affected", "justification": "vulnerable_code_not_in_execute_path")");
+    next.replace(next.find("2026-01-10T10:00:00Z"), 20, "2026-01-11T10:00:00Z");
+    return next;
+  }())});
+  BOOST_TEST_REQUIRE(later.exit_code == 0, later.err);
+  it::ProcessResult pass = it::RunIcat(dir, key, {"check", reference, "--fail-on", "medium"});
+  BOOST_TEST(pass.exit_code == 0, Shown(pass));
+  BOOST_TEST(pass.out.find(": 0 at or above medium (") != std::string::npos, pass.out);
 }
 
 BOOST_AUTO_TEST_CASE(check_of_several_references_fails_when_one_fails_and_errors_on_an_unknown_one) {

@@ -113,16 +113,22 @@ BOOST_AUTO_TEST_CASE(levels_are_the_four_severities_and_rank_in_order) {
 
 BOOST_AUTO_TEST_CASE(fail_on_counts_findings_at_or_above_the_level_except_not_affected_and_wont_fix) {
   const int high = *client::ParseLevel("high");
+  auto counts = [](const char* severity, const char* state, int level, const char* vex = "") {
+    return client::CountsForFailOn({"CVE-1", severity, state, vex}, level);
+  };
   for (const char* state : {"fixed", "not-fixed", "unknown"}) {
-    BOOST_TEST(client::CountsForFailOn("critical", state, high), state);
-    BOOST_TEST(client::CountsForFailOn("high", state, high), state);
-    BOOST_TEST(!client::CountsForFailOn("medium", state, high), state);
+    BOOST_TEST(counts("critical", state, high), state);
+    BOOST_TEST(counts("high", state, high), state);
+    BOOST_TEST(!counts("medium", state, high), state);
+    // The vendor's VEX: only not_affected takes a finding out.
+    BOOST_TEST(!counts("critical", state, high, "not_affected"), state);
+    for (const char* vex : {"affected", "fixed", "under_investigation"}) BOOST_TEST(counts("critical", state, high, vex));
   }
   for (const char* state : {"not-affected", "wont-fix"}) {
-    BOOST_TEST(!client::CountsForFailOn("critical", state, high), state);
+    BOOST_TEST(!counts("critical", state, high), state);
   }
-  BOOST_TEST(!client::CountsForFailOn("unknown", "fixed", *client::ParseLevel("low")));
-  BOOST_TEST(client::CountsForFailOn("low", "fixed", *client::ParseLevel("low")));
+  BOOST_TEST(!counts("unknown", "fixed", *client::ParseLevel("low")));
+  BOOST_TEST(counts("low", "fixed", *client::ParseLevel("low")));
 }
 
 BOOST_AUTO_TEST_CASE(a_judgement_counts_distinct_ids_and_names_those_left_out) {
@@ -131,16 +137,16 @@ BOOST_AUTO_TEST_CASE(a_judgement_counts_distinct_ids_and_names_those_left_out) {
       {"CVE-2", "high", "wont-fix"},         {"CVE-3", "critical", "not-affected"},
       {"CVE-4", "medium", "fixed"},          {"CVE-5", "high", "not-affected"},
       {"CVE-5", "medium", "fixed"},  // counted as medium: its high finding is not_affected
-      {"CVE-6", "unknown", "fixed"}};
+      {"CVE-6", "unknown", "fixed"},         {"CVE-7", "critical", "fixed", "not_affected"}};
   client::Judgement high = client::Judge(findings, *client::ParseLevel("high"));
   BOOST_TEST(high.failed);
   BOOST_TEST(high.at_or_above == 1);
-  BOOST_TEST(high.excluded == 3);  // CVE-2, CVE-3, CVE-5
+  BOOST_TEST(high.excluded == 4);  // CVE-2, CVE-3, CVE-5, CVE-7
   BOOST_TEST(client::CountsText(high.counts) == "critical 1, high 0, medium 2, low 0, unknown 1");
   client::Judgement critical_only = client::Judge({findings.begin() + 2, findings.end()}, *client::ParseLevel("critical"));
   BOOST_TEST(!critical_only.failed);
   BOOST_TEST(critical_only.at_or_above == 0);
-  BOOST_TEST(critical_only.excluded == 1);  // CVE-3
+  BOOST_TEST(critical_only.excluded == 2);  // CVE-3, CVE-7
   BOOST_TEST(!client::Judge({}, 1).failed);
 }
 

@@ -421,7 +421,8 @@ int Check(const Args& args, const GetEnvFn& getenv) {
         }
         std::vector<Finding> findings;
         for (const Value& f : Member(all, "vulnerabilities").GetArray()) {
-          findings.push_back({Str(f, "id"), Str(f, "severity"), Str(f, "fixState")});
+          const Value& vex = Member(f, "vex");
+          findings.push_back({Str(f, "id"), Str(f, "severity"), Str(f, "fixState"), vex.IsObject() ? Str(vex, "status") : ""});
         }
         Judgement judgement = Judge(findings, *level);
         any_failed = any_failed || judgement.failed;
@@ -430,7 +431,7 @@ int Check(const Args& args, const GetEnvFn& getenv) {
                   << ")";
         if (judgement.excluded > 0) {
           std::cout << "; " << judgement.excluded << " more at or above " << level_name
-                    << " not counted (not-affected or wont-fix)";
+                    << " not counted (not affected, by the vendor's VEX or the scanner, or wont-fix)";
         }
         std::cout << '\n';
       }

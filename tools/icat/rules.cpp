@@ -14,7 +14,9 @@ namespace {
 // The catalogue's version digests are sha256 (image_versions.digest); the grammar's check of it.
 bool IsDigest(std::string_view digest) { return digest.rfind("sha256:", 0) == 0 && IsImageDigest(digest); }
 
-bool Excluded(std::string_view fix_state) { return fix_state == "not-affected" || fix_state == "wont-fix"; }
+bool Excluded(const Finding& f) {
+  return f.fix_state == "not-affected" || f.fix_state == "wont-fix" || f.vex_status == "not_affected";
+}
 
 }  // namespace
 
@@ -69,9 +71,9 @@ std::optional<int> ParseLevel(std::string_view level) {
   return rank;
 }
 
-bool CountsForFailOn(std::string_view severity, std::string_view fix_state, int level) {
-  int rank = SeverityRank(severity);
-  return rank > 0 && rank >= level && !Excluded(fix_state);
+bool CountsForFailOn(const Finding& finding, int level) {
+  int rank = SeverityRank(finding.severity);
+  return rank > 0 && rank >= level && !Excluded(finding);
 }
 
 Judgement Judge(const std::vector<Finding>& findings, int level) {
@@ -79,8 +81,8 @@ Judgement Judge(const std::vector<Finding>& findings, int level) {
   std::map<std::string, int> counted_rank;  // id -> highest rank among its counted findings
   std::set<std::string> blocking, excluded_only;
   for (const Finding& f : findings) {
-    if (CountsForFailOn(f.severity, f.fix_state, level)) blocking.insert(f.id);
-    if (Excluded(f.fix_state)) {
+    if (CountsForFailOn(f, level)) blocking.insert(f.id);
+    if (Excluded(f)) {
       if (SeverityRank(f.severity) >= level && SeverityRank(f.severity) > 0) excluded_only.insert(f.id);
       continue;
     }

@@ -29,16 +29,18 @@ int SeverityRank(std::string_view severity);
 // --fail-on / level values: critical, high, medium, low; nullopt otherwise.
 std::optional<int> ParseLevel(std::string_view level);
 
-// The fail-on rule. A finding counts when its severity is at or above the level and its fixState
-// is neither `not-affected` (a VEX statement: the code is not there) nor `wont-fix` (the
-// distributor states no fix will ever come: fix unavailable). `fixed`, `not-fixed` and `unknown`
-// count: a pending fix is still a present vulnerability. This is grype's `--fail-on LEVEL` with
-// its VEX handling and `--ignore-states wont-fix`; a finding of unknown severity never counts.
-bool CountsForFailOn(std::string_view severity, std::string_view fix_state, int level);
-
 struct Finding {
   std::string id, severity, fix_state;
+  std::string vex_status;  // the image vendor's VEX statement's status (docs/vex.md); empty: none applies
 };
+
+// The fail-on rule. A finding counts when its severity is at or above the level, its fixState is
+// neither `not-affected` (the scanner's VEX: the code is not there) nor `wont-fix` (the distributor
+// states no fix will ever come: fix unavailable), and the image vendor's VEX does not mark it
+// `not_affected`. `fixed`, `not-fixed` and `unknown` count: a pending fix is still a present
+// vulnerability. This is grype's `--fail-on LEVEL` with its VEX handling and `--ignore-states
+// wont-fix`; a finding of unknown severity never counts.
+bool CountsForFailOn(const Finding& finding, int level);
 
 struct Judgement {
   bool failed = false;
@@ -46,7 +48,7 @@ struct Judgement {
   // its highest severity among them), every severity listed.
   std::map<std::string, int> counts;
   int at_or_above = 0;  // distinct ids at or above the level: failed exactly when above 0
-  int excluded = 0;     // distinct ids at or above the level seen only as not-affected or wont-fix
+  int excluded = 0;     // distinct ids at or above the level seen only as not affected or wont-fix
 };
 
 Judgement Judge(const std::vector<Finding>& findings, int level);

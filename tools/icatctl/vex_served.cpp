@@ -58,6 +58,12 @@ struct Served {
   std::string sha256;
 };
 
+// A version of the image, and the blob of its latest scan's CycloneDX SBOM (the BOM-Links' target).
+struct VersionToServe {
+  VexSubject subject;
+  std::optional<std::string> cyclonedx_sbom;
+};
+
 // An image's versions, statements and stored documents, and what storing has done so far.
 struct ImageState {
   std::string name;
@@ -83,6 +89,18 @@ std::map<std::string, std::vector<ServedStatement>> StatementsByVersion(Db& db, 
          std::string(rows.Text(i, time)), std::string(rows.Text(i, author))});
   }
   return by_version;
+}
+
+std::vector<VersionToServe> Versions(Db& db, const std::string& image_id) {
+  std::vector<VersionToServe> versions;
+  Rows rows = db.RunSql(kVersions, {image_id});
+  for (int i = 0; i < rows.size(); ++i) {
+    versions.push_back(
+        {{std::string(rows.Text(i, rows.Column("id"))), std::string(rows.Text(i, rows.Column("repository"))),
+          std::string(rows.Text(i, rows.Column("tag"))), std::string(rows.Text(i, rows.Column("digest")))},
+         rows.OptionalText(i, rows.Column("cyclonedx_sbom"))});
+  }
+  return versions;
 }
 
 std::map<std::pair<std::string, std::string>, Served> ServedDocuments(Db& db, const std::string& image_id) {
@@ -124,20 +142,18 @@ void StoreDocument(Db& db, const std::string& blob_dir, const SigningKey& key, I
 }
 
 // One version: its two documents from the statements that apply to it, or none.
-void ServeVersion(Db& db, const std::string& blob_dir, const SigningKey& key, ImageState& image, const Rows& versions,
-                  int row) {
-  VexSubject subject{std::string(versions.Text(row, versions.Column("id"))),
-                     std::string(versions.Text(row, versions.Column("repository"))),
-                     std::string(versions.Text(row, versions.Column("tag"))),
-                     std::string(versions.Text(row, versions.Column("digest")))};
+void ServeVersion(Db& db, const std::string& blob_dir, const SigningKey& key, ImageState& image,
+                  const VersionToServe& version) {
+  const VexSubject& subject = version.subject;
   std::vector<ServedStatement> statements = StatementsToServe(image.statements[subject.version_id]);
   if (statements.empty()) {
-    for (std::string_view format : kVexFormats)
-      image.removed += image.served.count({subject.version_id, std::string(format)});
-    db.ExecSql(kRemoveServed, {subject.version_id});
+    long long stored = 0;
+    for (std::string_view format : kVexFormats) stored += image.served.count({subject.version_id, std::string(format)});
+    if (stored > 0) db.ExecSql(kRemoveServed, {subject.version_id});
+    image.removed += stored;
     return;
   }
-  std::optional<SbomLinks> links = LinksOfSbom(blob_dir, versions.OptionalText(row, versions.Column("cyclonedx_sbom")));
+  std::optional<SbomLinks> links = LinksOfSbom(blob_dir, version.cyclonedx_sbom);
   for (std::string_view format_view : kVexFormats) {
     std::string format(format_view);
     auto write = [&](long long document_version) {
@@ -168,8 +184,7 @@ std::string ServeVexDocuments(Db& db, const std::string& blob_dir, const Signing
   image.statements = StatementsByVersion(db, image_id);
   image.served = ServedDocuments(db, image_id);
   if (image.statements.empty() && image.served.empty()) return "";  // most images: no VEX at all
-  Rows versions = db.RunSql(kVersions, {image_id});
-  for (int row = 0; row < versions.size(); ++row) ServeVersion(db, blob_dir, key, image, versions, row);
+  for (const VersionToServe& version : Versions(db, image_id)) ServeVersion(db, blob_dir, key, image, version);
   if (image.written + image.removed == 0) return "";
   return "served vex documents of " + image.name + ": " + std::to_string(image.written) + " written, " +
          std::to_string(image.removed) + " removed, " + std::to_string(image.unchanged) + " unchanged";

@@ -22,10 +22,10 @@ Reply GetVersionVex(Context& ctx);        // GET /api/docker-images/{imageId}/ve
 
 // One signed file of the blob store, as a download needs it.
 struct SignedFile {
-  std::string filename;      // Content-Disposition's
+  std::string filename;  // Content-Disposition's
   std::string content_type;
-  std::string sha256_hex;    // of the exact bytes
-  std::string signature;     // base64 Ed25519
+  std::string sha256_hex;  // of the exact bytes
+  std::string signature;   // base64 Ed25519
   std::string key_id;
 };
 

@@ -84,7 +84,8 @@ const std::string kSbom = R"({"bomFormat": "CycloneDX", "specVersion": "1.5",
       {"bom-ref": "pkg:deb/debian/libidn2-0@2.0.4", "type": "library", "name": "libidn2-0",
        "purl": "pkg:deb/debian/libidn2-0@2.0.4"}]},
     {"bom-ref": "no-purl", "type": "library", "name": "mystery"},
-    {"bom-ref": "3ff14136-e09f-4df9-80ea-000000000004", "type": "library", "name": "zlib", "purl": "pkg:deb/debian/zlib1g@1.3"}]})";
+    {"bom-ref": "3ff14136-e09f-4df9-80ea-000000000004", "type": "library", "name": "zlib",
+     "purl": "pkg:deb/debian/zlib1g@1.3"}]})";
 
 }  // namespace
 

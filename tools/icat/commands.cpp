@@ -384,7 +384,8 @@ int Vex(const Args& args, const GetEnvFn& getenv) {
   ImageRow image = FindImage(api, spec.image);
   VersionRow version = FindVersion(api, image, spec);  // the latest one without a tag or digest
   std::string path = ImagePath(image, version) + "/vex?format=" + format;
-  std::string what = image.name + " " + version.tag + (format == "openvex" ? " OpenVEX document" : " CycloneDX VEX document");
+  std::string what =
+      image.name + " " + version.tag + (format == "openvex" ? " OpenVEX document" : " CycloneDX VEX document");
   HttpReply reply;
   try {
     // Always a versioned path: the latest version was found in the image's detail too.

@@ -63,7 +63,8 @@ const std::vector<Command>& AllCommands() {
        "A version the vendor has made no statement about has no document: icat says so, writes\n"
        "nothing and exits 3, so a pipeline can run its scanner without --vex then.\n",
        WithConnection({{"IMAGE[:TAG|@DIGEST]"},
-                       {{"format", FlagKind::kOptional, "FORMAT", "openvex (OpenVEX 0.2.0, the default) or cyclonedx (CycloneDX 1.5)"},
+                       {{"format", FlagKind::kOptional, "FORMAT",
+                         "openvex (OpenVEX 0.2.0, the default) or cyclonedx (CycloneDX 1.5)"},
                         {"output", FlagKind::kOptional, "FILE", "write the verified document here (default: stdout)", 'o'}}}),
        Vex},
       {"check", "Judges image references: exit 1 when one has a finding at or above --fail-on.",

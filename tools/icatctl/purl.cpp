@@ -56,7 +56,8 @@ std::string PercentEncoded(std::string_view text) {
 
 std::string ImagePurl(std::string_view repository, std::string_view digest) {
   std::string_view name = repository.substr(repository.rfind('/') + 1);  // the whole text without a '/'
-  return "pkg:oci/" + std::string(name) + "@" + PercentEncoded(digest) + "?repository_url=" + PercentEncoded(repository);
+  return "pkg:oci/" + std::string(name) + "@" + PercentEncoded(digest) +
+         "?repository_url=" + PercentEncoded(repository);
 }
 
 std::string PurlKey(std::string_view purl) { return std::string(purl.substr(0, purl.find_first_of("?#"))); }

@@ -373,20 +373,25 @@ namespace {
 template <size_t N>
 std::optional<std::string> Translated(const CycloneDxWord (&table)[N], std::string_view word, bool to_openvex) {
   for (const CycloneDxWord& row : table) {
-    if ((to_openvex ? row.cyclonedx : row.openvex) == word) return std::string(to_openvex ? row.openvex : row.cyclonedx);
+    std::string_view from = to_openvex ? row.cyclonedx : row.openvex, to = to_openvex ? row.openvex : row.cyclonedx;
+    if (from == word) return std::string(to);
   }
   return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<std::string> StatusOfCycloneDxState(std::string_view state) { return Translated(kCycloneDxStates, state, true); }
+std::optional<std::string> StatusOfCycloneDxState(std::string_view state) {
+  return Translated(kCycloneDxStates, state, true);
+}
 
 std::optional<std::string> JustificationOfCycloneDx(std::string_view justification) {
   return Translated(kCycloneDxJustifications, justification, true);
 }
 
-std::optional<std::string> CycloneDxStateOf(std::string_view status) { return Translated(kCycloneDxStates, status, false); }
+std::optional<std::string> CycloneDxStateOf(std::string_view status) {
+  return Translated(kCycloneDxStates, status, false);
+}
 
 std::optional<std::string> CycloneDxJustificationOf(std::string_view justification) {
   return Translated(kCycloneDxJustifications, justification, false);

@@ -92,7 +92,8 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_SETUP_TOKEN_HOURS", kInt, "72", 1, 720, "", kHandlers,
        "How long a portal user's one-time set-up link (POST /api/users, .../setup-token) stays valid."},
       {"ICAT_SIGNING_KEY_FILE", kFile, "", 0, 0, "", kIcatctl,
-       "PEM Ed25519 private key with which icatctl ingest signs SBOMs (openssl genpkey -algorithm ed25519)."},
+       "PEM Ed25519 private key with which icatctl ingest and vex ingest sign SBOMs and VEX documents "
+       "(openssl genpkey -algorithm ed25519)."},
       {"ICAT_TRUSTED_PROXIES", kCidrList, "", 0, 0, "", kStack,
        "Proxies before nginx whose X-Forwarded-For is believed (nginx set_real_ip_from)."},
       {"ICAT_WEBHOOK_ALLOW_HTTP", kBool, "0", 0, 0, "", kHandlers | kDispatcher,

@@ -22,6 +22,15 @@ std::string HexDecode(std::string_view hex) {
   return bytes;
 }
 
+// "<image>_<tag>", a '/' of a nested image name as '_': the start of a download's filename.
+std::string FileStem(std::string_view image_name, std::string_view tag) {
+  std::string name(image_name);
+  for (char& c : name) {
+    if (c == '/') c = '_';
+  }
+  return name + "_" + std::string(tag);
+}
+
 std::string_view FormatLabel(std::string_view format) { return format == "spdx" ? "SPDX" : "CycloneDX"; }
 
 std::string_view ContentType(std::string_view format) {
@@ -43,7 +52,7 @@ std::string FormatsOf(const Rows& rows) {
 // of the asked format, or with none asked the first row's (CycloneDX, else SPDX). An unknown image
 // or version is 404 NOT_FOUND; a known one without that SBOM is 404 SBOM_NOT_AVAILABLE, its message
 // saying what is missing and which formats the version has.
-SbomFile FileAt(const Rows& rows, const std::optional<std::string>& format, bool latest_version) {
+SignedFile FileAt(const Rows& rows, const std::optional<std::string>& format, bool latest_version) {
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, latest_version ? "No such image." : "No such image or version.");
   const int format_col = rows.Column("format");
   std::string name(rows.Text(0, rows.Column("image_name")));
@@ -57,9 +66,9 @@ SbomFile FileAt(const Rows& rows, const std::optional<std::string>& format, bool
   }
   for (int row = 0; row < rows.size(); row++) {
     if (rows.IsNull(row, format_col) || (format && rows.Text(row, format_col) != *format)) continue;
-    return {name,
-            tag,
-            std::string(rows.Text(row, format_col)),
+    std::string_view found = rows.Text(row, format_col);
+    return {DownloadFilename(name, tag, found),
+            std::string(ContentType(found)),
             std::string(rows.Text(row, rows.Column("sha256"))),
             std::string(rows.Text(row, rows.Column("signature"))),
             std::string(rows.Text(row, rows.Column("signing_key_id")))};
@@ -97,11 +106,11 @@ std::optional<std::string> ParseFormat(const Request& request) {
 }
 
 std::string DownloadFilename(std::string_view image_name, std::string_view tag, std::string_view format) {
-  std::string name(image_name);
-  for (char& c : name) {
-    if (c == '/') c = '_';
-  }
-  return name + "_" + std::string(tag) + (format == "spdx" ? ".spdx.json" : ".cdx.json");
+  return FileStem(image_name, tag) + (format == "spdx" ? ".spdx.json" : ".cdx.json");
+}
+
+std::string VexFilename(std::string_view image_name, std::string_view tag, std::string_view format) {
+  return FileStem(image_name, tag) + (format == "openvex" ? ".openvex.json" : ".vex.cdx.json");
 }
 
 std::string Etag(std::string_view sha256_hex) { return "\"sha256:" + std::string(sha256_hex) + "\""; }
@@ -118,7 +127,7 @@ bool EtagMatches(std::string_view if_none_match, std::string_view etag) {
   return false;
 }
 
-Reply DownloadReply(const SbomFile& file, std::string_view if_none_match) {
+Reply DownloadReply(const SignedFile& file, std::string_view if_none_match) {
   Reply reply;
   std::string etag = Etag(file.sha256_hex);
   // Authenticated content: caches may keep it but must revalidate (a cheap 304).
@@ -128,10 +137,8 @@ Reply DownloadReply(const SbomFile& file, std::string_view if_none_match) {
     return reply;
   }
   reply.status = 200;
-  reply.headers.emplace_back("Content-Type", std::string(ContentType(file.format)));
-  reply.headers.emplace_back(
-      "Content-Disposition",
-      "attachment; filename=\"" + DownloadFilename(file.image_name, file.tag, file.format) + "\"");
+  reply.headers.emplace_back("Content-Type", file.content_type);
+  reply.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + file.filename + "\"");
   reply.headers.emplace_back("Repr-Digest", "sha-256=:" + Base64Encode(HexDecode(file.sha256_hex)) + ":");
   reply.headers.emplace_back("X-Signature", file.signature);
   reply.headers.emplace_back("X-Signature-Key-Id", file.key_id);
@@ -200,7 +207,7 @@ Reply GetVersionSpdx(Context& ctx) { return VersionDownload(ctx, "spdx"); }
 Reply GetVersionCycloneDx(Context& ctx) { return VersionDownload(ctx, "cyclonedx"); }
 
 // GET /v1/signing-keys   (public)
-//   200 {"keys": [{"id", "algorithm": "Ed25519", "publicKeyPem"}]}: every key that signed an SBOM
+//   200 {"keys": [{"id", "algorithm": "Ed25519", "publicKeyPem"}]}: every key that signed an SBOM or a VEX document
 Reply ListSigningKeys(Context& ctx) {
   Rows rows = ctx.db.Run(kListSigningKeys);
   std::vector<SigningKeyView> keys;

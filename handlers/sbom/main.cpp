@@ -1,4 +1,5 @@
-// icat-sbom: signed SBOM downloads (bytes served by nginx from the blob store) and the signing keys.
+// icat-sbom: signed downloads (bytes served by nginx from the blob store) of SBOMs and of the VEX
+// documents icatctl writes, and the signing keys.
 #include "queries.hpp"
 #include "sbom.hpp"
 
@@ -12,6 +13,10 @@ int main(int argc, char** argv) {
        icat::sbom::GetVersionSpdx},
       {"GET", "/api/docker-images/{imageId}/versions/{versionId}/sbom/cyclonedx", Access::kPortal, "", "",
        icat::sbom::GetVersionCycloneDx},
+      {"GET", "/v1/images/{id}/versions/{versionId}/vex", Access::kApiKey, "read:vulns", "format",
+       icat::sbom::GetImageVersionVex},
+      {"GET", "/api/docker-images/{imageId}/versions/{versionId}/vex", Access::kPortal, "", "format",
+       icat::sbom::GetVersionVex},
       {"GET", "/v1/signing-keys", Access::kPublic, "", "", icat::sbom::ListSigningKeys},
   };
   return icat::ServeGroup("sbom", routes, icat::sbom::kStatements, argc, argv);

@@ -1,4 +1,4 @@
-// The sbom group's named SQL. Every SBOM query joins licences: an unlicensed image does not exist.
+// The sbom group's named SQL. Every download query joins licences: an unlicensed image does not exist.
 #pragma once
 
 #include <vector>
@@ -30,13 +30,21 @@ inline constexpr Statement kSbomOfVersion{"sbom_of_version",
     "JOIN image_versions v ON v.image_id = i.id AND v.id = " ICAT_VERSION_OF_REF("$2::uuid", "$3", "$4") " "
     "LEFT JOIN scans s ON s.id = v.latest_scan_id "
     "LEFT JOIN sboms b ON b.scan_id = s.id WHERE i.id = $2::uuid ORDER BY b.format <> 'cyclonedx'"};
-// Every key that ever signed an SBOM, oldest first (public: no tenant involved).
+// $1 tenant, $2 image id, $3 version id or NULL, $4 tag or NULL (a VersionRef), $5 format: the
+// version and its served VEX document of that format (NULLs when it has none); no row for an unknown
+// or unlicensed image or version
+inline constexpr Statement kVexOfVersion{"vex_of_version",
+    "SELECT i.name AS image_name, v.tag, d.sha256, d.signature, d.signing_key_id "
+    "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+    "JOIN image_versions v ON v.image_id = i.id AND v.id = " ICAT_VERSION_OF_REF("$2::uuid", "$3", "$4") " "
+    "LEFT JOIN vex_served_documents d ON d.version_id = v.id AND d.format = $5 WHERE i.id = $2::uuid"};
+// Every key that ever signed an SBOM or a VEX document, oldest first (public: no tenant involved).
 inline constexpr Statement kListSigningKeys{"list_signing_keys",
     "SELECT id, algorithm, public_key_pem FROM signing_keys ORDER BY created_at, id"};
 
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
-    kSbomOfLatestVersion, kSbomOfVersion, kListSigningKeys,
+    kSbomOfLatestVersion, kSbomOfVersion, kVexOfVersion, kListSigningKeys,
 };
 // clang-format on
 

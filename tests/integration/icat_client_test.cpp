@@ -1,19 +1,17 @@
 // build/bin/icat, the tenants' client, against the stack: images, a verified SBOM download written
 // byte for byte, a tampered download refused without writing, API errors in words, vulns and cve.
 
-#include <atomic>
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 
-#include "icat/crypto.hpp"
 #include "icat_client_support.hpp"
-#include "receiver.hpp"
 
 namespace it = icat::test;
 using it::kAllReads;
 using it::kAlpine310;
 using it::kNginxGrype;
 using it::Shown;
+using it::TamperingProxy;
 
 namespace {
 
@@ -52,48 +50,6 @@ struct OneImage {
   it::TempDir dir;
   Scanned image;
   std::string key;
-};
-
-// An HTTP proxy in front of the stack (a Receiver answering for it) that changes SBOM downloads on
-// the way: one byte of the body flipped, and (kRestate) the ETag and Repr-Digest restated to match
-// the changed bytes, so only the signature can tell.
-class TamperingProxy {
- public:
-  enum Mode { kFlipByte, kRestate };
-  explicit TamperingProxy(Mode mode)
-      : mode_(mode), receiver_("127.0.0.1", [this](const it::ReceivedRequest& request) { return Forward(request); }) {}
-  std::string Url() const { return receiver_.BaseUrl(); }
-  int tampered() const { return tampered_; }
-
- private:
-  std::string Forward(const it::ReceivedRequest& request) {
-    it::Headers forwarded;
-    auto auth = request.headers.find("authorization");
-    if (auth != request.headers.end()) forwarded.emplace_back("Authorization", auth->second);
-    it::Response r = upstream_.Get(it::GetEnv().base_url + request.target, forwarded);
-    std::string body = r.body;
-    std::map<std::string, std::string> headers = r.headers;
-    if (request.target.find("/sbom") != std::string::npos && r.status == 200 && !body.empty()) {
-      body[body.size() / 2] ^= 1;
-      tampered_++;
-      if (mode_ == kRestate) {
-        std::string sha = icat::Sha256(body);
-        headers["etag"] = "\"sha256:" + icat::HexEncode(sha) + "\"";
-        headers["repr-digest"] = "sha-256=:" + icat::Base64Encode(sha) + ":";
-      }
-    }
-    std::string reply = "HTTP/1.1 " + std::to_string(r.status) + " X\r\nConnection: close\r\nContent-Length: " +
-                        std::to_string(body.size()) + "\r\n";
-    for (const char* name : {"content-type", "etag", "repr-digest", "x-signature", "x-signature-key-id", "x-request-id"}) {
-      if (headers.count(name)) reply += std::string(name) + ": " + headers[name] + "\r\n";
-    }
-    return reply + "\r\n" + body;
-  }
-
-  Mode mode_;
-  std::atomic<int> tampered_{0};
-  it::HttpClient upstream_;  // used on the receiver's thread only
-  it::Receiver receiver_;    // last: its thread stops before the members it uses go
 };
 
 size_t Entries(const std::string& dir) {

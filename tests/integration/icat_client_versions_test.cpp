@@ -1,7 +1,6 @@
 // build/bin/icat on the versioned and reference endpoints (issue 17 items 1 and 2): icat check's
 // exit codes and the fail-on rule on real findings, and an older version's SBOM and findings.
 #include <boost/test/unit_test.hpp>
-#include <filesystem>
 
 #include "icat_client_support.hpp"
 
@@ -185,21 +184,6 @@ BOOST_AUTO_TEST_CASE(check_fails_a_version_never_scanned_and_vulns_calls_its_fin
   BOOST_TEST(vulns.exit_code == 0, Shown(vulns));
   BOOST_TEST(vulns.out.find(": never scanned, so its vulnerabilities are unknown (not none)") != std::string::npos,
              vulns.out);
-}
-
-// docs/client.md: until the service serves VEX documents, icat vex says so and exits 2.
-BOOST_AUTO_TEST_CASE(vex_exits_2_saying_the_service_has_no_such_endpoint_yet) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanVersions(tenant, dir, "vex", {it::Fixture(kAlpine310)});
-  std::string key = tenant.CreateKey(kAllReads);
-  std::string out = dir.path() + "/vex.json";
-  it::ProcessResult r = it::RunIcat(dir, key, {"vex", s.name, "-o", out});
-  BOOST_TEST(r.exit_code == 2, Shown(r));
-  BOOST_TEST(r.err.find("the service has no endpoint GET /v1/images/{id}/versions/{versionId}/vex yet") !=
-                 std::string::npos,
-             r.err);
-  BOOST_TEST(!std::filesystem::exists(out));
 }
 
 BOOST_AUTO_TEST_CASE(an_older_version_by_tag_or_digest_gets_its_own_sbom_and_findings) {

@@ -78,7 +78,9 @@ std::set<std::string> StoredFiles() {
 
 std::set<std::string> ReferencedFiles() {
   std::set<std::string> files;
-  for (const it::PgRow& row : it::PgQuery("SELECT DISTINCT sha256 FROM sboms")) files.insert(BlobPath(*row.at(0)));
+  for (const it::PgRow& row : it::PgQuery("SELECT sha256 FROM sboms UNION SELECT sha256 FROM vex_served_documents")) {
+    files.insert(BlobPath(*row.at(0)));
+  }
   return files;
 }
 

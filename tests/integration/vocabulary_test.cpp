@@ -43,6 +43,8 @@ BOOST_AUTO_TEST_CASE(each_list_is_the_set_its_sql_check_allows) {
   BOOST_TEST((CheckedWords("webhooks", "events") == Words(icat::kEventTypes)));
   BOOST_TEST((CheckedWords("vex_statements", "status") == Words(icat::kVexStatuses)));
   BOOST_TEST((CheckedWords("vex_statements", "justification") == Words(icat::kVexJustifications)));
+  BOOST_TEST((CheckedWords("vex_documents", "format") == Words(icat::kVexFormats)));
+  BOOST_TEST((CheckedWords("vex_served_documents", "format") == Words(icat::kVexFormats)));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

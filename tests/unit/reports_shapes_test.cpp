@@ -38,10 +38,9 @@ std::string HeaderOf(const icat::Reply& reply, const std::string& name) {
   return "";
 }
 
-icat::sbom::SbomFile SampleFile(std::string format) {
-  return {"hardened/nginx",  "1.27.3",
-          std::move(format), "17a79156e71b208ebcd0c046643139c68f18d0fe19c9ca1cad3eff2d2ba99438",
-          "c2lnbmF0dXJl",    "0123456789abcdef"};
+icat::sbom::SignedFile SampleFile() {
+  return {icat::sbom::DownloadFilename("hardened/nginx", "1.27.3", "spdx"), "application/spdx+json",
+          "17a79156e71b208ebcd0c046643139c68f18d0fe19c9ca1cad3eff2d2ba99438", "c2lnbmF0dXJl", "0123456789abcdef"};
 }
 
 }  // namespace
@@ -57,8 +56,17 @@ BOOST_AUTO_TEST_CASE(format_omitted_is_no_format_and_only_two_values_pass) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(vex_format_omitted_is_openvex_and_only_two_values_pass) {
+  BOOST_TEST(icat::sbom::ParseVexFormat(WithQuery("")) == "openvex");
+  BOOST_TEST(icat::sbom::ParseVexFormat(WithQuery("format=openvex")) == "openvex");
+  BOOST_TEST(icat::sbom::ParseVexFormat(WithQuery("format=cyclonedx")) == "cyclonedx");
+  for (const char* bad : {"format=", "format=OpenVEX", "format=spdx", "format=csaf", "format=openvex%20"}) {
+    BOOST_TEST(InvalidField([&] { icat::sbom::ParseVexFormat(WithQuery(bad)); }) == "format", bad);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(download_headers_describe_the_blob_and_send_nginx_to_it) {
-  icat::Reply reply = icat::sbom::DownloadReply(SampleFile("spdx"), "");
+  icat::Reply reply = icat::sbom::DownloadReply(SampleFile(), "");
   BOOST_TEST(reply.status == 200);
   BOOST_TEST(reply.body.empty());
   BOOST_TEST(HeaderOf(reply, "X-Accel-Redirect") ==
@@ -69,16 +77,16 @@ BOOST_AUTO_TEST_CASE(download_headers_describe_the_blob_and_send_nginx_to_it) {
   BOOST_TEST(HeaderOf(reply, "Repr-Digest") == "sha-256=:F6eRVucbII680MBGZDE5xo8Y0P4ZycocrT7/LSuplDg=:");
   BOOST_TEST(HeaderOf(reply, "X-Signature") == "c2lnbmF0dXJl");
   BOOST_TEST(HeaderOf(reply, "X-Signature-Key-Id") == "0123456789abcdef");
-  icat::Reply cdx = icat::sbom::DownloadReply(SampleFile("cyclonedx"), "\"sha256:other\"");
-  BOOST_TEST(cdx.status == 200);
-  BOOST_TEST(HeaderOf(cdx, "Content-Type") == "application/vnd.cyclonedx+json; version=1.5");
+  BOOST_TEST(icat::sbom::DownloadReply(SampleFile(), "\"sha256:other\"").status == 200);
   BOOST_TEST(icat::sbom::DownloadFilename("nginx", "1.0", "cyclonedx") == "nginx_1.0.cdx.json");
+  BOOST_TEST(icat::sbom::VexFilename("hardened/nginx", "1.0", "openvex") == "hardened_nginx_1.0.openvex.json");
+  BOOST_TEST(icat::sbom::VexFilename("nginx", "1.0", "cyclonedx") == "nginx_1.0.vex.cdx.json");
 }
 
 BOOST_AUTO_TEST_CASE(if_none_match_naming_the_etag_is_answered_304_without_the_blob) {
   std::string etag = icat::sbom::Etag("17a79156e71b208ebcd0c046643139c68f18d0fe19c9ca1cad3eff2d2ba99438");
   for (const std::string& header : {etag, "W/" + etag, "\"a\", " + etag + " ,\"b\"", std::string("*")}) {
-    icat::Reply reply = icat::sbom::DownloadReply(SampleFile("spdx"), header);
+    icat::Reply reply = icat::sbom::DownloadReply(SampleFile(), header);
     BOOST_TEST(reply.status == 304, header);
     BOOST_TEST(HeaderOf(reply, "ETag") == etag);
     BOOST_TEST(HeaderOf(reply, "X-Accel-Redirect").empty());

@@ -16,10 +16,12 @@
 
 namespace icat::client {
 
-// Exit statuses (docs/client.md): 0 done, 1 icat check found what --fail-on names, 2 any error.
+// Exit statuses (docs/client.md): 0 done, 1 icat check found what --fail-on names, 2 any error, 3
+// icat vex found no VEX document to download (the vendor has made no statement about the version).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitCheckFailed = 1;
 inline constexpr int kExitError = 2;
+inline constexpr int kExitNoVex = 3;
 
 // Anything that stops a command: printed as "icat: <message>", exit 2.
 class Failure : public std::runtime_error {

@@ -377,18 +377,28 @@ int Cve(const Args& args, const GetEnvFn& getenv) {
 // icat vex IMAGE[:TAG|@DIGEST] [--format openvex|cyclonedx] [-o FILE]
 int Vex(const Args& args, const GetEnvFn& getenv) {
   ImageSpec spec = SpecOf(args.Positional(0));
-  std::optional<std::string> format = args.Optional("format");
-  if (format && *format != "openvex" && *format != "cyclonedx") {
-    throw UsageError("--format: '" + *format + "' is not openvex or cyclonedx");
-  }
+  std::string format = args.Optional("format").value_or(std::string(kVexFormats[0]));
+  if (!IsOneOf(format, kVexFormats)) throw UsageError("--format: '" + format + "' is not openvex or cyclonedx");
+  std::string output = args.Optional("output").value_or("");
   Api api(ResolveConnection(args, getenv));
   ImageRow image = FindImage(api, spec.image);
   VersionRow version = FindVersion(api, image, spec);  // the latest one without a tag or digest
-  std::string path = ImagePath(image, version) + "/vex" + (format ? "?format=" + *format : "");
-  // Always a versioned path: the latest version was found in the image's detail too.
-  HttpReply reply = OnVersionedPath(true, "GET /v1/images/{id}/versions/{versionId}/vex",
-                                    "; it serves no VEX documents", [&] { return GetOk(api, path); });
-  VerifiedDownload(api, reply, image.name + " " + version.tag + " VEX document", args.Optional("output").value_or(""));
+  std::string path = ImagePath(image, version) + "/vex?format=" + format;
+  std::string what =
+      image.name + " " + version.tag + (format == "openvex" ? " OpenVEX document" : " CycloneDX VEX document");
+  HttpReply reply;
+  try {
+    // Always a versioned path: the latest version was found in the image's detail too.
+    reply = OnVersionedPath(true, "GET /v1/images/{id}/versions/{versionId}/vex", "; it serves no VEX documents",
+                            [&] { return GetOk(api, path, "downloading " + what); });
+  } catch (const ApiFailure& failure) {
+    if (failure.error != "VEX_NOT_AVAILABLE") throw;
+    // Not an error: nothing to apply. Its own status, so a pipeline can run its scanner without --vex.
+    std::cerr << "icat: " << failure.message << (output.empty() ? "" : " Nothing was written to " + output + ".")
+              << " (exit " << kExitNoVex << ")\n";
+    return kExitNoVex;
+  }
+  VerifiedDownload(api, reply, what, output);
   return kExitOk;
 }
 

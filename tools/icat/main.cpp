@@ -1,5 +1,6 @@
 // icat: the tenants' client of the /v1 API for pipelines and scripts (docs/client.md).
-// Exit status: 0 done, 1 `icat check` found what --fail-on names, 2 any error.
+// Exit status: 0 done, 1 `icat check` found what --fail-on names, 2 any error, 3 `icat vex` found no
+// VEX document.
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -57,9 +58,13 @@ const std::vector<Command>& AllCommands() {
                         {"json", FlagKind::kSwitch, "", "print the API's JSON"}}}),
        Cve},
       {"vex", "Downloads a version's VEX document (verified like an SBOM) to FILE or stdout.",
-       "The service's GET /v1/images/{id}/versions/{versionId}/vex; until the service has it, icat says so.\n",
+       "The vendor's VEX statements about the version, as the service serves them (GET\n"
+       "/v1/images/{id}/versions/{versionId}/vex), checked like an SBOM before anything is written.\n"
+       "A version the vendor has made no statement about has no document: icat says so, writes\n"
+       "nothing and exits 3, so a pipeline can run its scanner without --vex then.\n",
        WithConnection({{"IMAGE[:TAG|@DIGEST]"},
-                       {{"format", FlagKind::kOptional, "FORMAT", "openvex or cyclonedx (default: the service's)"},
+                       {{"format", FlagKind::kOptional, "FORMAT",
+                         "openvex (OpenVEX 0.2.0, the default) or cyclonedx (CycloneDX 1.5)"},
                         {"output", FlagKind::kOptional, "FILE", "write the verified document here (default: stdout)", 'o'}}}),
        Vex},
       {"check", "Judges image references: exit 1 when one has a finding at or above --fail-on.",
@@ -84,7 +89,8 @@ void PrintOverview() {
   }
   std::cout << "\nThe service: --url URL or ICAT_BASE_URL. The API key: ICAT_API_KEY or --key-file FILE (its first\n"
                "line), never an argument. TLS is verified; --cacert FILE or ICAT_CA_FILE trusts a private CA.\n"
-               "Exit status: 0 done, 1 icat check failed, 2 error (the API's error, message and request id).\n";
+               "Exit status: 0 done, 1 icat check failed, 2 error (the API's error, message and request id),\n"
+               "3 icat vex found no VEX document (no vendor statement about the version).\n";
 }
 
 int Fail(const std::string& message) {

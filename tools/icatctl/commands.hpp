@@ -28,6 +28,7 @@ void Ingest(const Args& args);         // ingest.cpp
 void Gc(const Args& args);             // gc.cpp
 void SbomCheck(const Args& args);      // sbom_check.cpp
 void VexIngest(const Args& args);      // vex_ingest.cpp
+void VexCheck(const Args& args);       // vex_check.cpp
 
 // 'text' for sh and bash, each ' written '\'' (config.cpp; unit-tested through bash).
 std::string ShellQuoted(std::string_view text);

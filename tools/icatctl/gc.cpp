@@ -1,5 +1,6 @@
 // icatctl gc: removes from the blob store what no row refers to (the SBOMs of scans that never
-// committed, a killed writer's temp files), keeping whatever a running ingest may still need.
+// committed, VEX documents no longer served, a killed writer's temp files), keeping whatever a
+// running ingest may still need.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,7 +26,8 @@ constexpr std::string_view kTryBlobLock = "SELECT pg_try_advisory_xact_lock($1) 
 // With row security off, Postgres refuses a query a policy would filter instead of answering it
 // with fewer rows: gc sees every tenant's references or stops, never removes a blob in use.
 constexpr std::string_view kNoRowSecurity = "SET LOCAL row_security = off";
-constexpr std::string_view kReferencedBlobs = "SELECT DISTINCT sha256 FROM sboms";
+// Every blob a row names: the SBOMs and the served VEX documents.
+constexpr std::string_view kReferencedBlobs = "SELECT sha256 FROM sboms UNION SELECT sha256 FROM vex_served_documents";
 
 struct Tally {
   long long files = 0, bytes = 0;
@@ -112,7 +114,7 @@ void Gc(const Args& args) {
   Transaction transaction(session.db);  // the lock goes with it
   Rows lock = session.db.RunSql(kTryBlobLock, {kBlobLockId});
   if (!lock.Bool(0, lock.Column("locked"))) {
-    throw Failure("an ingest is storing SBOMs right now; run gc again when it has finished");
+    throw Failure("an ingest is storing SBOMs or VEX documents right now; run gc again when it has finished");
   }
   session.db.ExecSql(kNoRowSecurity);
   Outcome outcome;

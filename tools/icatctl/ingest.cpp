@@ -7,12 +7,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include "commands.hpp"
 #include "fetch.hpp"
@@ -25,6 +21,8 @@
 #include "sbom_completeness.hpp"
 #include "sbom_docs.hpp"
 #include "session.hpp"
+#include "signing.hpp"
+#include "vex_served.hpp"
 
 namespace icat::ctl {
 namespace {
@@ -55,10 +53,6 @@ constexpr std::string_view kUpdateVersion =
 constexpr std::string_view kSameFiles = "SELECT id FROM scans WHERE version_id = $1 AND input_sha256 = $2";
 constexpr std::string_view kPreviousFindings =
     "SELECT vuln_id, severity, package_name, fix_state FROM vulnerabilities WHERE scan_id = $1 ORDER BY id";
-// Held until the commit, so icatctl gc (which takes it exclusively) never sees our blobs unreferenced.
-constexpr std::string_view kShareBlobLock = "SELECT pg_advisory_xact_lock_shared($1)";
-constexpr std::string_view kRememberKey =
-    "INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'Ed25519', $2) ON CONFLICT (id) DO NOTHING";
 // The counts are written after the findings, by scan_recount (sql/V0017): one counting rule for scan
 // ingest and VEX ingest, which applies the vendor's VEX statements already stored.
 constexpr std::string_view kInsertScan =
@@ -124,10 +118,6 @@ struct Inputs {
   std::vector<std::string> notes;         // what the reply adds about the same-scan proof
 };
 
-struct SigningKey {
-  std::string private_pem, public_pem, id;
-};
-
 Request ParseRequest(const Args& args) {
   Request r;
   r.image = args.Value("image");
@@ -153,26 +143,6 @@ Request ParseRequest(const Args& args) {
   if (args.Has("hardening-tag")) r.hardening_tags = args.All("hardening-tag");
   r.require_complete = args.Has("require-complete");
   return r;
-}
-
-SigningKey LoadSigningKey(const Config& config) {
-  if (config.signing_key_file.empty()) {
-    throw Failure("ICAT_SIGNING_KEY_FILE is not set: it names the PEM Ed25519 key that signs SBOMs");
-  }
-  std::ifstream in(config.signing_key_file, std::ios::binary);
-  if (!in) throw Failure("ICAT_SIGNING_KEY_FILE: cannot read " + config.signing_key_file + ": " + std::strerror(errno));
-  std::ostringstream pem;
-  pem << in.rdbuf();
-  SigningKey key;
-  key.private_pem = pem.str();
-  try {
-    key.public_pem = Ed25519PublicKeyPem(key.private_pem);
-    key.id = SigningKeyId(key.public_pem);
-  } catch (const std::exception& e) {
-    throw Failure("ICAT_SIGNING_KEY_FILE: " + config.signing_key_file + ": " + e.what() +
-                  " (expected a PEM Ed25519 private key)");
-  }
-  return key;
 }
 
 void CheckTime(const std::string& path, const char* what, const std::optional<std::string>& time) {
@@ -461,7 +431,7 @@ void Ingest(const Args& args) {
               << request.tag << " has a scan of exactly these files; nothing changed\n";
     return;  // the transaction rolls back
   }
-  db.ExecSql(kRememberKey, {key.id, key.public_pem});
+  RememberSigningKey(db, key);
   // Every check has passed: the bytes go to the blob store (durably) before the scan that
   // references them can commit. A crash from here on leaves at most unreferenced blobs, which
   // icatctl gc removes, and a temp file, which the next ingest removes here first.
@@ -472,6 +442,8 @@ void Ingest(const Args& args) {
   Rows latest = db.RunSql(kUpdateLatestScan, {target.version_id});
   db.ExecSql(kUpdateLatestVersion, {target.image_id});
   db.ExecSql(kFirstSeen, {target.version_id, scan.id});
+  // A statement about every version applies to a new one; the CycloneDX document links into the new SBOM.
+  std::string vex_served = ServeVexDocuments(db, config.blob_dir, key, target.image_id);
   // A pipeline's trace (the TRACEPARENT variable its CI step may set) continues in the events'
   // webhook deliveries; without one, the run begins its own.
   const char* pipeline_trace = std::getenv("TRACEPARENT");
@@ -490,6 +462,7 @@ void Ingest(const Args& args) {
             << CountsText(scan.counts) << "; SBOMs: " << sboms << "\n";
   for (const Sbom& sbom : inputs.sboms) std::cout << "completeness: " << CompletenessLine(sbom.doc) << "\n";
   for (const std::string& note : inputs.notes) std::cout << "note: " << note << "\n";
+  if (!vex_served.empty()) std::cout << vex_served << "\n";
 }
 
 }  // namespace icat::ctl

@@ -13,6 +13,9 @@ namespace icat::ctl {
 // first blob write to its commit, gc exclusively while it decides, so gc never removes a blob whose
 // row is about to commit.
 constexpr long long kBlobLockId = 0x6963617400000002;
+// Taken by a writer (ingest, vex ingest) before its first blob write and held until its commit, so
+// icatctl gc (which takes it exclusively) never sees its blobs unreferenced.
+constexpr std::string_view kShareBlobLock = "SELECT pg_advisory_xact_lock_shared($1)";
 
 // "sha256/ab/abcdef..." for a SHA-256 hex digest: the path under the blob directory, and under
 // nginx's internal /_blobs/ location.

@@ -1,5 +1,8 @@
-// pkg:oci purls split into name, version and the qualifiers icatctl reads.
+// pkg:oci purls split into name, version and the qualifiers icatctl reads, and written for an image;
+// package purls reduced to what VEX matching compares.
 #include "purl.hpp"
+
+#include <cctype>
 
 #include "icat/http.hpp"
 #include "icat/text.hpp"
@@ -34,6 +37,35 @@ std::optional<OciPurl> ParseOciPurl(std::string_view purl) {
     if (key == "tag") oci.tag = UrlDecode(pair.substr(equals + 1));
   }
   return oci;
+}
+
+std::string PercentEncoded(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string ImagePurl(std::string_view repository, std::string_view digest) {
+  std::string_view name = repository.substr(repository.rfind('/') + 1);  // the whole text without a '/'
+  return "pkg:oci/" + std::string(name) + "@" + PercentEncoded(digest) +
+         "?repository_url=" + PercentEncoded(repository);
+}
+
+std::string PurlKey(std::string_view purl) { return std::string(purl.substr(0, purl.find_first_of("?#"))); }
+
+std::string PurlKeyAnyVersion(std::string_view purl) {
+  std::string key = PurlKey(purl);
+  size_t at = key.rfind('@');
+  return at != std::string::npos && key.find('/', at) == std::string::npos ? key.substr(0, at) : key;
 }
 
 }  // namespace icat::ctl

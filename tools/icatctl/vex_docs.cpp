@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "icat/http.hpp"
 #include "icat/image_reference.hpp"
 #include "icat/text.hpp"
 #include "ingest_model.hpp"
@@ -206,7 +207,8 @@ struct Bom {
 // image (pkg:oci, an image reference) is a product; a package is a subcomponent of the image the
 // document is about. A reference to no component in the document is read as the name it holds.
 void AddAffected(const Bom& bom, std::string ref, VexStatement& s) {
-  if (ref.rfind("urn:cdx:", 0) == 0 && ref.find('#') != std::string::npos) ref = ref.substr(ref.find('#') + 1);
+  // A BOM-Link's bom-ref is percent-encoded (cyclonedx-go writes and reads it so, as served documents do).
+  if (ref.rfind("urn:cdx:", 0) == 0 && ref.find('#') != std::string::npos) ref = UrlDecode(ref.substr(ref.find('#') + 1));
   auto found = bom.by_ref.find(ref);
   std::string name = found == bom.by_ref.end() ? ref : CycloneDxName(*found->second).value_or(ref);
   if (auto image = ImageProductOf(name)) {
@@ -366,26 +368,33 @@ std::optional<ImageProduct> ImageProductOf(std::string_view name) {
   return product;
 }
 
-std::optional<std::string> StatusOfCycloneDxState(std::string_view state) {
-  if (state == "not_affected" || state == "false_positive") return "not_affected";
-  if (state == "exploitable") return "affected";
-  if (state == "resolved" || state == "resolved_with_pedigree") return "fixed";
-  if (state == "in_triage") return "under_investigation";
+namespace {
+
+template <size_t N>
+std::optional<std::string> Translated(const CycloneDxWord (&table)[N], std::string_view word, bool to_openvex) {
+  for (const CycloneDxWord& row : table) {
+    std::string_view from = to_openvex ? row.cyclonedx : row.openvex, to = to_openvex ? row.openvex : row.cyclonedx;
+    if (from == word) return std::string(to);
+  }
   return std::nullopt;
 }
 
+}  // namespace
+
+std::optional<std::string> StatusOfCycloneDxState(std::string_view state) {
+  return Translated(kCycloneDxStates, state, true);
+}
+
 std::optional<std::string> JustificationOfCycloneDx(std::string_view justification) {
-  if (justification == "code_not_present") return "vulnerable_code_not_present";
-  if (justification == "code_not_reachable") return "vulnerable_code_not_in_execute_path";
-  if (justification == "requires_configuration" || justification == "requires_environment") {
-    return "vulnerable_code_cannot_be_controlled_by_adversary";
-  }
-  if (justification == "requires_dependency") return "component_not_present";
-  if (justification == "protected_by_compiler" || justification == "protected_at_runtime" ||
-      justification == "protected_at_perimeter" || justification == "protected_by_mitigating_control") {
-    return "inline_mitigations_already_exist";
-  }
-  return std::nullopt;
+  return Translated(kCycloneDxJustifications, justification, true);
+}
+
+std::optional<std::string> CycloneDxStateOf(std::string_view status) {
+  return Translated(kCycloneDxStates, status, false);
+}
+
+std::optional<std::string> CycloneDxJustificationOf(std::string_view justification) {
+  return Translated(kCycloneDxJustifications, justification, false);
 }
 
 VexDocument ParseVex(std::string_view path, std::string_view bytes) {

@@ -60,9 +60,34 @@ inline constexpr size_t kMaxVexProducts = 10000;
 // document with VEX analyses, valid against its schema, whose every statement can be stored.
 VexDocument ParseVex(std::string_view path, std::string_view bytes);
 
-// The CycloneDX analysis mapped onto OpenVEX's words (docs/vex.md, "CycloneDX"); nullopt for a word
-// the 1.5 schema does not have.
+// A CycloneDX 1.5 analysis word and the OpenVEX word it means (docs/vex.md, "CycloneDX").
+struct CycloneDxWord {
+  std::string_view cyclonedx, openvex;
+};
+// Every analysis state and justification of the 1.5 schema. Ingest reads each row; a served document
+// (docs/vex-documents.md) writes, for an OpenVEX word, the first row that has it.
+inline constexpr CycloneDxWord kCycloneDxStates[] = {
+    {"not_affected", "not_affected"}, {"false_positive", "not_affected"}, {"exploitable", "affected"},
+    {"resolved", "fixed"},            {"resolved_with_pedigree", "fixed"}, {"in_triage", "under_investigation"},
+};
+inline constexpr CycloneDxWord kCycloneDxJustifications[] = {
+    {"code_not_present", "vulnerable_code_not_present"},
+    {"code_not_reachable", "vulnerable_code_not_in_execute_path"},
+    {"requires_configuration", "vulnerable_code_cannot_be_controlled_by_adversary"},
+    {"requires_environment", "vulnerable_code_cannot_be_controlled_by_adversary"},
+    {"requires_dependency", "component_not_present"},
+    {"protected_by_mitigating_control", "inline_mitigations_already_exist"},
+    {"protected_by_compiler", "inline_mitigations_already_exist"},
+    {"protected_at_runtime", "inline_mitigations_already_exist"},
+    {"protected_at_perimeter", "inline_mitigations_already_exist"},
+};
+
+// The CycloneDX analysis mapped onto OpenVEX's words; nullopt for a word the 1.5 schema does not have.
 std::optional<std::string> StatusOfCycloneDxState(std::string_view state);
 std::optional<std::string> JustificationOfCycloneDx(std::string_view justification);
+// The other way, for a served document: the CycloneDX word of an OpenVEX status or justification
+// (every OpenVEX word has one); nullopt for another word.
+std::optional<std::string> CycloneDxStateOf(std::string_view status);
+std::optional<std::string> CycloneDxJustificationOf(std::string_view justification);
 
 }  // namespace icat::ctl

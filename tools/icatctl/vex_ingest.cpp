@@ -12,6 +12,7 @@
 #include "icat/trace.hpp"
 #include "session.hpp"
 #include "vex_docs.hpp"
+#include "vex_served.hpp"
 
 namespace icat::ctl {
 namespace {
@@ -175,6 +176,7 @@ void VexIngest(const Args& args) {
   std::vector<Stored> results;
   Transaction transaction(session.db);
   for (const LoadedVex& file : files) results.push_back(StoreDocument(session.db, file, traceparent));
+  std::string served = ServeVexOfIngestedDocuments(session);  // the signed documents of the versions they apply to
   transaction.Commit();
 
   bool changed = false;
@@ -187,6 +189,7 @@ void VexIngest(const Args& args) {
       std::cerr << "icatctl: warning: " << files[i].input.path << ": " << warning << "; not stored\n";
     }
   }
+  std::cout << served;
 }
 
 }  // namespace icat::ctl

@@ -99,7 +99,7 @@ class Config {
   long ingest_max_bytes = 0;          // ICAT_INGEST_MAX_BYTES: largest file icatctl ingest reads
   std::string ingest_fetch_ca_file;   // ICAT_INGEST_FETCH_CA_FILE: CAs of https:// inputs; empty: the system's
   std::string ingest_fetch_token;     // read from ICAT_INGEST_FETCH_TOKEN_FILE: Bearer token of https:// inputs
-  std::string signing_key_file;       // ICAT_SIGNING_KEY_FILE: path only, read by icatctl ingest
+  std::string signing_key_file;       // ICAT_SIGNING_KEY_FILE: path only, read by icatctl ingest and vex ingest
   LoginLimits login_limits;           // ICAT_LOGIN_LIMIT_*: portal login attempts
   int refresh_token_days = 0;         // ICAT_REFRESH_TOKEN_DAYS
   int setup_token_hours = 0;          // ICAT_SETUP_TOKEN_HOURS: lifetime of a user's set-up link

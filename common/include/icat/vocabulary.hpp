@@ -27,6 +27,9 @@ inline constexpr std::array<std::string_view, 4> kVexStatuses = {"not_affected",
 inline constexpr std::array<std::string_view, 5> kVexJustifications = {
     "component_not_present", "vulnerable_code_not_present", "vulnerable_code_not_in_execute_path",
     "vulnerable_code_cannot_be_controlled_by_adversary", "inline_mitigations_already_exist"};
+// The formats of VEX documents, ingested and served (docs/vex-documents.md); the first is what a
+// download without ?format= gets.
+inline constexpr std::array<std::string_view, 2> kVexFormats = {"openvex", "cyclonedx"};
 
 template <size_t N>
 bool IsOneOf(std::string_view word, const std::array<std::string_view, N>& words) {

@@ -293,6 +293,9 @@ BOOST_AUTO_TEST_CASE(keys_without_read_vulns_get_403_and_unknown_unlicensed_or_o
   it::Response console = it::Get(portal + "?format=cyclonedx", it::PortalHeaders(tenant));
   ExpectDocument(dir, console, "cyclonedx", s.image.name, "1.0");
   BOOST_TEST((console.body == api.body));
+  it::Response openvex = it::Get(portal, it::PortalHeaders(tenant));  // OpenVEX unless asked otherwise
+  ExpectDocument(dir, openvex, "openvex", s.image.name, "1.0");
+  BOOST_TEST((openvex.body == it::Get(VexPath(s, "1.0"), it::Bearer(key)).body));
   it::ExpectError(it::Get(portal, it::PortalHeaders(other)), 404, "NOT_FOUND");
   it::ExpectError(it::Get("/api/docker-images/" + s.image.id + "/versions/1.0/vex", it::PortalHeaders(tenant)), 404,
                   "NOT_FOUND");

@@ -12,11 +12,12 @@ namespace it = icat::test;
 namespace {
 
 // The quoted words of the CHECK constraint of table.column, as Postgres prints it
-// (CHECK ((severity = ANY (ARRAY['critical'::text, ...])))).
+// (CHECK ((severity = ANY (ARRAY['critical'::text, ...])))); the column as a whole word, so the
+// check of severity_sources is not severity's.
 std::set<std::string> CheckedWords(const std::string& table, const std::string& column) {
   std::vector<it::PgRow> rows = it::PgQuery(
       "SELECT pg_get_constraintdef(c.oid) FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid "
-      "WHERE t.relname = $1 AND c.contype = 'c' AND pg_get_constraintdef(c.oid) LIKE '%' || $2 || '%'",
+      "WHERE t.relname = $1 AND c.contype = 'c' AND pg_get_constraintdef(c.oid) ~ ('\\m' || $2 || '\\M')",
       {table, column});
   BOOST_TEST_REQUIRE(rows.size() == 1u, "one CHECK on " << table << "." << column);
   const std::string definition = *rows[0][0];

@@ -109,19 +109,36 @@ size_t ReplyBytes(const Reply& reply) {
   return bytes;
 }
 
+// The request's Cache-Control holds no-cache (RFC 9111 5.2.1.4): a stored reply may not be used
+// without going to the origin, here Postgres.
+bool AsksNoCache(const Request& request) {
+  const std::string directives = Lower(request.Header("cache-control"));
+  for (size_t at = directives.find("no-cache"); at != std::string::npos; at = directives.find("no-cache", at + 1)) {
+    bool starts = at == 0 || directives[at - 1] == ',' || directives[at - 1] == ' ';
+    size_t end = at + 8;
+    if (starts && (end == directives.size() || directives[end] == ',' || directives[end] == ' ')) return true;
+  }
+  return false;
+}
+
 // A cached route's reply from the worker's cache, or the handler's (stored for the next request).
-// Cache-Status (RFC 9211) tells which; "bypass" when there is no cache generation (Redis down).
+// Cache-Status (RFC 9211) tells which; "bypass" when there is no cache generation (Redis down),
+// "request" when the request's Cache-Control: no-cache asked for a fresh reply.
 Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
   // The tenant and the whole URL: the reply depends on nothing else.
   std::string key = ctx.principal.tenant_id + " " + ctx.request.path + "?" + ctx.request.query;
-  if (std::optional<Reply> cached = cache.Find(key, ctx.cache_generation)) {
+  bool fresh_asked = AsksNoCache(ctx.request);
+  std::optional<Reply> cached = fresh_asked ? std::nullopt : cache.Find(key, ctx.cache_generation);
+  if (cached) {
     cached->headers.emplace_back("Cache-Status", "icat; hit");
     metrics::Add(metrics::Metric::kReplyCacheHit);
     return std::move(*cached);
   }
   Reply reply = route.handle(ctx);
   if (reply.status == 200) cache.Store(key, ctx.cache_generation, reply, ReplyBytes(reply));
-  reply.headers.emplace_back("Cache-Status", ctx.cache_generation ? "icat; fwd=miss" : "icat; fwd=bypass");
+  reply.headers.emplace_back("Cache-Status", !ctx.cache_generation ? "icat; fwd=bypass"
+                                             : fresh_asked         ? "icat; fwd=request"
+                                                                   : "icat; fwd=miss");
   metrics::Add(ctx.cache_generation ? metrics::Metric::kReplyCacheMiss : metrics::Metric::kReplyCacheBypass);
   return reply;
 }

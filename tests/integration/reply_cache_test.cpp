@@ -43,6 +43,30 @@ BOOST_AUTO_TEST_CASE(repeated_reads_are_answered_from_the_cache_with_the_same_by
   }
 }
 
+// Cache-Control: no-cache (RFC 9111) asks for a fresh reply: never a stored one, however often.
+BOOST_AUTO_TEST_CASE(a_request_with_cache_control_no_cache_is_answered_afresh) {
+  it::Tenant tenant;
+  it::Image image = tenant.AddImage("no-cache", {{"1.0"}});
+  std::string key = tenant.CreateKey();
+  std::string url = "/v1/images/" + image.id;
+  BOOST_TEST_REQUIRE(GetRounds(url, key, 200) > 0);
+  for (const char* directives : {"no-cache", "max-age=0, No-Cache", "no-cache,no-store"}) {
+    for (int i = 0; i < kRounds; i++) {
+      it::Headers headers = it::Bearer(key);
+      headers.emplace_back("Cache-Control", directives);
+      it::Response r = it::Get(url, headers);
+      BOOST_TEST_REQUIRE(r.status == 200, r.Summary());
+      BOOST_TEST(r.Header("cache-status") == "icat; fwd=request", directives);
+    }
+  }
+  // Not the directive: a stored reply is still used.
+  it::Headers other = it::Bearer(key);
+  other.emplace_back("Cache-Control", "no-cache-please, max-age=60");
+  int hits = 0;
+  for (int i = 0; i < kRounds; i++) hits += it::Get(url, other).Header("cache-status") == "icat; hit";
+  BOOST_TEST(hits > 0);
+}
+
 BOOST_AUTO_TEST_CASE(a_licence_revoke_hides_the_image_on_the_very_next_request) {
   it::Tenant tenant;
   it::Image image = tenant.AddImage("revoked-licence", {{"1.0"}});

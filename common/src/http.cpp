@@ -1,6 +1,8 @@
 // Request accessors and reply construction.
 #include "icat/http.hpp"
 
+#include <cctype>
+
 namespace icat {
 
 namespace {
@@ -30,6 +32,21 @@ std::string DecodeComponent(std::string_view text, bool plus_is_space) {
 }  // namespace
 
 std::string UrlDecode(std::string_view text) { return DecodeComponent(text, false); }
+
+std::string UrlEncode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
 
 std::optional<std::string> CookieValue(std::string_view header, std::string_view name) {
   auto trim = [](std::string_view text) {

@@ -55,6 +55,9 @@ BOOST_AUTO_TEST_CASE(query_matches_decoded_parameter_names) {
 
 BOOST_AUTO_TEST_CASE(url_decode_decodes_percent_escapes_in_any_case) {
   BOOST_TEST(icat::UrlDecode("%41%2f%2F%7e") == "A//~");
+  BOOST_TEST(icat::UrlEncode("registry.example.test/a:1@sha256:ab") == "registry.example.test%2Fa%3A1%40sha256%3Aab");
+  BOOST_TEST(icat::UrlEncode("A-z_0.9~ é") == "A-z_0.9~%20%C3%A9");
+  BOOST_TEST(icat::UrlDecode(icat::UrlEncode("a/b?c=d&e#f")) == "a/b?c=d&e#f");
   BOOST_TEST(icat::UrlDecode("plain") == "plain");
   BOOST_TEST(icat::UrlDecode("") == "");
   BOOST_TEST(icat::UrlDecode("a%20b") == "a b");

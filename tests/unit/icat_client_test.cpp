@@ -258,7 +258,6 @@ BOOST_AUTO_TEST_CASE(an_atomic_write_leaves_the_whole_file_or_nothing) {
   BOOST_CHECK_THROW(client::WriteFileAtomically(dir.path + "/no-such-dir/out.json", "x"), client::Failure);
   size_t entries = std::distance(std::filesystem::directory_iterator(dir.path), std::filesystem::directory_iterator());
   BOOST_TEST(entries == 1u);  // no temp file left behind
-  BOOST_TEST(client::UrlEncode("registry.example.test/a:1@sha256:ab") == "registry.example.test%2Fa%3A1%40sha256%3Aab");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

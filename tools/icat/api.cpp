@@ -152,21 +152,6 @@ std::string DescribeApiFailure(std::string_view what, long status, std::string_v
   return text;
 }
 
-std::string UrlEncode(std::string_view text) {
-  static const char* kHex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 Api::Api(Connection connection) : connection_(std::move(connection)), curl_(curl_easy_init()) {
   if (curl_ == nullptr) throw Failure("cannot start libcurl");
 }

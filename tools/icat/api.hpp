@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "icat/http.hpp"
 #include "icat/cli_args.hpp"
 
 namespace icat::client {
@@ -72,9 +73,6 @@ struct HttpReply {
 // The text after "icat: " for an API reply that is not what was asked for:
 // "GET /v1/images: 401 UNAUTHENTICATED: Invalid API key. (request id 3f2a...)".
 std::string DescribeApiFailure(std::string_view what, long status, std::string_view body, std::string_view request_id);
-
-// Percent-encodes a path segment or query value (RFC 3986 unreserved characters kept).
-std::string UrlEncode(std::string_view text);
 
 class Api {
  public:

@@ -39,25 +39,9 @@ std::optional<OciPurl> ParseOciPurl(std::string_view purl) {
   return oci;
 }
 
-std::string PercentEncoded(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
-
 std::string ImagePurl(std::string_view repository, std::string_view digest) {
   std::string_view name = repository.substr(repository.rfind('/') + 1);  // the whole text without a '/'
-  return "pkg:oci/" + std::string(name) + "@" + PercentEncoded(digest) +
-         "?repository_url=" + PercentEncoded(repository);
+  return "pkg:oci/" + std::string(name) + "@" + UrlEncode(digest) + "?repository_url=" + UrlEncode(repository);
 }
 
 std::string PurlKey(std::string_view purl) { return std::string(purl.substr(0, purl.find_first_of("?#"))); }

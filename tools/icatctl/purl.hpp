@@ -19,10 +19,6 @@ struct OciPurl {
 // nullopt unless purl is a pkg:oci purl with a name (the scheme and type in any case).
 std::optional<OciPurl> ParseOciPurl(std::string_view purl);
 
-// Every byte but A-Z, a-z, 0-9 and "-._~" as %XX ('/' and ':' too): how a purl writes a version or a
-// qualifier's value, and how a BOM-Link writes a bom-ref (cyclonedx-go decodes it as a query value).
-std::string PercentEncoded(std::string_view text);
-
 // The purl of an image version as Trivy and Grype compute it for an image they scan:
 // pkg:oci/<last path segment>@sha256%3A<hex>?repository_url=<repository, percent-encoded>, for a
 // repository such as "registry.example.test/hardened/nginx" and a digest "sha256:<hex>".

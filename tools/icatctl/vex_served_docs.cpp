@@ -148,7 +148,7 @@ void OpenVexStatement(Pretty& w, const VexSubject& subject, const ServedStatemen
 
 // "urn:cdx:<serial>/<version>#<bom-ref>", the bom-ref percent-encoded as BOM-Link readers decode it.
 std::string BomLink(const SbomLinks& sbom, std::string_view bom_ref) {
-  return "urn:cdx:" + sbom.serial + "/" + std::to_string(sbom.version) + "#" + PercentEncoded(bom_ref);
+  return "urn:cdx:" + sbom.serial + "/" + std::to_string(sbom.version) + "#" + UrlEncode(bom_ref);  // cyclonedx-go decodes it as a query value
 }
 
 // A package's name: its purl's last path segment, without the version, decoded.

@@ -50,4 +50,8 @@ struct Reply {
 
 std::string UrlDecode(std::string_view text);
 
+// Every byte but A-Z, a-z, 0-9 and "-._~" (RFC 3986 unreserved) as %XX, '/' and ':' too: a path
+// segment, a query value, a purl's version or qualifier value.
+std::string UrlEncode(std::string_view text);
+
 }  // namespace icat

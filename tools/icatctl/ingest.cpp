@@ -15,6 +15,7 @@
 #include "icat/outbox.hpp"
 #include "icat/trace.hpp"
 #include "icat/crypto.hpp"
+#include "icat/json.hpp"
 #include "ingest_blobs.hpp"
 #include "ingest_model.hpp"
 #include "reports.hpp"
@@ -262,38 +263,28 @@ Target LockOrCreateVersion(Db& db, const Request& request, const Inputs& inputs,
 
 std::string FindingsJson(const std::vector<Finding>& findings) {
   rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  auto text = [&](const char* key, const std::optional<std::string>& value) {
-    w.Key(key);
-    if (value)
-      w.String(value->data(), static_cast<rapidjson::SizeType>(value->size()));
-    else
-      w.Null();
-  };
+  JsonWriter w(buffer);
   w.StartArray();
   for (const Finding& f : findings) {
     w.StartObject();
-    text("id", f.vuln_id);
-    w.Key("aliases");
-    w.StartArray();
-    for (const std::string& alias : f.aliases) w.String(alias.data(), static_cast<rapidjson::SizeType>(alias.size()));
-    w.EndArray();
-    text("package", f.package_name);
-    text("version", f.package_version);
-    text("type", f.package_type);
-    text("purl", f.purl);
-    text("severity", f.severity);
+    WriteString(w, "id", f.vuln_id);
+    WriteStringArray(w, "aliases", f.aliases);
+    WriteString(w, "package", f.package_name);
+    WriteOptionalString(w, "version", f.package_version);
+    WriteOptionalString(w, "type", f.package_type);
+    WriteOptionalString(w, "purl", f.purl);
+    WriteString(w, "severity", f.severity);
     w.Key("cvss");
     if (f.cvss_score)
       w.Double(*f.cvss_score);
     else
       w.Null();
-    text("fixState", f.fix_state);
-    text("fixedVersion", f.fixed_version);
-    text("title", f.title);
-    text("url", f.primary_url);
-    text("severitySources", SeveritySourcesJson(f.severity_sources));
-    text("severitySource", f.severity_source);
+    WriteString(w, "fixState", f.fix_state);
+    WriteOptionalString(w, "fixedVersion", f.fixed_version);
+    WriteOptionalString(w, "title", f.title);
+    WriteOptionalString(w, "url", f.primary_url);
+    WriteString(w, "severitySources", SeveritySourcesJson(f.severity_sources));
+    WriteOptionalString(w, "severitySource", f.severity_source);
     w.EndObject();
   }
   w.EndArray();

@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "icat/crypto.hpp"
+#include "icat/json.hpp"
 #include "icat/text.hpp"
 #include "icat/validate.hpp"
 
@@ -66,22 +67,15 @@ void RankBy(Finding& f, const std::optional<std::string>& source) {
 
 std::string SeveritySourcesJson(const std::vector<SeverityRating>& ratings) {
   rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  auto text = [&](const char* key, const std::optional<std::string>& value) {
-    w.Key(key);
-    if (value)
-      w.String(value->data(), static_cast<rapidjson::SizeType>(value->size()));
-    else
-      w.Null();
-  };
+  JsonWriter w(buffer);
   w.StartArray();
   for (const SeverityRating& r : ratings) {
     w.StartObject();
-    text("source", r.source);
-    text("severity", r.severity);
-    text("cvssVersion", r.cvss_version);
-    text("cvssVector", r.cvss_vector);
-    w.Key("cvssScore");
+    WriteString(w, "source", r.source);
+    WriteOptionalString(w, "severity", r.severity);
+    WriteOptionalString(w, "cvssVersion", r.cvss_version);
+    WriteOptionalString(w, "cvssVector", r.cvss_vector);
+    WriteKey(w, "cvssScore");
     if (r.cvss_score)
       w.Double(*r.cvss_score);
     else

@@ -187,6 +187,13 @@ std::string IngestOk(const IngestArgs& args) {
   return id;
 }
 
+std::string VexIngestOk(const TempDir& dir, const std::string& document) {
+  std::string path = dir.Write("vendor-" + RandomSuffix(6) + ".openvex.json", document);
+  ProcessResult r = Icatctl({"vex", "ingest", path});
+  BOOST_TEST_REQUIRE(r.exit_code == 0, "icatctl vex ingest exited " << r.exit_code << ": " << r.err);
+  return r.out;
+}
+
 // ------------------------------------------------------------------ expected findings
 
 std::ostream& operator<<(std::ostream& out, const ExpectedFinding& f) {

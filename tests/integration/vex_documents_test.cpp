@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "icat/crypto.hpp"
+#include "icat/http.hpp"
 #include "icat_client_support.hpp"
 
 namespace it = icat::test;
@@ -58,6 +59,17 @@ Version IngestAlpine(const it::TempDir& dir, const it::Image& image, const std::
   return IngestVersion(image, tag, report, sbom, published);
 }
 
+// A fresh image licensed to tenant with one version, 1.0, of the alpine scan: no statement names it.
+it::Image AlpineImage(it::Tenant& tenant, const it::TempDir& dir, const std::string& label) {
+  it::Image image;
+  image.name = "it-" + label + "-" + it::RandomSuffix(6);
+  image.repository = "registry.example.test/it/" + image.name;
+  IngestAlpine(dir, image, "1.0", "2022-07-02T00:00:00Z");
+  image.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {image.name}).at(0).at(0);
+  tenant.License(image);
+  return image;
+}
+
 Scanned ScanImage(it::Tenant& tenant, const it::TempDir& dir, const std::string& label) {
   Scanned s;
   s.image.name = "it-" + label + "-" + it::RandomSuffix(6);
@@ -69,20 +81,9 @@ Scanned ScanImage(it::Tenant& tenant, const it::TempDir& dir, const std::string&
   return s;
 }
 
-// Every byte but letters, digits and -._~ as %XX: how a purl writes a digest and repository_url.
-std::string Encoded(const std::string& text) {
-  std::string out;
-  for (unsigned char c : text) {
-    char hex[4];
-    std::snprintf(hex, sizeof hex, "%%%02X", c);
-    out += std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' ? std::string(1, static_cast<char>(c)) : hex;
-  }
-  return out;
-}
-
 // The version as Trivy and Grype name a scanned image.
 std::string PurlOf(const it::Image& image, const Version& v) {
-  return "pkg:oci/" + image.name + "@" + Encoded(v.digest) + "?repository_url=" + Encoded(image.repository);
+  return "pkg:oci/" + image.name + "@" + icat::UrlEncode(v.digest) + "?repository_url=" + icat::UrlEncode(image.repository);
 }
 
 // The vendor's OpenVEX document: CVE-2019-18224 not_affected in libidn2-0 of 1.0 (by its digest), and
@@ -100,13 +101,6 @@ std::string VendorVex(const Scanned& s, const std::string& not_affected_time = "
      "products": [{"@id": "pkg:oci/)" +
          s.image.name + "?repository_url=" + s.image.repository + R"("}],
      "status": "affected", "action_statement": "Upgrade activesupport to 6.0.3.1"}]})";
-}
-
-std::string VexIngestOk(const it::TempDir& dir, const std::string& document) {
-  std::string path = dir.Write("vendor-" + it::RandomSuffix(6) + ".openvex.json", document);
-  it::ProcessResult r = it::Icatctl({"vex", "ingest", path});
-  BOOST_TEST_REQUIRE(r.exit_code == 0, "vex ingest: " << Shown(r));
-  return r.out;
 }
 
 std::string VexPath(const Scanned& s, const std::string& version) {
@@ -180,7 +174,7 @@ BOOST_AUTO_TEST_CASE(each_version_gets_its_own_statements_signed_and_schema_vali
   it::Tenant tenant;
   it::TempDir dir;
   Scanned s = ScanImage(tenant, dir, "vexdocs");
-  std::string out = VexIngestOk(dir, VendorVex(s));
+  std::string out = it::VexIngestOk(dir, VendorVex(s));
   BOOST_TEST(out.find("served vex documents of " + s.image.name + ": 4 written, 0 removed") != std::string::npos, out);
   std::string key = tenant.CreateKey("read:vulns");
 
@@ -210,7 +204,7 @@ BOOST_AUTO_TEST_CASE(each_version_gets_its_own_statements_signed_and_schema_vali
       rapidjson::Document cdx = ExpectDocument(dir, it::Get(VexPath(s, name) + "?format=cyclonedx", it::Bearer(key)),
                                                "cyclonedx", s.image.name, "1.0");
       std::string link = std::string("urn:cdx:") + kFluentdSerial + "/1#";
-      BOOST_TEST((Affects(cdx)["CVE-2019-18224"] == std::vector<std::string>{link + Encoded(kLibidn)}));
+      BOOST_TEST((Affects(cdx)["CVE-2019-18224"] == std::vector<std::string>{link + icat::UrlEncode(kLibidn)}));
       BOOST_TEST((Affects(cdx)["CVE-2020-8165"] == std::vector<std::string>{PurlOf(s.image, s.v1)}));
       BOOST_TEST(std::string(cdx["vulnerabilities"][0]["analysis"]["state"].GetString()) == "not_affected");
       BOOST_TEST(std::string(cdx["vulnerabilities"][0]["analysis"]["justification"].GetString()) ==
@@ -241,12 +235,7 @@ BOOST_AUTO_TEST_CASE(each_version_gets_its_own_statements_signed_and_schema_vali
 BOOST_AUTO_TEST_CASE(a_version_no_statement_applies_to_is_404_vex_not_available_and_other_formats_400) {
   it::Tenant tenant;
   it::TempDir dir;
-  it::Image image;
-  image.name = "it-novex-" + it::RandomSuffix(6);
-  image.repository = "registry.example.test/it/" + image.name;
-  IngestAlpine(dir, image, "1.0", "2022-07-02T00:00:00Z");
-  image.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {image.name}).at(0).at(0);
-  tenant.License(image);
+  it::Image image = AlpineImage(tenant, dir, "novex");
   std::string key = tenant.CreateKey("read:vulns");
   std::string path = "/v1/images/" + image.id + "/versions/1.0/vex";
   for (const std::string& query : {std::string(""), std::string("?format=cyclonedx")}) {
@@ -270,7 +259,7 @@ BOOST_AUTO_TEST_CASE(keys_without_read_vulns_get_403_and_unknown_unlicensed_or_o
   it::Tenant tenant, other;
   it::TempDir dir;
   Scanned s = ScanImage(tenant, dir, "vexscope");
-  VexIngestOk(dir, VendorVex(s));
+  it::VexIngestOk(dir, VendorVex(s));
   for (const std::string scopes : {"read:catalog,read:sbom", "admission"}) {
     it::Response r = it::Get(VexPath(s, "1.0"), it::Bearer(tenant.CreateKey(scopes)));
     it::ExpectError(r, 403, "INSUFFICIENT_SCOPE");
@@ -307,7 +296,7 @@ BOOST_AUTO_TEST_CASE(a_statement_about_every_version_reaches_a_later_version_and
   it::Tenant tenant;
   it::TempDir dir;
   Scanned s = ScanImage(tenant, dir, "vexlater");
-  VexIngestOk(dir, VendorVex(s));
+  it::VexIngestOk(dir, VendorVex(s));
   std::string key = tenant.CreateKey("read:vulns");
   std::string v1_before = ServedSha(s.v1.id, "openvex");
 
@@ -324,7 +313,7 @@ BOOST_AUTO_TEST_CASE(a_statement_about_every_version_reaches_a_later_version_and
 
   // A newer statement: 1.0's documents change, their version counts up, the old ETag no longer matches.
   it::Response before = it::Get(VexPath(s, "1.0"), it::Bearer(key));
-  VexIngestOk(dir, VendorVex(s, "2026-04-01T00:00:00Z"));
+  it::VexIngestOk(dir, VendorVex(s, "2026-04-01T00:00:00Z"));
   it::Headers again = it::Bearer(key);
   again.emplace_back("If-None-Match", before.Header("etag"));
   rapidjson::Document changed = ExpectDocument(dir, it::Get(VexPath(s, "1.0"), again), "openvex", s.image.name, "1.0");
@@ -340,9 +329,9 @@ BOOST_AUTO_TEST_CASE(gc_keeps_the_served_documents_blobs_and_removes_those_repla
   it::Tenant tenant;
   it::TempDir dir;
   Scanned s = ScanImage(tenant, dir, "vexgc");
-  VexIngestOk(dir, VendorVex(s));
+  it::VexIngestOk(dir, VendorVex(s));
   std::string old_blob = BlobPath(ServedSha(s.v1.id, "openvex"));
-  VexIngestOk(dir, VendorVex(s, "2026-04-01T00:00:00Z"));
+  it::VexIngestOk(dir, VendorVex(s, "2026-04-01T00:00:00Z"));
   std::vector<std::string> served;
   for (const Version& v : {s.v1, s.v2}) {
     for (const char* format : {"openvex", "cyclonedx"}) served.push_back(BlobPath(ServedSha(v.id, format)));
@@ -366,7 +355,7 @@ BOOST_AUTO_TEST_CASE(icat_vex_writes_the_verified_document_or_exits_3_when_there
   it::Tenant tenant;
   it::TempDir dir;
   Scanned s = ScanImage(tenant, dir, "icatvex");
-  VexIngestOk(dir, VendorVex(s));
+  it::VexIngestOk(dir, VendorVex(s));
   std::string key = tenant.CreateKey(kAllReads);
 
   std::string out = dir.path() + "/vex.openvex.json";
@@ -396,12 +385,7 @@ BOOST_AUTO_TEST_CASE(icat_vex_writes_the_verified_document_or_exits_3_when_there
   }
 
   // A version the vendor said nothing about: exit 3, its reason, nothing written.
-  it::Image bare;
-  bare.name = "it-icatnovex-" + it::RandomSuffix(6);
-  bare.repository = "registry.example.test/it/" + bare.name;
-  IngestAlpine(dir, bare, "1.0", "2022-07-02T00:00:00Z");
-  bare.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {bare.name}).at(0).at(0);
-  tenant.License(bare);
+  it::Image bare = AlpineImage(tenant, dir, "icatnovex");
   std::string none_out = dir.path() + "/none.json";
   it::ProcessResult none = it::RunIcat(dir, key, {"vex", bare.name + ":1.0", "-o", none_out});
   BOOST_TEST(none.exit_code == 3, Shown(none));

@@ -77,12 +77,6 @@ it::ProcessResult VexIngest(const std::vector<std::string>& files) {
   return it::Icatctl(args);
 }
 
-void VexIngestOk(const it::TempDir& dir, const std::string& document) {
-  std::string path = dir.Write("vex-" + it::RandomSuffix(6) + ".json", document);
-  it::ProcessResult r = VexIngest({path});
-  BOOST_TEST_REQUIRE(r.exit_code == 0, "vex ingest: " << r.err);
-}
-
 long long Rows(const std::string& table) {
   return std::stoll(*it::PgQuery("SELECT count(*) FROM " + table).at(0).at(0));
 }
@@ -165,7 +159,7 @@ BOOST_AUTO_TEST_CASE(cyclonedx_analysis_is_mapped_and_a_package_ref_restricts_it
                          kLibssl + R"("}],
       "vulnerabilities": [{"id": "CVE-2019-1549", "analysis": {"state": "not_affected", "justification": "code_not_present"},
                            "affects": [{"ref": "libssl"}]}]})";
-  VexIngestOk(dir, document);
+  it::VexIngestOk(dir, document);
   std::vector<it::PgRow> stored = it::PgQuery(
       "SELECT st.version_id IS NULL, st.subcomponents::text, st.status, st.justification FROM vex_statements st "
       "JOIN vex_documents d ON d.id = st.document_id WHERE d.sha256 = $1 AND d.format = 'cyclonedx'",
@@ -230,7 +224,7 @@ BOOST_AUTO_TEST_CASE(not_affected_statement_changes_the_counts_everywhere_and_th
   rapidjson::Document before = it::ExpectJson200(it::Get("/v1/images/" + image.id, key));
   BOOST_TEST((Count(before, "critical") == 1 && Count(before, "high") == 1 && before["vexExcludedCount"].GetInt64() == 0));
 
-  VexIngestOk(dir, OpenVex({Statement("CVE-2019-18224", ByDigest(image, version), kNotAffected)}));
+  it::VexIngestOk(dir, OpenVex({Statement("CVE-2019-18224", ByDigest(image, version), kNotAffected)}));
   // Every reply that shows the version's counts: critical 1 -> 0, with the excluded id beside them.
   rapidjson::Document detail = it::ExpectJson200(it::Get("/v1/images/" + image.id, key));
   rapidjson::Document versions = it::ExpectJson200(it::Get("/v1/images/" + image.id + "/versions", key));
@@ -288,12 +282,12 @@ BOOST_AUTO_TEST_CASE(version_statements_apply_to_their_version_repository_ones_t
     return vex.IsNull() ? "none" : it::StringMember(vex, "status");
   };
 
-  VexIngestOk(dir, OpenVex({Statement("CVE-2019-18224", ByDigest(image, v1), kNotAffected)}, "2026-01-10T00:00:00Z"));
+  it::VexIngestOk(dir, OpenVex({Statement("CVE-2019-18224", ByDigest(image, v1), kNotAffected)}, "2026-01-10T00:00:00Z"));
   BOOST_TEST(status(v1, "CVE-2019-18224", "libidn2-0") == "not_affected");
   BOOST_TEST(status(v2, "CVE-2019-18224", "libidn2-0") == "none");  // another version
   BOOST_TEST((Count(listing(v1), "critical") == 0 && Count(listing(v2), "critical") == 1));
 
-  VexIngestOk(dir, OpenVex({Statement("CVE-2020-8165", ByRepository(image), kNotAffected)}, "2026-01-11T00:00:00Z"));
+  it::VexIngestOk(dir, OpenVex({Statement("CVE-2020-8165", ByRepository(image), kNotAffected)}, "2026-01-11T00:00:00Z"));
   for (const it::Version* v : {&v1, &v2}) {
     BOOST_TEST(status(*v, "CVE-2020-8165", "activesupport") == "not_affected");  // every version
     BOOST_TEST(Count(listing(*v), "high") == 0);
@@ -302,10 +296,10 @@ BOOST_AUTO_TEST_CASE(version_statements_apply_to_their_version_repository_ones_t
   BOOST_TEST(listing(v2)["vexExcludedCount"].GetInt64() == 1);
 
   // A later statement about every version replaces 1.0's earlier one; an older one changes nothing.
-  VexIngestOk(dir, OpenVex({Statement("CVE-2019-18224", ByRepository(image),
+  it::VexIngestOk(dir, OpenVex({Statement("CVE-2019-18224", ByRepository(image),
                                       R"("status": "affected", "action_statement": "Update to 3.0")")},
                            "2026-01-12T00:00:00Z"));
-  VexIngestOk(dir, OpenVex({Statement("CVE-2020-8165", ByDigest(image, v2), R"("status": "fixed")")},
+  it::VexIngestOk(dir, OpenVex({Statement("CVE-2020-8165", ByDigest(image, v2), R"("status": "fixed")")},
                            "2026-01-01T00:00:00Z"));
   BOOST_TEST(status(v1, "CVE-2019-18224", "libidn2-0") == "affected");
   BOOST_TEST(Count(listing(v1), "critical") == 1);
@@ -329,7 +323,7 @@ BOOST_AUTO_TEST_CASE(admission_allows_what_the_vendor_marks_not_affected_unless_
                                  ":1.0: CVE-2019-18224") != std::string::npos,
              denied.message);
 
-  VexIngestOk(dir, OpenVex({Statement("CVE-2019-18224", ByDigest(image, image.versions[0]), kNotAffected)}));
+  it::VexIngestOk(dir, OpenVex({Statement("CVE-2019-18224", ByDigest(image, image.versions[0]), kNotAffected)}));
   auto [allowed_uid, allowed] = review();
   BOOST_TEST(allowed.allowed, allowed.message);
   std::vector<it::PgRow> recorded = it::PgQuery(
@@ -359,7 +353,7 @@ BOOST_AUTO_TEST_CASE(vex_updated_reaches_a_licensed_tenant_and_not_an_unlicensed
                                     R"({"url": ")" + receiver->Url() + R"(", "events": ["vex.updated"]})");
     BOOST_TEST_REQUIRE(created.status == 201, created.Summary());
   }
-  VexIngestOk(dir, OpenVex({Statement("CVE-2019-18224", ByDigest(image, image.versions[0]), kNotAffected)}));
+  it::VexIngestOk(dir, OpenVex({Statement("CVE-2019-18224", ByDigest(image, image.versions[0]), kNotAffected)}));
 
   std::vector<it::ReceivedRequest> got = licensed_receiver.WaitFor(1, 15s);
   BOOST_TEST_REQUIRE(got.size() == 1u);

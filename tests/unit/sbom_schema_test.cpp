@@ -91,6 +91,18 @@ BOOST_AUTO_TEST_CASE(a_cyclonedx_banana_type_numeric_purl_and_bad_timestamp_are_
   BOOST_TEST(Refusal([] { ctl::ParseCycloneDx("c.json", CycloneDxWith(R"({"type": "library", "name": "x"})")); }) == "");
 }
 
+// A value of a type a "format" check cannot read (an object where a date-time goes) once made
+// valijson abort() the process (vex_fuzz found it; the corpus keeps its input): it is a refusal.
+BOOST_AUTO_TEST_CASE(an_object_where_a_formatted_string_goes_is_refused_without_a_crash) {
+  rapidjson::Document document = icat::ParseJson(
+      R"({"@context": "https://openvex.dev/ns/v0.2.0", "@id": "https://vendor.test/vex/1", "author": "a", )"
+      R"("timestamp": "2026-01-10T10:00:00Z", "version": 1, "statements": [{"vulnerability": {"name": "CVE-2024-1"}, )"
+      R"("products": [{"@id": "pkg:oci/app"}], "status": "affected", "action_statement": "Update", )"
+      R"("action_statement_timestamp": {"name": "CVE-2024-4"}}]})");
+  std::string refusal = Refusal([&] { ctl::ValidateAgainstSchema(ctl::OfficialSchema::kOpenVex020, "v.json", document); });
+  BOOST_TEST(refusal.rfind("v.json: is not valid OpenVEX 0.2.0 (official schema): ", 0) == 0u, refusal);
+}
+
 BOOST_AUTO_TEST_CASE(a_refusal_names_five_violations_and_counts_the_rest) {
   std::string components;
   for (int i = 0; i < 8; i++) components += std::string(i ? "," : "") + R"({"type": "banana", "name": "x"})";

@@ -2,6 +2,10 @@
 // (docs/decisions.md says why valijson); each schema is parsed once per process from the embedded copy.
 #include "sbom_schema.hpp"
 
+// valijson's checks that meet a value of a type they cannot read (a "format" on an object: what
+// `{"@id": {}}` is to OpenVEX's "iri") call throwRuntimeError, which without this prints and calls
+// abort(): a crafted document would kill icatctl. With it they throw, and Validate reports it.
+#define VALIJSON_USE_EXCEPTIONS 1
 #include <valijson/adapters/rapidjson_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
@@ -283,6 +287,7 @@ struct Validation {
   const rapidjson::Value* document;
   valijson::ValidationResults results;
   bool valid = false;
+  std::string stopped;  // why valijson stopped short of a verdict (a value it could not read)
   std::exception_ptr error;
 };
 
@@ -291,6 +296,8 @@ void* Validate(void* argument) {
   try {
     valijson::Validator validator;
     v->valid = validator.validate(v->schema->schema, valijson::adapters::RapidJsonAdapter(*v->document), &v->results);
+  } catch (const std::runtime_error& e) {
+    v->stopped = e.what();
   } catch (...) {
     v->error = std::current_exception();
   }
@@ -321,7 +328,7 @@ void ValidateAgainstSchema(OfficialSchema which, std::string_view path, const ra
                   " bytes, over the " + std::to_string(kLongestString >> 20) + " MiB a field may hold");
   }
   const ParsedSchema& schema = LoadedSchema(which);
-  Validation v{&schema, &document, {}, false, nullptr};
+  Validation v{&schema, &document, {}, false, {}, nullptr};
   RunOnLargeStack(v, longest);
   std::vector<std::string> violations;
   for (const valijson::ValidationResults::Error& error : v.results) {
@@ -330,6 +337,7 @@ void ValidateAgainstSchema(OfficialSchema which, std::string_view path, const ra
   if (!v.valid && violations.empty()) {  // never seen; the outermost report is better than none
     for (const valijson::ValidationResults::Error& error : v.results) violations.push_back(Violation(error));
   }
+  if (!v.stopped.empty()) violations.push_back("a value of a type the schema's checks cannot read (" + v.stopped + ")");
   UniqueItemViolations(document, "", schema.unique_arrays, violations);
   if (violations.empty()) return;
   std::string reason = std::string(path) + ": is not valid " + std::string(SchemaName(which)) + " (official schema): ";

@@ -47,8 +47,8 @@ CROSS JOIN LATERAL generate_series(0, (:days - 1 + o.offset_days) / :change_ever
 WHERE im.name LIKE 'bench-%';
 
 -- Created by the first scan that found its content; the digest is put right once its findings are in.
-INSERT INTO findings_sets (id, version_id, sha256, finding_count, created_at)
-SELECT id, version_id, encode(sha256(convert_to(id::text, 'UTF8')), 'hex'), :findings, first_scanned_at
+INSERT INTO findings_sets (id, version_id, sha256, created_at)
+SELECT id, version_id, encode(sha256(convert_to(id::text, 'UTF8')), 'hex'), first_scanned_at
 FROM bench_sets ORDER BY first_scanned_at, id;
 
 -- Finding slot f (1 to :findings) of a version holds one package's vulnerability; at each change the
@@ -67,11 +67,13 @@ SELECT b.id,
        'Generated finding', 'https://avd.aquasec.com/nvd/'
 FROM bench_sets b CROSS JOIN generate_series(1, :findings) f
 CROSS JOIN LATERAL (SELECT (b.epoch * :changes + :findings - f) / :findings AS generation) g
--- As ingest writes them, day after day: a set's findings together, severity first, then by id and
--- package (otherwise generate_series interleaves the sets and one set's findings sit on as many pages).
+-- As ingest writes them, day after day: a set's findings together, in ingest's order (severity, then
+-- id and package; the ids are all as long, so the collation orders them as ingest does), which the
+-- set's digest follows (otherwise generate_series interleaves the sets over as many pages).
 ORDER BY b.first_scanned_at, b.id, (f + g.generation) % 5, 2, 3;  -- 2 and 3: the vulnerability id and the package
 
-UPDATE findings_sets fs SET sha256 = findings_digest(fs.id) FROM bench_sets b WHERE fs.id = b.id;
+UPDATE findings_sets fs SET sha256 = findings_digest(ARRAY(SELECT x FROM vulnerabilities x WHERE x.set_id = fs.id ORDER BY x.id))
+FROM bench_sets b WHERE fs.id = b.id;
 
 -- Stored counts, as ingest stores them on each scan: distinct ids at their highest severity, and findings.
 CREATE TEMP TABLE bench_counts ON COMMIT DROP AS
@@ -111,6 +113,7 @@ FROM vulnerabilities x JOIN bench_sets b ON b.id = x.set_id WHERE x.fix_state <>
 GROUP BY b.version_id, x.vuln_id
 ON CONFLICT DO NOTHING;
 
+-- (V0020's trigger sets latest_findings_set_id with it.)
 UPDATE image_versions v SET latest_scan_id = l.id
 FROM (SELECT DISTINCT ON (version_id) version_id, id FROM scans
       ORDER BY version_id, scanned_at DESC, created_at DESC, id DESC) l
@@ -120,5 +123,44 @@ UPDATE images im SET latest_version_id = (SELECT id FROM image_versions WHERE im
 WHERE im.name LIKE 'bench-%';
 
 INSERT INTO licenses (tenant_id, image_id) SELECT :'tenant', id FROM images WHERE name LIKE 'bench-%';
+
+-- The rows must be what ingest would have stored, so the generator checks a sample against ingest's
+-- own functions: given a set's findings as ingest sends them (sorted), store_findings finds that very set
+-- (same findings, order and digest) instead of storing a new one, and scan_recount leaves a scan's
+-- stored counts as they are. A generator that drifts from ingest stops here, with nothing stored.
+DO $$
+DECLARE
+  sampled record;
+  found record;
+  miscounted integer;
+BEGIN
+  FOR sampled IN
+    SELECT b.id, b.version_id,
+           (SELECT jsonb_agg(jsonb_build_object('id', x.vuln_id, 'aliases', to_jsonb(x.aliases), 'package', x.package_name,
+                     'version', x.package_version, 'type', x.package_type, 'purl', x.purl, 'severity', x.severity,
+                     'cvss', x.cvss_score, 'fixState', x.fix_state, 'fixedVersion', x.fixed_version, 'title', x.title,
+                     'url', x.primary_url, 'severitySources', x.severity_sources::text, 'severitySource', x.severity_source)
+                   -- ingest's order (SortFindings: severity, then id, package and version, bytewise)
+                   ORDER BY array_position(ARRAY['critical', 'high', 'medium', 'low', 'unknown'], x.severity),
+                            x.vuln_id COLLATE "C", x.package_name COLLATE "C", COALESCE(x.package_version, '') COLLATE "C")
+            FROM vulnerabilities x WHERE x.set_id = b.id) AS findings
+    FROM (SELECT * FROM bench_sets ORDER BY random() LIMIT 20) b
+  LOOP
+    SELECT * INTO found FROM store_findings(sampled.version_id, sampled.findings);
+    IF found.stored_now OR found.findings_set_id <> sampled.id THEN
+      RAISE EXCEPTION 'bench/seed.sql: findings set % is not the one ingest would store for its findings', sampled.id;
+    END IF;
+  END LOOP;
+  SELECT count(*) INTO miscounted
+  FROM (SELECT s.* FROM scans s JOIN bench_sets b ON b.id = s.findings_set_id ORDER BY random() LIMIT 50) s
+  CROSS JOIN LATERAL scan_recount(s.id) r
+  WHERE (r.critical_count, r.high_count, r.medium_count, r.low_count, r.unknown_count, r.fixable_count, r.findings_critical,
+         r.findings_high, r.findings_medium, r.findings_low, r.findings_unknown, r.vex_excluded_count)
+        IS DISTINCT FROM (s.critical_count, s.high_count, s.medium_count, s.low_count, s.unknown_count, s.fixable_count,
+         s.findings_critical, s.findings_high, s.findings_medium, s.findings_low, s.findings_unknown, s.vex_excluded_count);
+  IF miscounted > 0 THEN
+    RAISE EXCEPTION 'bench/seed.sql: % of 50 sampled scans store other counts than scan_recount gives', miscounted;
+  END IF;
+END $$;
 COMMIT;
 ANALYZE images, image_versions, findings_sets, scans, vulnerabilities, vulnerability_first_seen, licenses;

@@ -129,7 +129,7 @@ Removed PruneBatch(Db& db, const std::string& cutoff, const std::vector<Version>
   Removed total;
   for (const Version& v : batch) {
     auto found = by_version.find(v.id);
-    if (found == by_version.end()) continue;  // its removable scans became latest meanwhile
+    if (found == by_version.end()) continue;  // another run removed them after the listing
     std::cout << (dry_run ? "would remove " : "removed ") << RemovedText(found->second) << " of " << v.name << "\n";
     total.Add(found->second);
   }

@@ -44,7 +44,8 @@ namespace icat::vulns {
   "AND ($4::text[] IS NULL OR x.fix_state = ANY($4::text[])) "                             \
   "AND x.id > COALESCE($5::bigint, 0) ORDER BY x.id LIMIT $6) x ON true " ICAT_VEX_OF_PAGE_FINDING
 
-// The look-up starts from the findings of the id (or an alias of it), from their indexes, so the plan
+// The look-up starts from the current findings of the id (or an alias of it: the findings of each
+// version's latest findings set, sql/V0021), from their partial indexes, so the plan
 // starts from a handful of rows whatever the planner guesses (joined the other way round, one look-up
 // took 36 ms to seconds on the bench data set); those rows are the answer's packages. Each goes to the
 // one version whose latest set holds it, and to its image, by key (lateral joins kept apart by OFFSET
@@ -53,7 +54,7 @@ namespace icat::vulns {
 #define ICAT_CVE_LOOKUP(version_filter)                                                                             \
   "WITH hits AS MATERIALIZED (SELECT id, set_id, vuln_id, aliases, package_name, package_version, "                 \
   "package_type, purl, severity, fix_state, fixed_version FROM vulnerabilities "                                    \
-  "WHERE vuln_id = $2 OR aliases @> ARRAY[$2::text]) "                                                              \
+  "WHERE current AND (vuln_id = $2 OR aliases @> ARRAY[$2::text])) "                                                \
   "SELECT i.id AS image_id, i.name AS image_name, i.repository, v.id AS version_id, v.tag, v.digest, "              \
   "v.id = i.latest_version_id AS latest, s.id AS scan_id, rfc3339(s.scanned_at) AS scanned_at, x.vuln_id, "         \
   "x.package_name, x.package_version, x.package_type, x.purl, x.severity, "                                         \

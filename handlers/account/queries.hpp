@@ -31,9 +31,9 @@ namespace icat::account {
   "u.id AS created_by_id, u.email AS created_by_email, rfc3339_us(f.created_at) AS cursor_time "      \
   "FROM f LEFT JOIN images i ON i.id = f.image_id LEFT JOIN users u ON u.id = f.created_by "
 // A user as admins see it; the state from has_password, never from the hash (sql/V0015).
-#define ICAT_USER_COLUMNS                                                                                      \
-  "u.id, u.email, u.role, rfc3339(u.created_at) AS created_at, rfc3339(u.disabled_at) AS disabled_at, "        \
-  "rfc3339(u.last_login_at) AS last_login_at, CASE WHEN u.disabled_at IS NOT NULL THEN 'disabled' "           \
+#define ICAT_USER_COLUMNS                                                                               \
+  "u.id, u.email, u.role, rfc3339(u.created_at) AS created_at, rfc3339(u.disabled_at) AS disabled_at, " \
+  "rfc3339(u.last_login_at) AS last_login_at, CASE WHEN u.disabled_at IS NOT NULL THEN 'disabled' "     \
   "WHEN u.has_password THEN 'active' ELSE 'pending_setup' END AS state, rfc3339_us(u.created_at) AS cursor_time"
 // What an INSERT or UPDATE of users returns for ICAT_USER_COLUMNS (never RETURNING *: the hash).
 #define ICAT_USER_RETURNING "RETURNING id, email, role, created_at, disabled_at, last_login_at, has_password"
@@ -70,7 +70,7 @@ inline constexpr Statement kWatchedImages{"account_watched_images",
     "array_agg(DISTINCT x.package_name ORDER BY x.package_name) AS packages "
     "FROM cve_watches w JOIN licenses l ON l.tenant_id = w.tenant_id JOIN images i ON i.id = l.image_id "
     "JOIN image_versions v ON v.id = i.latest_version_id "
-    "JOIN vulnerabilities x ON x.scan_id = v.latest_scan_id AND x.fix_state <> 'not-affected' "
+    "JOIN vulnerabilities x ON x.set_id = v.latest_findings_set_id AND x.fix_state <> 'not-affected' "
     "AND (x.vuln_id = w.cve_id OR w.cve_id = ANY (x.aliases)) "
     "WHERE w.tenant_id = $1 AND w.id = ANY ($2::uuid[]) "
     "GROUP BY w.id, i.id, i.name, v.id, v.tag ORDER BY w.id, i.name"};

@@ -33,7 +33,7 @@ inline constexpr Statement kFindings{"admission_findings",
     "SELECT v.id AS version_id, f.vuln_id, f.aliases, f.severity, f.fix_state, "
     "extract(epoch FROM s.first_seen_at)::bigint AS first_seen, "
     "COALESCE(vx.status = 'not_affected', false) AS vendor_not_affected "
-    "FROM image_versions v JOIN vulnerabilities f ON f.scan_id = v.latest_scan_id "
+    "FROM image_versions v JOIN vulnerabilities f ON f.set_id = v.latest_findings_set_id "
     "LEFT JOIN vulnerability_first_seen s ON s.version_id = v.id AND s.vuln_id = f.vuln_id "
     "LEFT JOIN LATERAL vex_statement_for(v.image_id, v.id, f.vuln_id, f.aliases, f.purl) vx ON true "
     "WHERE v.id = ANY ($1::uuid[]) AND f.fix_state <> 'not-affected' "

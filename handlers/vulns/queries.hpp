@@ -12,7 +12,7 @@ namespace icat::vulns {
 // indexed look-up per finding), as vx, and its columns (NULL when none applies).
 #define ICAT_VEX_OF_FINDING \
   "LEFT JOIN LATERAL vex_statement_for(v.image_id, v.id, x.vuln_id, x.aliases, x.purl) vx ON true "
-#define ICAT_VEX_COLUMNS                                                                                   \
+#define ICAT_VEX_COLUMNS                                                                                \
   "vx.status AS vex_status, vx.justification AS vex_justification, vx.impact_statement AS vex_impact, " \
   "rfc3339(vx.statement_time) AS vex_time, vx.author AS vex_author "
 
@@ -22,37 +22,36 @@ namespace icat::vulns {
   "i.id AS image_id, i.name AS image_name, v.id AS version_id, v.tag, v.digest, s.id AS scan_id, s.scanner_name, "    \
   "s.scanner_version, rfc3339(s.scanned_at) AS scanned_at, "                                                          \
   "rfc3339(s.vulndb_updated_at) AS vulndb_updated_at, s.critical_count, s.high_count, s.medium_count, s.low_count, "  \
-  "s.unknown_count, s.vex_excluded_count, s.findings_critical, s.findings_high, s.findings_medium, s.findings_low, "   \
+  "s.unknown_count, s.vex_excluded_count, s.findings_critical, s.findings_high, s.findings_medium, s.findings_low, "  \
   "s.findings_unknown, s.fixable_count, "                                                                             \
   "x.id AS finding_id, x.vuln_id, x.aliases, x.package_name, x.package_version, x.package_type, x.purl, x.severity, " \
   "x.cvss_score::text AS cvss_score, x.fix_state, x.fixed_version, x.title, x.primary_url, x.severity_sources, "      \
-  "x.severity_source, " ICAT_VEX_COLUMNS                                                                               \
-  "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+  "x.severity_source, " ICAT_VEX_COLUMNS "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
 
-// A page of the scan's findings in stored order (severity first), walked on (scan_id, id) from the
+// A page of the scan's findings in stored order (severity first), walked on (set_id, id) from the
 // row after the cursor's ($5; ids start at 1), each with its VEX statement. A left join: the scan's
 // row comes back without findings.
-#define ICAT_FINDINGS_PAGE                                                                                            \
-  "LEFT JOIN LATERAL (SELECT * FROM vulnerabilities x WHERE x.scan_id = s.id "                                        \
-  "AND ($3::text[] IS NULL OR x.severity = ANY($3::text[])) "                                                         \
-  "AND ($4::text[] IS NULL OR x.fix_state = ANY($4::text[])) "                                                        \
+#define ICAT_FINDINGS_PAGE                                                                 \
+  "LEFT JOIN LATERAL (SELECT * FROM vulnerabilities x WHERE x.set_id = s.findings_set_id " \
+  "AND ($3::text[] IS NULL OR x.severity = ANY($3::text[])) "                              \
+  "AND ($4::text[] IS NULL OR x.fix_state = ANY($4::text[])) "                             \
   "AND x.id > COALESCE($5::bigint, 0) ORDER BY x.id LIMIT $6) x ON true " ICAT_VEX_OF_FINDING
 
 // The look-up starts from the findings of the id (or an alias of it), from their indexes, so the plan
 // starts from a handful of rows whatever the planner guesses (joined the other way round, one look-up
 // took 36 ms to seconds on the bench data set); those rows are the answer's packages.
-#define ICAT_CVE_LOOKUP(version_filter)                                                                         \
-  "WITH hits AS MATERIALIZED (SELECT id, scan_id, vuln_id, aliases, package_name, package_version, "            \
-  "package_type, purl, severity, fix_state, fixed_version FROM vulnerabilities "                                \
-  "WHERE vuln_id = $2 OR aliases @> ARRAY[$2::text]) "                                                          \
-  "SELECT i.id AS image_id, i.name AS image_name, i.repository, v.id AS version_id, v.tag, v.digest, "          \
-  "v.id = i.latest_version_id AS latest, s.id AS scan_id, rfc3339(s.scanned_at) AS scanned_at, x.vuln_id, "     \
-  "x.package_name, x.package_version, x.package_type, x.purl, x.severity, "                                     \
-  "x.fix_state, x.fixed_version, " ICAT_VEX_COLUMNS                                                            \
-  "FROM hits x JOIN image_versions v ON v.latest_scan_id = x.scan_id "                                          \
-  "JOIN images i ON i.id = v.image_id " version_filter                                                          \
-  "JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 JOIN scans s ON s.id = x.scan_id "                 \
-  ICAT_VEX_OF_FINDING "ORDER BY i.name, i.id, v.published_at DESC, v.id, x.id"
+#define ICAT_CVE_LOOKUP(version_filter)                                                                     \
+  "WITH hits AS MATERIALIZED (SELECT id, set_id, vuln_id, aliases, package_name, package_version, "         \
+  "package_type, purl, severity, fix_state, fixed_version FROM vulnerabilities "                            \
+  "WHERE vuln_id = $2 OR aliases @> ARRAY[$2::text]) "                                                      \
+  "SELECT i.id AS image_id, i.name AS image_name, i.repository, v.id AS version_id, v.tag, v.digest, "      \
+  "v.id = i.latest_version_id AS latest, s.id AS scan_id, rfc3339(s.scanned_at) AS scanned_at, x.vuln_id, " \
+  "x.package_name, x.package_version, x.package_type, x.purl, x.severity, "                                 \
+  "x.fix_state, x.fixed_version, " ICAT_VEX_COLUMNS                                                         \
+  "FROM hits x JOIN image_versions v ON v.latest_findings_set_id = x.set_id "                               \
+  "JOIN images i ON i.id = v.image_id " version_filter                                                      \
+  "JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 JOIN scans s ON s.id = "                       \
+  "v.latest_scan_id " ICAT_VEX_OF_FINDING "ORDER BY i.name, i.id, v.published_at DESC, v.id, x.id"
 
 // The licensed versions never scanned. image_versions_latest_scan (V0006) holds the NULLs too, so the
 // few of them are found without walking the tenant's licences.

@@ -47,7 +47,7 @@ BOOST_AUTO_TEST_CASE(a_cve_watched_or_unwatched_in_the_portal_decides_every_foll
   it::Image image = t.tenant.AddImage("watch-change", {{"1.0"}});
   it::InsertLatestScan(image.versions[0].id, {});  // scanned clean: requireScan passes
   std::string scan_id = it::InsertLatestScan(image.versions[0].id, {});
-  it::PgQuery("INSERT INTO vulnerabilities (scan_id, vuln_id, package_name, package_version, severity, fix_state) "
+  it::PgQuery("INSERT INTO vulnerabilities (set_id, vuln_id, package_name, package_version, severity, fix_state) "
               "VALUES ($1, 'CVE-2024-3094', 'xz-utils', '5.6.0', 'low', 'fixed')",
               {scan_id});
   it::ExpectJson200(it::Send("PUT", "/api/admission-policy", t.As(t.admin), R"({"denyWatchedCves": true})"));

@@ -164,7 +164,7 @@ void Scan(const it::Version& version, const std::vector<FindingSpec>& findings) 
     for (size_t i = 0; i < f.aliases.size(); i++) aliases += (i ? "," : "") + f.aliases[i];
     aliases += "}";
     it::PgQuery(
-        "INSERT INTO vulnerabilities (scan_id, vuln_id, aliases, package_name, package_version, severity, "
+        "INSERT INTO vulnerabilities (set_id, vuln_id, aliases, package_name, package_version, severity, "
         "fix_state) VALUES ($1, $2, $3::text[], 'openssl', '3.0.1', $4, $5)",
         {scan_id, f.id, aliases, f.severity, f.fix_state});
     it::PgQuery(

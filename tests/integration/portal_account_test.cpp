@@ -15,7 +15,7 @@ void AddFinding(const std::string& version_id, const std::string& vuln_id, const
                 const std::string& aliases = "{}") {
   std::string scan = it::InsertLatestScan(version_id, {1, 0, 0, 0, 0});
   it::PgQuery(
-      "INSERT INTO vulnerabilities (scan_id, vuln_id, aliases, package_name, severity, fix_state) "
+      "INSERT INTO vulnerabilities (set_id, vuln_id, aliases, package_name, severity, fix_state) "
       "VALUES ($1, $2, $3::text[], $4, 'critical', 'fixed')",
       {scan, vuln_id, aliases, package});
 }

@@ -164,8 +164,15 @@ BOOST_AUTO_TEST_CASE(format_omitted_serves_the_spdx_sbom_when_the_scan_has_no_cy
   std::string report = it::Fixture(kAlpine310);
   std::string name = "it-spdxonly-" + it::RandomSuffix(6);
   std::string spdx = dir.Write("only.spdx.json", it::MinimalSpdx(report, "2021-08-25T12:20:30Z"));
-  it::IngestOk({name, "3.10", it::ReportDigest(report), report, spdx, std::nullopt,
-                "registry.example.test/it/" + name, std::nullopt, {}});
+  it::IngestOk({name,
+                "3.10",
+                it::ReportDigest(report),
+                report,
+                spdx,
+                std::nullopt,
+                "registry.example.test/it/" + name,
+                std::nullopt,
+                {}});
   it::Image only;
   only.name = name;
   only.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {name}).at(0).at(0);
@@ -176,7 +183,8 @@ BOOST_AUTO_TEST_CASE(format_omitted_serves_the_spdx_sbom_when_the_scan_has_no_cy
   BOOST_TEST(omitted.Header("content-type") == "application/spdx+json");
   it::Response cdx = it::Get("/v1/images/" + only.id + "/sbom?format=cyclonedx", it::Bearer(key));
   it::ExpectError(cdx, 404, "SBOM_NOT_AVAILABLE");
-  BOOST_TEST(MessageOf(cdx) == "Version 3.10 of " + name + " has no CycloneDX SBOM: its latest scan came with SPDX only.");
+  BOOST_TEST(MessageOf(cdx) ==
+             "Version 3.10 of " + name + " has no CycloneDX SBOM: its latest scan came with SPDX only.");
 }
 
 BOOST_AUTO_TEST_CASE(if_none_match_naming_the_etag_gives_304_and_anything_else_the_file) {
@@ -461,7 +469,7 @@ BOOST_AUTO_TEST_CASE(grype_findings_rank_by_the_matched_record_and_findings_stor
   // A finding stored before V0016 holds the columns' defaults: no sources, none ranked by, the rest as it was.
   it::PgQuery(
       "UPDATE vulnerabilities SET severity_sources = DEFAULT, severity_source = DEFAULT "
-      "WHERE scan_id = (SELECT latest_scan_id FROM image_versions WHERE id = $1) "
+      "WHERE set_id = (SELECT latest_findings_set_id FROM image_versions WHERE id = $1) "
       "AND vuln_id = 'CVE-2011-4116' AND package_name = 'perl-base'",
       {s.version_id});
   rapidjson::Document page = it::ExpectJson200(it::Get(url, it::PortalHeaders(tenant)));
@@ -531,10 +539,10 @@ BOOST_AUTO_TEST_CASE(cve_lookup_lists_the_unscanned_versions_it_cannot_answer_fo
   it::InsertLatestScan(scanned.versions[0].id, {});
   // 1.0 never scanned; 2.0, the latest, never scanned either; 3.0 of another image scanned.
   it::Image unscanned = tenant.AddImage("cve-unscanned", {{"1.0", std::nullopt, std::nullopt, "2026-01-01T00:00:00Z"},
-                                                         {"2.0", std::nullopt, std::nullopt, "2026-02-01T00:00:00Z"}});
-  it::Image old_unscanned = tenant.AddImage("cve-old-unscanned",
-                                            {{"1.0", std::nullopt, std::nullopt, "2026-01-01T00:00:00Z"},
-                                             {"2.0", std::nullopt, std::nullopt, "2026-02-01T00:00:00Z"}});
+                                                          {"2.0", std::nullopt, std::nullopt, "2026-02-01T00:00:00Z"}});
+  it::Image old_unscanned =
+      tenant.AddImage("cve-old-unscanned", {{"1.0", std::nullopt, std::nullopt, "2026-01-01T00:00:00Z"},
+                                            {"2.0", std::nullopt, std::nullopt, "2026-02-01T00:00:00Z"}});
   it::InsertLatestScan(old_unscanned.versions[1].id, {});  // its latest is scanned, 1.0 is not
   it::Image elsewhere = other.AddImage("cve-elsewhere", {{"1.0"}});
 
@@ -542,7 +550,8 @@ BOOST_AUTO_TEST_CASE(cve_lookup_lists_the_unscanned_versions_it_cannot_answer_fo
     rapidjson::Document d = it::ExpectJson200(it::Get("/v1/cve/CVE-2024-3094" + query, it::Bearer(key)));
     std::map<std::string, std::vector<std::string>> tags;  // image name -> tags listed
     for (const auto& image : d["unscannedImages"].GetArray()) {
-      for (const auto& v : image["versions"].GetArray()) tags[image["name"].GetString()].push_back(v["tag"].GetString());
+      for (const auto& v : image["versions"].GetArray())
+        tags[image["name"].GetString()].push_back(v["tag"].GetString());
     }
     return tags;
   };
@@ -638,6 +647,88 @@ BOOST_AUTO_TEST_CASE(cve_lookup_normalises_the_id_matches_aliases_and_reports_af
   it::Response bad_versions = it::Get("/v1/cve/" + current.id + "?versions=some", it::Bearer(key));
   it::ExpectError(bad_versions, 400, "VALIDATION_ERROR");
   BOOST_TEST((it::DetailFields(bad_versions) == std::vector<std::string>{"versions"}));
+}
+
+// Findings sets (sql/V0020): a rescan that finds what an earlier scan of the version found points at
+// that scan's stored findings instead of storing them again, and every read answers as before.
+BOOST_AUTO_TEST_CASE(a_rescan_finding_the_same_stores_no_finding_again_and_reads_the_same) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Scanned s = ScanImage(tenant, dir, "sets", kNginxTrivy, "1.0", "2022-07-01T17:00:00Z");
+  std::string key = tenant.CreateKey(kAllReads);
+  std::string digest = *it::PgQuery("SELECT digest FROM image_versions WHERE id = $1", {s.version_id}).at(0).at(0);
+  auto rescan = [&](const char* fixture, const std::string& time) {
+    std::string report = it::Fixture(fixture);
+    it::ProcessResult r = it::Ingest({s.image.name,
+                                      "1.0",
+                                      digest,
+                                      report,
+                                      std::nullopt,
+                                      dir.Write("r" + time + ".cdx.json", it::MinimalCycloneDx(report, time)),
+                                      std::nullopt,
+                                      std::nullopt,
+                                      {}});
+    BOOST_TEST_REQUIRE(r.exit_code == 0, r.err);
+    return r.out;
+  };
+  auto stored = [&] {
+    return *it::PgQuery(
+                "SELECT count(*) FROM vulnerabilities x JOIN findings_sets fs ON fs.id = x.set_id "
+                "WHERE fs.version_id = $1",
+                {s.version_id})
+                .at(0)
+                .at(0) +
+           " findings in " +
+           *it::PgQuery("SELECT count(*) FROM findings_sets WHERE version_id = $1", {s.version_id}).at(0).at(0) +
+           " sets";
+  };
+  auto set_of_each_scan = [&] {
+    std::vector<std::string> sets;
+    for (const it::PgRow& row : it::PgQuery("SELECT findings_set_id FROM scans WHERE version_id = $1 "
+                                            "ORDER BY scanned_at",
+                                            {s.version_id}))
+      sets.push_back(*row[0]);
+    return sets;
+  };
+  std::vector<it::ExpectedFinding> trivy = it::ListedFindings(key, s.image.id);
+  std::string once = stored();
+  BOOST_TEST(once == std::to_string(trivy.size()) + " findings in 1 sets");
+
+  std::string same = rescan(kNginxTrivy, "2022-07-02T00:00:00Z");
+  BOOST_TEST(same.find("findings: the same as an earlier scan of this version, not stored again") != std::string::npos,
+             same);
+  BOOST_TEST(stored() == once);
+  std::vector<std::string> sets = set_of_each_scan();
+  BOOST_TEST_REQUIRE(sets.size() == 2u);
+  BOOST_TEST(sets[1] == sets[0]);
+  BOOST_TEST((it::ListedFindings(key, s.image.id) == trivy));
+
+  // Different findings are a set of their own; the first findings again point at the first set.
+  std::string other = rescan(kNginxGrype, "2022-07-03T00:00:00Z");
+  BOOST_TEST(other.find("not stored again") == std::string::npos, other);
+  std::vector<it::ExpectedFinding> grype = it::ListedFindings(key, s.image.id);
+  BOOST_TEST(stored() == std::to_string(trivy.size() + grype.size()) + " findings in 2 sets");
+  std::string back = rescan(kNginxTrivy, "2022-07-04T00:00:00Z");
+  BOOST_TEST(back.find("not stored again") != std::string::npos, back);
+  BOOST_TEST(stored() == std::to_string(trivy.size() + grype.size()) + " findings in 2 sets");
+  sets = set_of_each_scan();
+  BOOST_TEST_REQUIRE(sets.size() == 4u);
+  BOOST_TEST(sets[2] != sets[0]);
+  BOOST_TEST(sets[3] == sets[0]);
+  BOOST_TEST((it::ListedFindings(key, s.image.id) == trivy));
+
+  // Each scan of the history keeps its own counts.
+  rapidjson::Document history =
+      it::ExpectJson200(it::Get(VersionPath(s) + "/scan-history", it::PortalHeaders(tenant, "viewer")));
+  BOOST_TEST_REQUIRE(history["points"].Size() == 4u);
+  it::DerivedCounts trivy_counts = it::DeriveCounts(it::DeriveFindings(it::Fixture(kNginxTrivy)));
+  it::DerivedCounts grype_counts = it::DeriveCounts(it::DeriveFindings(it::Fixture(kNginxGrype)));
+  for (rapidjson::SizeType i = 0; i < 4; ++i) {
+    const it::DerivedCounts& expected = i == 2 ? grype_counts : trivy_counts;
+    for (const auto& [severity, count] : expected.vulnerabilities) {
+      BOOST_TEST(it::IntMember(history["points"][i]["vulnerabilityCounts"], severity.c_str()) == count);
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(scan_history_has_one_point_per_scan_oldest_first_with_time_filters_and_pages) {

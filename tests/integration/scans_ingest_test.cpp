@@ -353,8 +353,8 @@ BOOST_AUTO_TEST_CASE(killing_ingest_at_any_moment_leaves_the_whole_scan_or_nothi
         "WHERE i.name = $1), "
         "(SELECT count(*) FROM sboms b JOIN scans s ON s.id = b.scan_id JOIN image_versions v ON v.id = s.version_id "
         " JOIN images i ON i.id = v.image_id WHERE i.name = $1), "
-        "(SELECT count(*) FROM vulnerabilities x JOIN scans s ON s.id = x.scan_id JOIN image_versions v ON v.id = "
-        "s.version_id "
+        "(SELECT count(*) FROM vulnerabilities x JOIN findings_sets fs ON fs.id = x.set_id "
+        " JOIN image_versions v ON v.id = fs.version_id "
         " JOIN images i ON i.id = v.image_id WHERE i.name = $1), "
         "(SELECT count(*) FROM images i JOIN image_versions v ON v.id = i.latest_version_id "
         " JOIN scans s ON s.id = v.latest_scan_id WHERE i.name = $1)",

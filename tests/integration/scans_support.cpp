@@ -83,7 +83,8 @@ struct ReportImage {
 ReportImage ImageOfReport(const std::string& report_path) {
   rapidjson::Document d = ParseFile(report_path);
   ReportImage image;
-  for (const ExpectedFinding& f : DeriveFindings(report_path)) image.packages.emplace(f.package, f.version.value_or("0"));
+  for (const ExpectedFinding& f : DeriveFindings(report_path))
+    image.packages.emplace(f.package, f.version.value_or("0"));
   if (image.packages.empty()) image.packages.emplace("base-files", "1");  // an SBOM of an image lists something
   if (const Value* matches = Get(d, "matches"); matches && matches->IsArray()) {
     const Value* target = Get(*Get(d, "source"), "target");
@@ -303,8 +304,8 @@ std::vector<ExpectedFinding> ListedFindingsAt(const std::string& key, const std:
 
 std::map<std::string, long long> TableCounts() {
   std::map<std::string, long long> counts;
-  for (const char* table : {"images", "image_versions", "scans", "sboms", "vulnerabilities", "vulnerability_first_seen",
-                            "events", "signing_keys"}) {
+  for (const char* table : {"images", "image_versions", "scans", "sboms", "findings_sets", "vulnerabilities",
+                            "vulnerability_first_seen", "events", "signing_keys"}) {
     std::vector<PgRow> rows = PgQuery(std::string("SELECT count(*) FROM ") + table);
     counts[table] = std::stoll(*rows.at(0).at(0));
   }

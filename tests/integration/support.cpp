@@ -6,15 +6,15 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/wait.h>
 #include <strings.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
 #include <cctype>
 #include <cerrno>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -46,7 +46,8 @@ std::string EnvOr(const char* name, std::string fallback) {
 
 std::string EnvRequired(const char* name) {
   const char* value = std::getenv(name);
-  if (!value || !*value) throw std::runtime_error(std::string(name) + " is not set: run through tools/run-tests integration");
+  if (!value || !*value)
+    throw std::runtime_error(std::string(name) + " is not set: run through tools/run-tests integration");
   return value;
 }
 
@@ -312,7 +313,8 @@ std::vector<std::string> DetailFields(const Response& response) {
   rapidjson::Document body = JsonOf(response);
   if (!body.IsObject() || !body.HasMember("details") || !body["details"].IsArray()) return fields;
   for (const rapidjson::Value& item : body["details"].GetArray()) {
-    if (item.IsObject() && item.HasMember("field") && item["field"].IsString()) fields.emplace_back(item["field"].GetString());
+    if (item.IsObject() && item.HasMember("field") && item["field"].IsString())
+      fields.emplace_back(item["field"].GetString());
   }
   return fields;
 }
@@ -374,7 +376,8 @@ std::optional<long long> ParseRfc3339(std::string_view text) {
   return seconds;
 }
 
-bool WaitFor(const std::function<bool()>& probe, std::chrono::milliseconds timeout, std::chrono::milliseconds interval) {
+bool WaitFor(const std::function<bool()>& probe, std::chrono::milliseconds timeout,
+             std::chrono::milliseconds interval) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (true) {
     if (probe()) return true;
@@ -624,12 +627,15 @@ std::optional<icat::RedisReply> RedisCommand(const std::vector<std::string>& arg
 // ------------------------------------------------------------------ handler processes
 
 void WaitUntilWorkersUseRedis(const std::string& key) {
-  BOOST_TEST_REQUIRE(WaitFor([&] {
-    for (int i = 0; i < 20; i++) {
-      if (!Get("/v1/images", Bearer(key)).Has("ratelimit")) return false;
-    }
-    return true;
-  }, std::chrono::seconds(10), std::chrono::milliseconds(200)), "the workers do not answer through Redis");
+  BOOST_TEST_REQUIRE(WaitFor(
+                         [&] {
+                           for (int i = 0; i < 20; i++) {
+                             if (!Get("/v1/images", Bearer(key)).Has("ratelimit")) return false;
+                           }
+                           return true;
+                         },
+                         std::chrono::seconds(10), std::chrono::milliseconds(200)),
+                     "the workers do not answer through Redis");
 }
 
 HiddenPoolSocket::HiddenPoolSocket(std::string_view group)
@@ -680,8 +686,8 @@ Image CreateImage(std::string_view label, std::optional<std::string> base_os) {
   image.description = "Integration test image " + std::string(label);
   image.repository = "registry.example.test/it/" + image.name;
   image.base_os = base_os;
-  std::vector<std::string> args = {"image", "create", "--name", image.name, "--description", image.description,
-                                   "--repository", image.repository};
+  std::vector<std::string> args = {"image",         "create",          "--name",       image.name,
+                                   "--description", image.description, "--repository", image.repository};
   if (base_os) {
     args.push_back("--base-os");
     args.push_back(*base_os);
@@ -697,7 +703,8 @@ Version AddVersion(Image& image, const VersionSpec& spec) {
   version.size_bytes = spec.size_bytes;
   version.published = spec.published;
   version.hardening_tags = spec.hardening_tags;
-  std::vector<std::string> args = {"version", "add", "--image", image.name, "--tag", spec.tag, "--digest", version.digest};
+  std::vector<std::string> args = {"version", "add",    "--image",  image.name,
+                                   "--tag",   spec.tag, "--digest", version.digest};
   if (spec.size_bytes) {
     args.push_back("--size");
     args.push_back(std::to_string(*spec.size_bytes));
@@ -721,9 +728,10 @@ Version AddVersion(Image& image, const VersionSpec& spec) {
 
 std::string InsertLatestScan(const std::string& version_id, const Counts& counts) {
   std::vector<PgRow> rows = PgQuery(
-      "INSERT INTO scans (version_id, scanner_name, scanner_version, scanned_at, input_sha256, critical_count, "
-      "high_count, medium_count, low_count, unknown_count) "
-      "VALUES ($1, 'trivy', '0.50.0', now(), $2, $3, $4, $5, $6, $7) RETURNING id",
+      "WITH fs AS (INSERT INTO findings_sets (version_id, sha256) VALUES ($1, $2) RETURNING id) "
+      "INSERT INTO scans (id, version_id, scanner_name, scanner_version, scanned_at, input_sha256, critical_count, "
+      "high_count, medium_count, low_count, unknown_count, findings_set_id) "
+      "SELECT fs.id, $1, 'trivy', '0.50.0', now(), $2, $3, $4, $5, $6, $7, fs.id FROM fs RETURNING id",
       {version_id, RandomSuffix(64), std::to_string(counts.critical), std::to_string(counts.high),
        std::to_string(counts.medium), std::to_string(counts.low), std::to_string(counts.unknown)});
   std::string scan_id = *rows.at(0).at(0);
@@ -747,8 +755,8 @@ Image Tenant::AddImage(std::string_view label, const std::vector<VersionSpec>& v
 }
 
 std::string Tenant::CreateKey(std::string_view scopes, std::optional<std::string> expires) {
-  std::vector<std::string> args = {"key", "create", "--tenant", subdomain_, "--name", "key-" + RandomSuffix(6),
-                                   "--scopes", std::string(scopes)};
+  std::vector<std::string> args = {
+      "key", "create", "--tenant", subdomain_, "--name", "key-" + RandomSuffix(6), "--scopes", std::string(scopes)};
   if (expires) {
     args.push_back("--expires");
     args.push_back(*expires);
@@ -775,7 +783,8 @@ rapidjson::Document Tenant::KeyEntry(std::string_view key) {
   rapidjson::Document entry;
   std::string prefix(key.substr(0, 14));
   for (rapidjson::Value& item : list.GetArray()) {
-    if (item.IsObject() && item.HasMember("prefix") && item["prefix"].IsString() && item["prefix"].GetString() == prefix) {
+    if (item.IsObject() && item.HasMember("prefix") && item["prefix"].IsString() &&
+        item["prefix"].GetString() == prefix) {
       entry.CopyFrom(item, entry.GetAllocator());
       return entry;
     }
@@ -789,7 +798,8 @@ void Tenant::RevokeKey(std::string_view key) {
 }
 
 std::string EventData(std::string_view type) {
-  if (type == "ping") return R"({"webhook":{"id":"00000000-0000-4000-8000-000000000003","url":"https://hooks.example.test/icat"}})";
+  if (type == "ping")
+    return R"({"webhook":{"id":"00000000-0000-4000-8000-000000000003","url":"https://hooks.example.test/icat"}})";
   std::string data = R"({"image":{"id":"00000000-0000-4000-8000-000000000001","name":"demo"},)"
                      R"("version":{"id":"00000000-0000-4000-8000-000000000002","tag":"1.0","digest":"sha256:)" +
                      std::string(64, 'a') +
@@ -797,7 +807,8 @@ std::string EventData(std::string_view type) {
                      R"("scannedAt":"2026-01-01T00:00:00Z"})";
   if (type == "cve_watch.matched") data += R"(,"cveId":"CVE-2024-3094")";
   if (type != "scan.completed") {
-    data += R"(,"vulnerabilities":[{"id":"CVE-2024-3094","severity":"critical","package":"xz-utils","fixState":"fixed"}])";
+    data +=
+        R"(,"vulnerabilities":[{"id":"CVE-2024-3094","severity":"critical","package":"xz-utils","fixState":"fixed"}])";
   }
   return data + "}";
 }

@@ -278,7 +278,9 @@ Image CreateImage(std::string_view label, std::optional<std::string> base_os = "
 Version AddVersion(Image& image, const VersionSpec& spec);
 std::string RandomDigest();  // sha256:<64 hex>
 
-// A scan of a version with these distinct-vulnerability counts, made the version's latest scan.
+// A scan of a version with these distinct-vulnerability counts, made the version's latest scan,
+// with an empty findings set of its own that has the scan's id (so a test adds findings to the
+// scan with INSERT INTO vulnerabilities (set_id, ...) VALUES (<scan id>, ...)).
 struct Counts {
   int critical = 0, high = 0, medium = 0, low = 0, unknown = 0;
 };

@@ -23,7 +23,7 @@ TenantRows::TenantRows()
       marker("rows-" + tenant.id()) {
   PgConnection db;
   const std::string& t = tenant.id();
-  db.Query("INSERT INTO vulnerabilities (scan_id, vuln_id, package_name, severity, fix_state) "
+  db.Query("INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, fix_state) "
            "VALUES ($1, $2, 'openssl', 'critical', 'fixed')",
            {scan_id, cve});
   user_id = First(db,

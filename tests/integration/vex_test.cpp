@@ -386,7 +386,7 @@ BOOST_AUTO_TEST_CASE(scan_recount_counts_ids_once_at_their_highest_severity_and_
   for (const char* finding : {"('CVE-2024-1', 'openssl', 'medium', 'fixed')", "('CVE-2024-1', 'libssl3', 'critical', 'not-fixed')",
                               "('CVE-2024-2', 'zlib', 'low', 'fixed')", "('CVE-2024-3', 'curl', 'unknown', 'wont-fix')",
                               "('CVE-2024-9', 'curl', 'high', 'not-affected')"}) {
-    it::PgQuery("INSERT INTO vulnerabilities (scan_id, vuln_id, package_name, severity, fix_state) SELECT $1::uuid, f.* FROM "
+    it::PgQuery("INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, fix_state) SELECT $1::uuid, f.* FROM "
                 "(VALUES " + std::string(finding) + ") f",
                 {scan});
   }

@@ -3,19 +3,19 @@
 // then the SBOM blobs are written (content-addressed, durable) and one transaction stores the
 // version, scan, SBOM records, findings, counts, first-seen times and outbox events.
 // docs/scans.md describes the rules.
-#include <cstdlib>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
 #include "commands.hpp"
 #include "fetch.hpp"
-#include "icat/outbox.hpp"
-#include "icat/trace.hpp"
 #include "icat/crypto.hpp"
 #include "icat/json.hpp"
+#include "icat/outbox.hpp"
+#include "icat/trace.hpp"
 #include "ingest_blobs.hpp"
 #include "ingest_model.hpp"
 #include "reports.hpp"
@@ -53,12 +53,13 @@ constexpr std::string_view kUpdateVersion =
     "WHERE id = $1";
 constexpr std::string_view kSameFiles = "SELECT id FROM scans WHERE version_id = $1 AND input_sha256 = $2";
 constexpr std::string_view kPreviousFindings =
-    "SELECT vuln_id, severity, package_name, fix_state FROM vulnerabilities WHERE scan_id = $1 ORDER BY id";
+    "SELECT x.vuln_id, x.severity, x.package_name, x.fix_state FROM scans s "
+    "JOIN vulnerabilities x ON x.set_id = s.findings_set_id WHERE s.id = $1 ORDER BY x.id";
 // The counts are written after the findings, by scan_recount (sql/V0017): one counting rule for scan
 // ingest and VEX ingest, which applies the vendor's VEX statements already stored.
 constexpr std::string_view kInsertScan =
-    "INSERT INTO scans (version_id, scanner_name, scanner_version, scanned_at, vulndb_updated_at, input_sha256) "
-    "VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5::timestamptz, $6) "
+    "INSERT INTO scans (version_id, scanner_name, scanner_version, scanned_at, vulndb_updated_at, input_sha256, "
+    "findings_set_id) VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5::timestamptz, $6, $7) "
     "RETURNING id, rfc3339(scanned_at) AS scanned_at";
 constexpr std::string_view kRecount =
     "SELECT critical_count, high_count, medium_count, low_count, unknown_count, findings_critical, findings_high, "
@@ -66,17 +67,11 @@ constexpr std::string_view kRecount =
 constexpr std::string_view kInsertSbom =
     "INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, tool_name, tool_version, signature, "
     "signing_key_id, completeness) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::json)";
-// One round trip for every finding, stored in the order given (ids ascend with it). The severity
+// The version's findings set holding exactly these findings (sql/V0020 store_findings: the set it
+// already has when a rescan finds the same, else a new one), in one round trip. The severity
 // sources come as a JSON text inside the text, so that they are stored as written (via jsonb they
 // would come out with their keys reordered and spaced).
-constexpr std::string_view kInsertFindings =
-    "INSERT INTO vulnerabilities (scan_id, vuln_id, aliases, package_name, package_version, package_type, purl, "
-    "severity, cvss_score, fix_state, fixed_version, title, primary_url, severity_sources, severity_source) "
-    "SELECT $1::uuid, e.v->>'id', ARRAY(SELECT jsonb_array_elements_text(e.v->'aliases')), e.v->>'package', "
-    "e.v->>'version', e.v->>'type', e.v->>'purl', e.v->>'severity', round((e.v->>'cvss')::numeric, 1), "
-    "e.v->>'fixState', e.v->>'fixedVersion', e.v->>'title', e.v->>'url', (e.v->>'severitySources')::json, "
-    "e.v->>'severitySource' "
-    "FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n";
+constexpr std::string_view kStoreFindings = "SELECT findings_set_id, stored_now FROM store_findings($1, $2::jsonb)";
 // The version's latest scan is its newest by scan time; an equal time goes to the later ingest.
 constexpr std::string_view kUpdateLatestScan =
     "UPDATE image_versions SET latest_scan_id = (SELECT id FROM scans WHERE version_id = $1 "
@@ -86,7 +81,7 @@ constexpr std::string_view kUpdateLatestVersion =
     "ORDER BY published_at DESC, created_at DESC, id LIMIT 1) WHERE id = $1";
 constexpr std::string_view kFirstSeen =
     "INSERT INTO vulnerability_first_seen (version_id, vuln_id, first_seen_at) "
-    "SELECT DISTINCT $1::uuid, vuln_id, now() FROM vulnerabilities WHERE scan_id = $2 AND fix_state <> 'not-affected' "
+    "SELECT DISTINCT $1::uuid, vuln_id, now() FROM vulnerabilities WHERE set_id = $2 AND fix_state <> 'not-affected' "
     "ON CONFLICT DO NOTHING";
 constexpr std::string_view kWatchers =
     "SELECT w.tenant_id, w.cve_id FROM cve_watches w JOIN licenses l ON l.tenant_id = w.tenant_id AND l.image_id = $1 "
@@ -257,7 +252,7 @@ Target LockOrCreateVersion(Db& db, const Request& request, const Inputs& inputs,
   target.version_id = version.Text(0, version.Column("id"));
   target.previous_scan_id = version.OptionalText(0, version.Column("latest_scan_id"));
   db.ExecSql(kUpdateVersion,
-       {target.version_id, request.size, request.base_os, tags, request.published, inputs.report.image_size});
+             {target.version_id, request.size, request.base_os, tags, request.published, inputs.report.image_size});
   return target;
 }
 
@@ -292,7 +287,8 @@ std::string FindingsJson(const std::vector<Finding>& findings) {
 }
 
 struct StoredScan {
-  std::string id, scanned_at;
+  std::string id, scanned_at, findings_set_id;
+  bool findings_stored = false;  // false: the version already had a set of exactly these findings
   ScanCounts counts;
 };
 
@@ -310,17 +306,20 @@ ScanCounts Recount(Db& db, const std::string& scan_id) {
 
 StoredScan InsertScan(Db& db, const Target& target, const Inputs& inputs, const std::string& key_id) {
   const ScanReport& r = inputs.report;
+  Rows set = db.RunSql(kStoreFindings, {target.version_id, FindingsJson(r.findings)});
+  std::string set_id(set.Text(0, set.Column("findings_set_id")));
   Rows scan = db.RunSql(kInsertScan, {target.version_id, r.scanner_name, r.scanner_version, inputs.scanned_at,
-                                      r.vulndb_updated_at, inputs.input_sha256});
-  StoredScan stored{std::string(scan.Text(0, scan.Column("id"))), std::string(scan.Text(0, scan.Column("scanned_at"))),
+                                      r.vulndb_updated_at, inputs.input_sha256, set_id});
+  StoredScan stored{std::string(scan.Text(0, scan.Column("id"))),
+                    std::string(scan.Text(0, scan.Column("scanned_at"))),
+                    set_id,
+                    set.Bool(0, set.Column("stored_now")),
                     {}};
   for (const Sbom& sbom : inputs.sboms) {
-    db.ExecSql(kInsertSbom,
-         {stored.id, sbom.doc.format, sbom.doc.spec_version, sbom.file.sha256_hex,
-          static_cast<long long>(sbom.file.bytes.size()), sbom.doc.tool_name, sbom.doc.tool_version, sbom.signature,
-          key_id, CompletenessJson(sbom.doc.completeness)});
+    db.ExecSql(kInsertSbom, {stored.id, sbom.doc.format, sbom.doc.spec_version, sbom.file.sha256_hex,
+                             static_cast<long long>(sbom.file.bytes.size()), sbom.doc.tool_name, sbom.doc.tool_version,
+                             sbom.signature, key_id, CompletenessJson(sbom.doc.completeness)});
   }
-  db.ExecSql(kInsertFindings, {stored.id, FindingsJson(r.findings)});
   stored.counts = Recount(db, stored.id);
   return stored;
 }
@@ -374,7 +373,8 @@ void WriteWatchEvents(Db& db, const Target& target, const EventSubject& subject,
 // changes nothing current, so it announces only its completion.
 void WriteEvents(Db& db, const Target& target, const EventSubject& subject, const std::vector<Finding>& findings,
                  bool became_latest) {
-  db.ExecSql(outbox::kEventPerLicensee.sql, {target.image_id, "scan.completed", EventData(subject), subject.traceparent});
+  db.ExecSql(outbox::kEventPerLicensee.sql,
+             {target.image_id, "scan.completed", EventData(subject), subject.traceparent});
   if (!became_latest) return;
   std::vector<EventFinding> current = EventFindings(findings);
   std::vector<EventFinding> previous = PreviousFindings(db, target.previous_scan_id);
@@ -432,14 +432,20 @@ void Ingest(const Args& args) {
   StoredScan scan = InsertScan(db, target, inputs, key.id);
   Rows latest = db.RunSql(kUpdateLatestScan, {target.version_id});
   db.ExecSql(kUpdateLatestVersion, {target.image_id});
-  db.ExecSql(kFirstSeen, {target.version_id, scan.id});
+  db.ExecSql(kFirstSeen, {target.version_id, scan.findings_set_id});
   // A statement about every version applies to a new one; the CycloneDX document links into the new SBOM.
   std::string vex_served = ServeVexDocuments(db, config.blob_dir, key, target.image_id);
   // A pipeline's trace (the TRACEPARENT variable its CI step may set) continues in the events'
   // webhook deliveries; without one, the run begins its own.
   const char* pipeline_trace = std::getenv("TRACEPARENT");
-  EventSubject subject{target.image_id, request.image, target.version_id,          request.tag,
-                       request.digest,  scan.id,       inputs.report.scanner_name, scan.scanned_at,
+  EventSubject subject{target.image_id,
+                       request.image,
+                       target.version_id,
+                       request.tag,
+                       request.digest,
+                       scan.id,
+                       inputs.report.scanner_name,
+                       scan.scanned_at,
                        ContinueTrace(pipeline_trace ? pipeline_trace : "").Traceparent()};
   WriteEvents(db, target, subject, inputs.report.findings, latest.Text(0, latest.Column("latest_scan_id")) == scan.id);
   transaction.Commit();
@@ -452,6 +458,7 @@ void Ingest(const Args& args) {
             << inputs.report.scanner_name << " " << inputs.report.scanner_version.value_or("(version unknown)") << ", "
             << CountsText(scan.counts) << "; SBOMs: " << sboms << "\n";
   for (const Sbom& sbom : inputs.sboms) std::cout << "completeness: " << CompletenessLine(sbom.doc) << "\n";
+  if (!scan.findings_stored) std::cout << "findings: the same as an earlier scan of this version, not stored again\n";
   for (const std::string& note : inputs.notes) std::cout << "note: " << note << "\n";
   if (!vex_served.empty()) std::cout << vex_served << "\n";
 }

@@ -40,9 +40,9 @@ constexpr std::string_view kInsertStatements =
 // The stored counts of every scan holding a finding a statement of document $1 may apply to (of its
 // vulnerability, on a version it covers), recounted by the one counting rule.
 constexpr std::string_view kRecountTouchedScans =
-    "SELECT count(scan_recount(t.scan_id)) AS scans FROM (SELECT DISTINCT x.scan_id FROM vex_statements st "
+    "SELECT count(scan_recount(t.scan_id)) AS scans FROM (SELECT DISTINCT s.id AS scan_id FROM vex_statements st "
     "JOIN vulnerabilities x ON x.vuln_id = ANY (st.vuln_ids) OR x.aliases && st.vuln_ids "
-    "JOIN scans s ON s.id = x.scan_id "
+    "JOIN scans s ON s.findings_set_id = x.set_id "
     "JOIN image_versions v ON v.id = s.version_id AND v.image_id = st.image_id "
     "AND (st.version_id IS NULL OR st.version_id = v.id) WHERE st.document_id = $1) t";
 // vex.updated's data for each image of document $1 (docs/webhooks.md): the image, its versions the
@@ -120,7 +120,8 @@ long long WriteEvents(Db& db, const std::string& document_id, const std::string&
   long long events = 0;
   for (int i = 0; i < images.size(); ++i) {
     std::string image_id(images.Text(i, images.Column("image_id")));
-    db.ExecSql(outbox::kEventPerLicensee.sql, {image_id, "vex.updated", images.Text(i, images.Column("data")), traceparent});
+    db.ExecSql(outbox::kEventPerLicensee.sql,
+               {image_id, "vex.updated", images.Text(i, images.Column("data")), traceparent});
     Rows licensees = db.RunSql(kLicensees, {image_id});
     events += licensees.Int(0, licensees.Column("n"));
   }
@@ -137,26 +138,27 @@ Stored StoreDocument(Db& db, const LoadedVex& file, const std::string& tracepare
                                               doc.version, file.input.sha256_hex});
   if (inserted.empty()) {
     Rows existing = db.RunSql(kDocumentOfBytes, {file.input.sha256_hex});
-    return {"vex document " + std::string(existing.Text(0, existing.Column("id"))) + " already ingested: " + file.input.path +
-                " holds exactly its bytes; nothing changed",
-            {}, false};
+    return {"vex document " + std::string(existing.Text(0, existing.Column("id"))) +
+                " already ingested: " + file.input.path + " holds exactly its bytes; nothing changed",
+            {},
+            false};
   }
   std::string id(inserted.Text(0, inserted.Column("id")));
   Tally tally = StoreStatements(db, id, file);
   if (tally.statements == 0) {
     throw Failure(file.input.path + ": no statement names a catalogue image (" +
-                  Plural(tally.unknown.size(), "product", "products") + " unknown, the first: " +
-                  tally.unknown.front() + "); nothing was stored");
+                  Plural(tally.unknown.size(), "product", "products") +
+                  " unknown, the first: " + tally.unknown.front() + "); nothing was stored");
   }
   Rows recounted = db.RunSql(kRecountTouchedScans, {id});
   long long scans = recounted.Int(0, recounted.Column("scans"));
   long long events = WriteEvents(db, id, traceparent);
-  std::string line = "vex document " + id + " ingested from " + file.input.path + " (" + doc.format + ", " +
-                     doc.author + "): " + Plural(tally.statements, "statement", "statements") + " of " +
-                     std::to_string(doc.statements.size()) + " stored for " +
-                     Plural(tally.images.size(), "image", "images") + ", " +
-                     Plural(tally.unknown.size(), "product", "products") + " unknown; " +
-                     Plural(scans, "scan", "scans") + " recounted; " + Plural(events, "vex.updated event", "vex.updated events");
+  std::string line =
+      "vex document " + id + " ingested from " + file.input.path + " (" + doc.format + ", " + doc.author +
+      "): " + Plural(tally.statements, "statement", "statements") + " of " + std::to_string(doc.statements.size()) +
+      " stored for " + Plural(tally.images.size(), "image", "images") + ", " +
+      Plural(tally.unknown.size(), "product", "products") + " unknown; " + Plural(scans, "scan", "scans") +
+      " recounted; " + Plural(events, "vex.updated event", "vex.updated events");
   return {line, tally.unknown, true};
 }
 
@@ -184,7 +186,8 @@ void VexIngest(const Args& args) {
   if (changed) NoteCachedDataChanged(session);
   for (size_t i = 0; i < files.size(); ++i) {
     std::cout << results[i].line << "\n";
-    for (const std::string& note : files[i].doc.notes) std::cout << "note: " << files[i].input.path << ": " << note << "\n";
+    for (const std::string& note : files[i].doc.notes)
+      std::cout << "note: " << files[i].input.path << ": " << note << "\n";
     for (const std::string& warning : results[i].warnings) {
       std::cerr << "icatctl: warning: " << files[i].input.path << ": " << warning << "; not stored\n";
     }

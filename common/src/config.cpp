@@ -89,6 +89,9 @@ const std::vector<Setting>& AllSettings() {
        "Lifetime of a portal refresh token; every refresh issues a new one."},
       {"ICAT_REGISTRY", kText, "registry.example.test/hardened", 0, 0, "", kIcatctl,
        "Default repository prefix of new images."},
+      {"ICAT_SCAN_RETENTION_DAYS", kInt, "0", 0, 36500, "", kIcatctl,
+       "icatctl scans prune removes the scans scanned more than this many days ago, except each version's latest "
+       "(0: keep every scan)."},
       {"ICAT_SETUP_TOKEN_HOURS", kInt, "72", 1, 720, "", kHandlers,
        "How long a portal user's one-time set-up link (POST /api/users, .../setup-token) stays valid."},
       {"ICAT_SIGNING_KEY_FILE", kFile, "", 0, 0, "", kIcatctl,

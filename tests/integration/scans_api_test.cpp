@@ -690,7 +690,28 @@ BOOST_AUTO_TEST_CASE(a_rescan_finding_the_same_stores_no_finding_again_and_reads
       sets.push_back(*row[0]);
     return sets;
   };
+  // The CVE look-up reads the current findings only (sql/V0021): exactly those of the set of the
+  // version's latest scan are marked current, whatever the order scans come in.
+  auto current_findings = [&] {
+    return std::stoul(*it::PgQuery("SELECT count(*) FROM vulnerabilities x JOIN findings_sets fs ON fs.id = x.set_id "
+                                   "WHERE fs.version_id = $1 AND x.current",
+                                   {s.version_id})
+                           .at(0)
+                           .at(0));
+  };
+  auto current_is_the_latest_set = [&] {
+    return *it::PgQuery(
+                "SELECT bool_and(x.current = (x.set_id = v.latest_findings_set_id)) FROM image_versions v "
+                "JOIN scans l ON l.id = v.latest_scan_id AND l.findings_set_id = v.latest_findings_set_id "
+                "JOIN findings_sets fs ON fs.version_id = v.id JOIN vulnerabilities x ON x.set_id = fs.id "
+                "WHERE v.id = $1",
+                {s.version_id})
+                .at(0)
+                .at(0) == "t";
+  };
   std::vector<it::ExpectedFinding> trivy = it::ListedFindings(key, s.image.id);
+  BOOST_TEST(current_findings() == trivy.size());
+  BOOST_TEST(current_is_the_latest_set());
   std::string once = stored();
   BOOST_TEST(once == std::to_string(trivy.size()) + " findings in 1 sets");
 
@@ -707,6 +728,8 @@ BOOST_AUTO_TEST_CASE(a_rescan_finding_the_same_stores_no_finding_again_and_reads
   std::string other = rescan(kNginxGrype, "2022-07-03T00:00:00Z");
   BOOST_TEST(other.find("not stored again") == std::string::npos, other);
   std::vector<it::ExpectedFinding> grype = it::ListedFindings(key, s.image.id);
+  BOOST_TEST(current_findings() == grype.size());
+  BOOST_TEST(current_is_the_latest_set());
   BOOST_TEST(stored() == std::to_string(trivy.size() + grype.size()) + " findings in 2 sets");
   std::string back = rescan(kNginxTrivy, "2022-07-04T00:00:00Z");
   BOOST_TEST(back.find("not stored again") != std::string::npos, back);
@@ -716,6 +739,8 @@ BOOST_AUTO_TEST_CASE(a_rescan_finding_the_same_stores_no_finding_again_and_reads
   BOOST_TEST(sets[2] != sets[0]);
   BOOST_TEST(sets[3] == sets[0]);
   BOOST_TEST((it::ListedFindings(key, s.image.id) == trivy));
+  BOOST_TEST(current_findings() == trivy.size());
+  BOOST_TEST(current_is_the_latest_set());
 
   // Each scan of the history keeps its own counts.
   rapidjson::Document history =
@@ -729,6 +754,10 @@ BOOST_AUTO_TEST_CASE(a_rescan_finding_the_same_stores_no_finding_again_and_reads
       BOOST_TEST(it::IntMember(history["points"][i]["vulnerabilityCounts"], severity.c_str()) == count);
     }
   }
+  // A back-filled older scan with other findings changes nothing current.
+  rescan(kNginxGrype, "2022-07-01T18:00:00Z");
+  BOOST_TEST(current_findings() == trivy.size());
+  BOOST_TEST(current_is_the_latest_set());
 }
 
 BOOST_AUTO_TEST_CASE(scan_history_has_one_point_per_scan_oldest_first_with_time_filters_and_pages) {

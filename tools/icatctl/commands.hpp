@@ -26,6 +26,7 @@ void RequestList(const Args& args);    // requests.cpp
 void RequestStatus(const Args& args);  // requests.cpp
 void Ingest(const Args& args);         // ingest.cpp
 void Gc(const Args& args);             // gc.cpp
+void ScansPrune(const Args& args);     // retention.cpp
 void SbomCheck(const Args& args);      // sbom_check.cpp
 void VexIngest(const Args& args);      // vex_ingest.cpp
 void VexCheck(const Args& args);       // vex_check.cpp

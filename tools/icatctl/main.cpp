@@ -1,5 +1,5 @@
 // icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys, ingest,
-// vendor VEX, gc).
+// vendor VEX, gc, scan retention).
 // Exit status: 0 done, 1 failed at run time (not found, conflict, database down), 2 bad arguments
 // or a bad setting.
 #include <csignal>
@@ -105,6 +105,15 @@ const std::vector<Command>& AllCommands() {
         {{"grace", FlagKind::kOptional, "SECONDS", "keep unreferenced blobs younger than this (default 3600)"},
          {"dry-run", FlagKind::kSwitch, "", "list what would be removed, remove nothing"}}},
        Gc},
+      {"scans prune",
+       "Removes the scans older than the retention, except each version's latest, and the findings sets they "
+       "alone used; lists each version, then a summary.",
+       {{},
+        {{"older-than-days", FlagKind::kOptional, "DAYS",
+          "remove the scans scanned more than DAYS days ago (default ICAT_SCAN_RETENTION_DAYS; 0 keeps every scan)"},
+         {"image", FlagKind::kOptional, "NAME", "only the versions of this catalogue image"},
+         {"dry-run", FlagKind::kSwitch, "", "list what would be removed, remove nothing"}}},
+       ScansPrune},
       {"request list", "Lists a tenant's feature requests, package requests and bug reports.",
        {{}, {kTenantFlag, {"status", FlagKind::kOptional, "STATUS", "only open, planned, done or declined ones"}}},
        RequestList},

@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../../handlers/admission/queries.hpp"
@@ -411,6 +412,13 @@ std::string NodeName(const rapidjson::Value& node) {
 
 std::string Count(double rows) { return std::to_string(static_cast<long long>(rows)); }
 
+// The rows a scan node read over all its loops: those it returned and those its filter and its
+// recheck threw away.
+double RowsRead(const rapidjson::Value& node) {
+  return NumberOf(node, "Actual Loops") * (NumberOf(node, "Actual Rows") + NumberOf(node, "Rows Removed by Filter") +
+                                           NumberOf(node, "Rows Removed by Index Recheck"));
+}
+
 // Why a plan node reads a whole big table; nothing when it does not. The rule (docs/query-plans.md):
 // on a table of more than kBigTableRows rows, a Seq Scan, an index walked without an Index Cond, or
 // any scan reading more than kMostOfTableRead of the rows, counting over all its loops the rows it
@@ -427,8 +435,7 @@ std::optional<std::string> WholeTableRead(const rapidjson::Value& node, const Bi
   if ((type == "Index Scan" || type == "Index Only Scan") && !node.HasMember("Index Cond")) {
     return "a walk of the whole index (no Index Cond)";
   }
-  double read = loops * (NumberOf(node, "Actual Rows") + NumberOf(node, "Rows Removed by Filter") +
-                         NumberOf(node, "Rows Removed by Index Recheck"));
+  double read = RowsRead(node);
   if (read > kMostOfTableRead * table->second) {
     return "reads " + Count(read) + " of the table's " + Count(table->second) + " rows over " + Count(loops) + " loops";
   }
@@ -448,6 +455,15 @@ std::vector<std::string> WholeTableReads(const rapidjson::Document& plan, const 
   std::vector<std::string> found;
   CollectWholeTableReads(plan[0]["Plan"], big, mode, found);
   return found;
+}
+
+// The rows the scans of `table` in the plan tree read.
+double RowsReadFrom(const rapidjson::Value& node, const std::string& table) {
+  double read = TextOf(node, "Relation Name") == table ? RowsRead(node) : 0;
+  auto children = node.FindMember("Plans");
+  if (children == node.MemberEnd()) return read;
+  for (const rapidjson::Value& child : children->value.GetArray()) read += RowsReadFrom(child, table);
+  return read;
 }
 
 // Each case as a custom and as the generic plan: one failure for each node reading a whole big
@@ -528,6 +544,34 @@ BOOST_AUTO_TEST_CASE(rule_names_a_seq_scan_an_index_walk_and_a_bitmap_scan_of_mo
 
 BOOST_AUTO_TEST_CASE(findings_and_cve_lookups_read_no_whole_table) {
   ExpectNoWholeTableReads(VulnsCases(Data().sample()));
+}
+
+// Issue 18's own words: the findings of one version and the CVE look-up never read more than they
+// return. Exactly so for a page without a filter (a filter reads the rows it drops) and for the
+// look-up over every version (the latest versions' look-up also reads the findings older versions
+// hold now, which this data set, one version an image, does not have).
+BOOST_AUTO_TEST_CASE(findings_pages_and_the_cve_lookup_read_only_the_findings_they_return) {
+  const std::set<std::pair<std::string_view, std::string_view>> exact = {
+      {icat::vulns::kFindingsOfLatestVersion.name, "first page"},
+      {icat::vulns::kFindingsOfVersion.name, "a version by id, first page"},
+      {icat::vulns::kCveLookupAll.name, "the most common CVE"},
+  };
+  Planner planner(Data(), ReadGroupStatements());
+  size_t checked = 0;
+  for (const PlanCase& c : VulnsCases(Data().sample())) {
+    if (!exact.count({c.statement.name, c.request})) continue;
+    ++checked;
+    for (PlanMode mode : kPlanModes) {
+      rapidjson::Document plan = planner.Plan(c, mode);
+      double returned = NumberOf(plan[0]["Plan"], "Actual Rows");
+      double read = RowsReadFrom(plan[0]["Plan"], "vulnerabilities");
+      BOOST_TEST(returned > 0, c.statement.name << " (" << c.request << ") returned nothing");
+      BOOST_TEST(read <= returned, c.statement.name << " (" << c.request << "), " << NameOf(mode) << ": read "
+                                                    << Count(read) << " findings to return " << Count(returned) << "\n"
+                                                    << planner.Text(c, mode));
+    }
+  }
+  BOOST_TEST(checked == exact.size());
 }
 
 BOOST_AUTO_TEST_CASE(catalog_reads_read_no_whole_table) { ExpectNoWholeTableReads(CatalogCases(Data().sample())); }

@@ -149,6 +149,7 @@ test: all
 	@tools/run-tests unit
 	@$(MAKE) --no-print-directory fuzz-replay
 	@tools/run-tests integration
+	@tests/migration/check
 	@tools/run-tests browser
 
 test-unit: all

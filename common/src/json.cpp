@@ -100,6 +100,14 @@ void WriteString(JsonWriter& w, std::string_view key, std::string_view value) {
   w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
 }
 
+void WriteOptionalDouble(JsonWriter& w, std::string_view key, const std::optional<double>& value) {
+  WriteKey(w, key);
+  if (value)
+    w.Double(*value);
+  else
+    w.Null();
+}
+
 void WriteOptionalString(JsonWriter& w, std::string_view key, const std::optional<std::string>& value) {
   if (value) {
     WriteString(w, key, *value);

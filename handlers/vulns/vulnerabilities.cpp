@@ -56,11 +56,7 @@ void WriteFinding(JsonWriter& w, const FindingView& f) {
   WriteOptionalString(w, "purl", f.purl);
   w.EndObject();
   WriteString(w, "severity", f.severity);
-  WriteKey(w, "cvssScore");
-  if (f.cvss_score)
-    w.Double(*f.cvss_score);
-  else
-    w.Null();
+  WriteOptionalDouble(w, "cvssScore", f.cvss_score);
   WriteString(w, "fixState", f.fix_state);
   WriteOptionalString(w, "fixedVersion", f.fixed_version);
   WriteOptionalString(w, "title", f.title);

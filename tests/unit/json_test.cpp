@@ -153,13 +153,15 @@ BOOST_AUTO_TEST_CASE(writers_emit_strings_nulls_numbers_and_arrays) {
   icat::WriteOptionalString(w, "none", std::nullopt);
   icat::WriteOptionalString(w, "some", std::string("x"));
   icat::WriteInt(w, "n", 5000000000LL);
+  icat::WriteOptionalDouble(w, "score", 9.8);
+  icat::WriteOptionalDouble(w, "noscore", std::nullopt);
   icat::WriteBool(w, "flag", true);
   icat::WriteStringArray(w, "tags", {"a", "b"});
   icat::WriteKey(w, "raw");
   w.Int(1);
   w.EndObject();
   BOOST_TEST(std::string(buffer.GetString()) ==
-             R"({"name":"a\"b","none":null,"some":"x","n":5000000000,"flag":true,"tags":["a","b"],"raw":1})");
+             R"({"name":"a\"b","none":null,"some":"x","n":5000000000,"score":9.8,"noscore":null,"flag":true,"tags":["a","b"],"raw":1})");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

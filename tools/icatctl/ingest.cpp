@@ -269,11 +269,7 @@ std::string FindingsJson(const std::vector<Finding>& findings) {
     WriteOptionalString(w, "type", f.package_type);
     WriteOptionalString(w, "purl", f.purl);
     WriteString(w, "severity", f.severity);
-    w.Key("cvss");
-    if (f.cvss_score)
-      w.Double(*f.cvss_score);
-    else
-      w.Null();
+    WriteOptionalDouble(w, "cvss", f.cvss_score);
     WriteString(w, "fixState", f.fix_state);
     WriteOptionalString(w, "fixedVersion", f.fixed_version);
     WriteOptionalString(w, "title", f.title);

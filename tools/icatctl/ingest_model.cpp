@@ -75,11 +75,7 @@ std::string SeveritySourcesJson(const std::vector<SeverityRating>& ratings) {
     WriteOptionalString(w, "severity", r.severity);
     WriteOptionalString(w, "cvssVersion", r.cvss_version);
     WriteOptionalString(w, "cvssVector", r.cvss_vector);
-    WriteKey(w, "cvssScore");
-    if (r.cvss_score)
-      w.Double(*r.cvss_score);
-    else
-      w.Null();
+    WriteOptionalDouble(w, "cvssScore", r.cvss_score);
     w.EndObject();
   }
   w.EndArray();

@@ -19,6 +19,7 @@ using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 void WriteString(JsonWriter& w, std::string_view key, std::string_view value);
 void WriteOptionalString(JsonWriter& w, std::string_view key, const std::optional<std::string>& value);
 void WriteInt(JsonWriter& w, std::string_view key, long long value);
+void WriteOptionalDouble(JsonWriter& w, std::string_view key, const std::optional<double>& value);
 void WriteBool(JsonWriter& w, std::string_view key, bool value);
 void WriteStringArray(JsonWriter& w, std::string_view key, const std::vector<std::string>& values);
 void WriteKey(JsonWriter& w, std::string_view key);

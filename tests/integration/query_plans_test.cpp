@@ -481,6 +481,23 @@ void ExpectNoWholeTableReads(const std::vector<PlanCase>& cases) {
   }
 }
 
+// How the second wall's licence check (sql/V0022) reads licenses inside a policy's subplan, when not
+// by one probe of its key per row: a hash of the tenant's licences, or a scan of them.
+void CollectLicenceChecks(const rapidjson::Value& node, bool in_subplan, std::vector<std::string>& found) {
+  bool subplan = in_subplan || TextOf(node, "Parent Relationship") == "SubPlan";
+  if (TextOf(node, "Subplan Name").rfind("hashed", 0) == 0) {
+    found.push_back(TextOf(node, "Subplan Name") + ": the licences hashed once per statement");
+  }
+  std::string type = TextOf(node, "Node Type");
+  if (subplan && TextOf(node, "Relation Name") == "licenses" &&
+      !((type == "Index Scan" || type == "Index Only Scan") && node.HasMember("Index Cond"))) {
+    found.push_back(NodeName(node) + ": not a probe of the licence's key");
+  }
+  auto children = node.FindMember("Plans");
+  if (children == node.MemberEnd()) return;
+  for (const rapidjson::Value& child : children->value.GetArray()) CollectLicenceChecks(child, subplan, found);
+}
+
 // Statements the rule must catch, run on the same data as the handlers' (their names are the
 // suite's own).
 constexpr icat::Statement kProbeSeqScan{"query_plans_probe_seq_scan",
@@ -581,5 +598,26 @@ BOOST_AUTO_TEST_CASE(admission_lookups_read_no_whole_table) {
 }
 
 BOOST_AUTO_TEST_CASE(sbom_downloads_read_no_whole_table) { ExpectNoWholeTableReads(SbomCases(Data().sample())); }
+
+// The licence policies on images and image_versions (sql/V0022) check each row they let through by
+// one probe of licenses_pkey, and the database plans with random_page_cost 1.1, without which the
+// planner reads a small licences table whole for every row.
+BOOST_AUTO_TEST_CASE(licence_policies_probe_one_licence_per_row_by_its_key) {
+  Planner planner(Data(), ReadGroupStatements());
+  BOOST_TEST(FirstCell(planner.db().RunSql("SELECT current_setting('random_page_cost')")) == "1.1");
+  const Sample& s = Data().sample();
+  for (const auto& cases : {VulnsCases(s), CatalogCases(s), AdmissionCases(s), SbomCases(s)}) {
+    for (const PlanCase& c : cases) {
+      for (PlanMode mode : kPlanModes) {
+        std::vector<std::string> found;
+        CollectLicenceChecks(planner.Plan(c, mode)[0]["Plan"], false, found);
+        for (const std::string& check : found) {
+          BOOST_ERROR(c.statement.name << " (" << c.request << "), " << NameOf(mode) << ": " << check << "\n"
+                                       << planner.Text(c, mode));
+        }
+      }
+    }
+  }
+}
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -16,6 +16,7 @@
 #include "icat/jwt.hpp"
 #include "icat/log.hpp"
 #include "icat/metrics.hpp"
+#include "icat/paging.hpp"
 #include "icat/text.hpp"
 #include "icat/worker_cache.hpp"
 
@@ -166,7 +167,7 @@ void CountFailure(Context& ctx, long long now) {
 }  // namespace
 
 const std::vector<Statement>& AuthStatements() {
-  static const std::vector<Statement> statements = {kLookupKey, kTouchKey};
+  static const std::vector<Statement> statements = {kLookupKey, kTouchKey, kCurrentPerson};
   return statements;
 }
 
@@ -282,7 +283,17 @@ Principal AuthenticatePortal(Context& ctx) {
   ctx.principal.tenant_id = claims->tenant_id;
   ctx.principal.user_id = claims->user_id;
   ctx.principal.role = claims->role;
+  ctx.principal.session_id = claims->session_id;
   return ctx.principal;
+}
+
+void LoadCurrentPerson(Context& ctx) {
+  constexpr const char* kGone = "This account no longer exists or is disabled; sign in again.";
+  if (!IsUuid(ctx.principal.user_id) || !IsUuid(ctx.principal.session_id)) Unauthenticated(kGone);
+  Rows rows = ctx.db.Run(kCurrentPerson, {ctx.principal.tenant_id, ctx.principal.user_id, ctx.principal.session_id});
+  if (rows.empty()) Unauthenticated(kGone);
+  ctx.principal.role = rows.Text(0, rows.Column("role"));
+  ctx.principal.email = rows.Text(0, rows.Column("email"));
 }
 
 void RequireAdmin(const Context& ctx) {

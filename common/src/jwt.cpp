@@ -25,6 +25,7 @@ std::string ClaimsJson(const AccessClaims& c) {
   WriteInt(w, "iat", c.issued_at);
   WriteInt(w, "exp", c.expires_at);
   WriteString(w, "jti", c.token_id);
+  WriteString(w, "sid", c.session_id);
   w.EndObject();
   return buffer.GetString();
 }
@@ -84,14 +85,15 @@ std::optional<AccessClaims> VerifyAccessToken(std::string_view token, std::strin
   // without exp - iat, which could overflow (exp > now here, so exp - kAccessTokenSeconds cannot).
   if (out.expires_at <= out.issued_at || out.issued_at < out.expires_at - kAccessTokenSeconds) return std::nullopt;
   auto sub = StringOf(c, "sub"), tid = StringOf(c, "tid"), ten = StringOf(c, "ten"), role = StringOf(c, "role"),
-       jti = StringOf(c, "jti");
-  if (!sub || !tid || !ten || !role || !jti) return std::nullopt;
+       jti = StringOf(c, "jti"), sid = StringOf(c, "sid");
+  if (!sub || !tid || !ten || !role || !jti || !sid) return std::nullopt;
   if (!IsOneOf(*role, kRoles)) return std::nullopt;
   out.user_id = *sub;
   out.tenant_id = *tid;
   out.tenant = *ten;
   out.role = *role;
   out.token_id = *jti;
+  out.session_id = *sid;
   return out;
 }
 

@@ -143,6 +143,13 @@ Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
   return reply;
 }
 
+// A portal request acts as the person is now, not as the token says: the role it needs is the stored
+// one, checked in the request's own scope.
+void AuthorisePerson(const Route& route, Context& ctx) {
+  LoadCurrentPerson(ctx);
+  if (route.access == Access::kPortalAdmin) RequireAdmin(ctx);
+}
+
 // The handler, in the tenant's transaction when there is a tenant. A serialization failure or a
 // deadlock rolled all of it back, so it runs once more before the failure is answered (sqlstates.def).
 Reply RunHandler(const Route& route, Context& ctx, ReplyCache& cache, bool& in_transaction) {
@@ -156,6 +163,7 @@ Reply RunHandler(const Route& route, Context& ctx, ReplyCache& cache, bool& in_t
           ctx.db.BeginForTenant(ctx.principal.tenant_id);
         in_transaction = true;
         if (!ctx.principal.key_id.empty()) TouchApiKey(ctx);
+        if (IsPortalAccess(route.access)) AuthorisePerson(route, ctx);
       }
       Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : route.handle(ctx);
       if (in_transaction) {
@@ -187,8 +195,7 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
   CheckQueryNames(query, route);
   if (route.has_body) CheckBody(ctx);
   if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, route.scope);
-  if (IsPortalAccess(route.access)) AuthenticatePortal(ctx);
-  if (route.access == Access::kPortalAdmin) RequireAdmin(ctx);
+  if (IsPortalAccess(route.access)) AuthenticatePortal(ctx);  // the role: AuthorisePerson, in RunHandler
   Reply reply = RunHandler(route, ctx, cache, in_transaction);
   // After the commit: a worker that reads the new generation must find the new data.
   if (ctx.cached_data_changed && !BumpCacheGeneration(ctx.redis)) {

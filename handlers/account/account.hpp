@@ -134,7 +134,9 @@ std::string DecisionListJson(const std::vector<DecisionView>& decisions, const s
 
 struct AuditEntryView {
   long long id = 0;
-  std::string at, actor, action;
+  std::string at, actor;
+  std::optional<std::string> actor_email;  // the person's, at the time; none for keys and the operator
+  std::string action;
   std::optional<std::string> target, client_ip, request_id;
   std::string detail_json;            // stored JSON object, passed through
   std::optional<std::string> trace_id;  // the W3C trace of the request; none on entries older than it

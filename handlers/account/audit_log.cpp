@@ -17,6 +17,7 @@ void WriteEntry(JsonWriter& w, const AuditEntryView& e) {
   WriteInt(w, "id", e.id);
   WriteString(w, "at", e.at);
   WriteString(w, "actor", e.actor);
+  WriteOptionalString(w, "actorEmail", e.actor_email);
   WriteString(w, "action", e.action);
   WriteOptionalString(w, "target", e.target);
   WriteOptionalString(w, "clientIp", e.client_ip);
@@ -45,8 +46,9 @@ std::string AuditLogJson(const std::vector<AuditEntryView>& entries, const std::
 }
 
 // GET /api/audit-log?action=&limit=&cursor=   (portal; admin only)
-//   200 {"entries": [{id, at, actor, action, target, clientIp, requestId, traceId, detail}], "nextCursor"}:
-//       newest first; actor is user:<id>, key:<id>, operator or anonymous; ?action= matches exactly
+//   200 {"entries": [{id, at, actor, actorEmail, action, target, clientIp, requestId, traceId, detail}],
+//       "nextCursor"}: newest first; actor is user:<id>, key:<id>, operator or anonymous; actorEmail the
+//       person's email at the time (null for the others); ?action= matches exactly
 //   400 VALIDATION_ERROR (action, limit, cursor, headers); 401; 403 FORBIDDEN (not an admin)
 Reply ListAuditLog(Context& ctx) {
   std::optional<std::string> action = ctx.request.Query("action");
@@ -57,12 +59,14 @@ Reply ListAuditLog(Context& ctx) {
   std::optional<std::string> after = AfterId(ctx.request);
   Rows rows = ctx.db.Run(kListAudit, {ctx.principal.tenant_id, action, after, limit + 1});
   const int id = rows.Column("id"), at = rows.Column("at"), actor = rows.Column("actor"),
+            actor_email = rows.Column("actor_email"),
             action_col = rows.Column("action"), target = rows.Column("target"), client_ip = rows.Column("client_ip"),
             request_id = rows.Column("request_id"), detail = rows.Column("detail"), trace_id = rows.Column("trace_id");
   std::vector<AuditEntryView> entries;
   for (int row = 0; row < rows.size() && row < limit; row++) {
     entries.push_back({rows.Int(row, id), std::string(rows.Text(row, at)), std::string(rows.Text(row, actor)),
-                       std::string(rows.Text(row, action_col)), rows.OptionalText(row, target),
+                       rows.OptionalText(row, actor_email), std::string(rows.Text(row, action_col)),
+                       rows.OptionalText(row, target),
                        rows.OptionalText(row, client_ip), rows.OptionalText(row, request_id),
                        std::string(rows.Text(row, detail)), rows.OptionalText(row, trace_id)});
   }

@@ -158,10 +158,6 @@ inline constexpr Statement kListDecisions{"account_list_decisions",
 inline constexpr Statement kListUsers{"account_list_users",
     "SELECT " ICAT_USER_COLUMNS " FROM users u WHERE u.tenant_id = $1 AND " ICAT_AFTER("u", 2, 3)
     "ORDER BY u.created_at DESC, u.id DESC LIMIT $4"};
-// $2 the caller: still an active admin now, whatever the role in their access token says.
-inline constexpr Statement kActingAdmin{"account_acting_admin",
-    "SELECT 1 FROM users WHERE tenant_id = $1 AND id = $2::uuid AND role = 'admin' AND disabled_at IS NULL "
-    "AND has_password"};
 // $2 email, $3 role: a pending user (no password). No row: the tenant has the email already.
 inline constexpr Statement kInsertUser{"account_insert_user",
     "WITH u AS (INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, $3) "
@@ -193,7 +189,8 @@ inline constexpr Statement kIssueSetupToken{"account_issue_setup_token",
 
 // ---- Audit log. $1 tenant, $2 action or NULL, $3 last id of the previous page or NULL, $4 limit
 inline constexpr Statement kListAudit{"account_list_audit",
-    "SELECT id, rfc3339(at) AS at, actor, action, target, client_ip, request_id, detail::text, trace_id FROM audit_log "
+    "SELECT id, rfc3339(at) AS at, actor, actor_email, action, target, client_ip, request_id, detail::text, trace_id "
+    "FROM audit_log "
     "WHERE tenant_id = $1 AND ($2::text IS NULL OR action = $2) AND ($3::bigint IS NULL OR id < $3) "
     "ORDER BY id DESC LIMIT $4"};
 
@@ -202,7 +199,7 @@ inline const std::vector<Statement> kStatements = {
     kListKeys, kInsertKey, kKeyForRevoke, kRevokeKey, kListWatches, kWatchedImages, kInsertWatch,
     kDeleteWatch, kListRequests, kInsertRequest, kImageVisible, kListWebhooks, kUpsertWebhook, kUpdateWebhook,
     kWebhookUrlTaken, kDeleteWebhook, kWebhookForPing, kWebhookExists, kListDeliveries, outbox::kInsertPing,
-    kGetPolicy, kPutPolicy, kVisibleImages, kListDecisions, kListAudit, kListUsers, kActingAdmin, kInsertUser,
+    kGetPolicy, kPutPolicy, kVisibleImages, kListDecisions, kListAudit, kListUsers, kInsertUser,
     kUserForChange, kOtherActiveAdmins, kUpdateUser, kRevokeUserSessions, kDeleteUser, kIssueSetupToken,
 };
 // clang-format on

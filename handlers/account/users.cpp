@@ -55,15 +55,6 @@ void WriteUserFields(JsonWriter& w, const UserView& u) {
   w.EndObject();
 }
 
-// The access token's role is up to 15 minutes old; who manages users is decided by the row as it
-// is now, so a demoted or disabled admin cannot use the rest of a token's life here (403).
-void RequireActiveAdmin(Context& ctx) {
-  if (!IsUuid(ctx.principal.user_id) ||
-      ctx.db.Run(kActingAdmin, {ctx.principal.tenant_id, ctx.principal.user_id}).empty()) {
-    throw ApiError(Error::kFORBIDDEN, "Managing users needs an active admin; your account no longer is one.");
-  }
-}
-
 // A new set-up token for the user, stored hashed: the token and until when it is good.
 std::pair<std::string, std::string> IssueToken(Context& ctx, const std::string& user_id) {
   std::string token = Base64UrlEncode(RandomBytes(kSetupTokenBytes));
@@ -172,7 +163,6 @@ std::string UserChangeJson(const UserChange& c) {
 //   400 VALIDATION_ERROR (limit, cursor, headers); 401; 403 FORBIDDEN (not an active admin)
 Reply ListUsers(Context& ctx) {
   Page page = ReadPage(ctx.request);
-  RequireActiveAdmin(ctx);
   Rows rows = ctx.db.Run(kListUsers, {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
   return JsonReply(200, UserListJson(UsersAt(rows, page.limit), NextCursor(rows, page.limit)));
 }
@@ -184,7 +174,6 @@ Reply ListUsers(Context& ctx) {
 //   409 CONFLICT: the tenant has a user with this email (in any case)
 Reply CreateUser(Context& ctx) {
   UserInput in = ReadNewUser(ctx);
-  RequireActiveAdmin(ctx);
   Rows rows = ctx.db.Run(kInsertUser, {ctx.principal.tenant_id, *in.email, *in.role});
   if (rows.empty()) throw ApiError(Error::kCONFLICT, "The tenant has a user with this email already.");
   UserView user = UsersAt(rows, 1).at(0);
@@ -195,13 +184,13 @@ Reply CreateUser(Context& ctx) {
 
 // PUT /api/users/:id {"role"?, "disabled"?}   (portal; admin)
 //   200 the user. Disabling ends every session of the user (refresh tokens revoked; an access token
-//       already issued lives out its 15 minutes); enabling again keeps the password
+//       already issued is refused from its next request, as is a demoted admin's on admin routes: the
+//       pipeline reads the person as stored, LoadCurrentPerson); enabling again keeps the password
 //   400 VALIDATION_ERROR (role, disabled, neither given, unknown fields); 401; 403; 415; MALFORMED_JSON
 //   404 NOT_FOUND: unknown, malformed or another tenant's id
 //   409 CONFLICT: the change would leave the tenant without an active admin
 Reply UpdateUser(Context& ctx) {
   UserInput in = ReadUserChange(ctx);
-  RequireActiveAdmin(ctx);
   Target target = LockTarget(ctx);
   bool still_admin = in.role.value_or(target.role) == "admin" && !in.disabled.value_or(target.disabled);
   if (target.ActiveAdmin() && !still_admin) KeepAnAdmin(ctx, target);
@@ -219,11 +208,11 @@ Reply UpdateUser(Context& ctx) {
 }
 
 // DELETE /api/users/:id   (portal; admin; an admin may delete themselves unless they are the last)
-//   204: the user, their sessions and set-up token are gone (what they created stays, without them)
+//   204: the user, their sessions and set-up token are gone, and an access token they hold is refused
+//        from its next request; what they created stays, and the audit log names them by id and email
 //   401; 403; 404 NOT_FOUND: unknown, malformed or another tenant's id
 //   409 CONFLICT: the tenant's last active admin
 Reply DeleteUser(Context& ctx) {
-  RequireActiveAdmin(ctx);
   Target target = LockTarget(ctx);
   if (target.ActiveAdmin()) KeepAnAdmin(ctx, target);
   ctx.db.Exec(kDeleteUser, {ctx.principal.tenant_id, target.id});
@@ -237,7 +226,6 @@ Reply DeleteUser(Context& ctx) {
 //   409 CONFLICT: the user has set a password already, or is disabled
 Reply IssueSetupToken(Context& ctx) {
   RequireNoInput(ctx.request);
-  RequireActiveAdmin(ctx);
   Target target = LockTarget(ctx);
   if (target.has_password) throw ApiError(Error::kCONFLICT, "This user has set a password already.");
   if (target.disabled) throw ApiError(Error::kCONFLICT, "This user is disabled; enable them first.");

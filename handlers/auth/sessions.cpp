@@ -229,6 +229,7 @@ Reply Refresh(Context& ctx) {
         family(token.Text(0, token.Column("family_id")));
     const bool used = token.Bool(0, token.Column("used")), revoked = token.Bool(0, token.Column("revoked"));
     ctx.principal.user_id = user_id;
+    ctx.principal.email = token.OptionalText(0, token.Column("email")).value_or("");
     if (used && !revoked) {
       // Reuse: whoever holds the family's newest token may be a thief; everyone signs in again.
       ctx.db.Exec(kRevokeFamily, {ctx.principal.tenant_id, family});
@@ -264,6 +265,7 @@ Reply Logout(Context& ctx) {
     if (token.empty()) Unauthenticated("The refresh token is not valid.");
     std::string user_id(token.Text(0, token.Column("user_id"))), family(token.Text(0, token.Column("family_id")));
     ctx.principal.user_id = user_id;
+    ctx.principal.email = token.OptionalText(0, token.Column("email")).value_or("");
     if (in.everywhere) {
       Rows revoked = ctx.db.Run(kRevokeUserSessions, {ctx.principal.tenant_id, user_id});
       Audit(ctx, "sessions.revoked_everywhere", user_id,

@@ -102,10 +102,12 @@ SessionView StartSession(Context& ctx, const UserView& user, const std::string& 
   claims.issued_at = std::time(nullptr);
   claims.expires_at = claims.issued_at + kAccessTokenSeconds;
   claims.token_id = RandomUuid();
+  claims.session_id = family;
   session.access_token = IssueAccessToken(claims, ctx.config.jwt_secret);
   session.expires_in = kAccessTokenSeconds;
   ctx.principal.user_id = user.id;
   ctx.principal.role = user.role;
+  ctx.principal.email = user.email;
   return session;
 }
 

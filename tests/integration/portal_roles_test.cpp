@@ -23,21 +23,6 @@ std::string IdOf(const it::Response& r) {
   return it::StringMember(d, "id");
 }
 
-// Method and path of every write the portal OpenAPI document lists, sign-in and sessions excepted.
-std::set<std::string> DocumentedWrites() {
-  rapidjson::Document doc = it::ExpectJson200(it::Get("/api/openapi.json"));
-  std::set<std::string> writes;
-  for (auto p = doc["paths"].MemberBegin(); p != doc["paths"].MemberEnd(); ++p) {
-    std::string path = p->name.GetString();
-    if (path.rfind("/api/auth/", 0) == 0) continue;
-    for (auto m = p->value.MemberBegin(); m != p->value.MemberEnd(); ++m) {
-      std::string method = m->name.GetString();
-      if (method == "post" || method == "put" || method == "delete") writes.insert(method + " " + path);
-    }
-  }
-  return writes;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(portal_roles)
@@ -82,7 +67,7 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
     for (char& c : method) c = static_cast<char>(std::tolower(c));
     covered.insert(method + " " + w.pattern);
   }
-  for (const std::string& documented : DocumentedWrites()) {
+  for (const std::string& documented : it::DocumentedPortalOperations({"post", "put", "delete"})) {
     BOOST_TEST(covered.count(documented) == 1u, documented << " is missing from the table");
   }
 

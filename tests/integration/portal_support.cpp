@@ -84,6 +84,7 @@ std::string PortalTenant::Token(const PortalUser& u) const {
   claims.issued_at = std::time(nullptr);
   claims.expires_at = claims.issued_at + kAccessTokenSeconds;
   claims.token_id = RandomUuid();
+  claims.session_id = NewPortalSession(id(), u.id);
   return MintToken(claims);
 }
 
@@ -128,6 +129,19 @@ Response SessionCall(std::string_view action, std::string_view tenant, std::stri
   return Send("POST", "/api/auth/" + std::string(action),
               {{"Content-Type", "application/json"}, {"X-Tenant", std::string(tenant)}},
               "{\"refreshToken\": " + Quote(refresh_token) + "}");
+}
+
+std::set<std::string> DocumentedPortalOperations(const std::set<std::string>& methods) {
+  rapidjson::Document doc = ExpectJson200(Get("/api/openapi.json"));
+  std::set<std::string> operations;
+  for (auto p = doc["paths"].MemberBegin(); p != doc["paths"].MemberEnd(); ++p) {
+    std::string path = p->name.GetString();
+    if (path.rfind("/api/auth/", 0) == 0 || path == "/api/status" || path == "/api/openapi.json") continue;
+    for (auto m = p->value.MemberBegin(); m != p->value.MemberEnd(); ++m) {
+      if (methods.count(m->name.GetString())) operations.insert(std::string(m->name.GetString()) + " " + path);
+    }
+  }
+  return operations;
 }
 
 std::vector<PgRow> AuditRows(const std::string& tenant_id, std::string_view action) {

@@ -2,6 +2,7 @@
 // client address of the test's own (the login limits count per address), JSON bodies.
 #pragma once
 
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -67,6 +68,10 @@ Response SessionCall(std::string_view action, std::string_view tenant, std::stri
 
 // A JSON string literal of text.
 std::string Quote(std::string_view text);
+
+// "<method> <path>" of every operation of the portal OpenAPI document with one of these (lower-case)
+// methods, e.g. "put /api/users/{id}"; sign-in and sessions (/api/auth/...), /api/status and the document itself excepted.
+std::set<std::string> DocumentedPortalOperations(const std::set<std::string>& methods);
 
 // The audit entries of a tenant with this action, newest first: {actor, target, client_ip, request_id, detail}.
 std::vector<PgRow> AuditRows(const std::string& tenant_id, std::string_view action);

@@ -350,8 +350,13 @@ std::string PortalToken(const Tenant& tenant, const std::string& role) {
   while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
   long long now =
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-  icat::AccessClaims claims{icat::RandomUuid(), tenant.id(),       tenant.subdomain(), role, now,
-                            now + 900,          icat::RandomUuid()};
+  // A person of that role, signed in: the portal reads them as stored on every request.
+  std::string user_id = *PgQuery("INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, $3) RETURNING id",
+                                 {tenant.id(), role + "-" + RandomSuffix(8) + "@scans.test", role})
+                             .at(0)
+                             .at(0);
+  icat::AccessClaims claims{user_id, tenant.id(), tenant.subdomain(), role, now, now + 900, icat::RandomUuid(),
+                            NewPortalSession(tenant.id(), user_id)};
   return icat::IssueAccessToken(claims, secret);
 }
 

@@ -613,6 +613,14 @@ std::vector<PgRow> PgQuery(const std::string& sql, const std::vector<std::option
   return rows;
 }
 
+std::string NewPortalSession(const std::string& tenant_id, const std::string& user_id) {
+  return *PgQuery("INSERT INTO refresh_tokens (tenant_id, user_id, family_id, token_hash, expires_at) "
+                  "VALUES ($1, $2, gen_random_uuid(), $3::bytea, now() + interval '1 day') RETURNING family_id",
+                  {tenant_id, user_id, "\\x" + RandomSuffix(64)})
+              .at(0)
+              .at(0);
+}
+
 // ------------------------------------------------------------------ Redis, directly
 
 std::optional<icat::RedisReply> RedisCommand(const std::vector<std::string>& args) {

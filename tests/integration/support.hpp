@@ -232,6 +232,10 @@ class PgConnection {
 // One statement on a connection of its own.
 std::vector<PgRow> PgQuery(const std::string& sql, const std::vector<std::optional<std::string>>& params = {});
 
+// A portal session of the user as sign-in starts one (a refresh-token family, valid for a day): the
+// sid of an access token a test mints, which the portal accepts only while that session lives.
+std::string NewPortalSession(const std::string& tenant_id, const std::string& user_id);
+
 // ------------------------------------------------------------------ Redis, directly
 
 // One command on the stack's Redis (ICAT_REDIS_URL), through a connection of the calling thread;

@@ -239,7 +239,8 @@ BOOST_AUTO_TEST_CASE(user_management_statements_touch_only_the_tenants_users) {
   const std::optional<std::string> null;
   std::vector<PgRow> users = db.Run(icat::account::kListUsers, {t, null, null, "200"});
   ExpectANotB(users, a.user_id, users, b.user_id);
-  BOOST_TEST(db.Run(icat::account::kActingAdmin, {t, b.user_id}).empty());
+  BOOST_TEST(db.Run(icat::kCurrentPerson, {t, b.user_id, b.refresh_family}).empty());
+  BOOST_TEST(db.Run(icat::kCurrentPerson, {t, a.user_id, a.refresh_family}).size() == 1u);
   db.db().Query("BEGIN");
   BOOST_TEST(db.Run(icat::account::kUserForChange, {t, b.user_id}).empty());
   BOOST_TEST(db.Run(icat::account::kUpdateUser, {t, b.user_id, "viewer", "true"}).empty());

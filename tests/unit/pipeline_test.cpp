@@ -5,6 +5,7 @@
 #include <boost/test/unit_test.hpp>
 #include <ctime>
 #include <functional>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -19,15 +20,52 @@ using icat::Access;
 using icat::Reply;
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
-// Records the transaction scope the pipeline opens and ends; a statement would fail (no Postgres).
+// Rows of a result with the given text columns, as libpq would hand them over.
+icat::Rows TextRows(const std::vector<std::string>& columns, const std::vector<std::vector<std::string>>& rows) {
+  PGresult* result = PQmakeEmptyPGresult(nullptr, PGRES_TUPLES_OK);
+  std::vector<PGresAttDesc> attributes(columns.size());
+  for (size_t i = 0; i < columns.size(); i++) {
+    attributes[i].name = const_cast<char*>(columns[i].c_str());
+    attributes[i].typid = 25;  // text
+    attributes[i].typlen = -1;
+  }
+  PQsetResultAttrs(result, static_cast<int>(columns.size()), attributes.data());
+  for (size_t row = 0; row < rows.size(); row++) {
+    for (size_t col = 0; col < columns.size(); col++) {
+      std::string value = rows[row][col];
+      PQsetvalue(result, static_cast<int>(row), static_cast<int>(col), value.data(), static_cast<int>(value.size()));
+    }
+  }
+  return icat::Rows(result);
+}
+
+// One person per role, signed in with a token of that role (Token).
+std::string UserId(const std::string& role) {
+  return role == "admin" ? "aaaaaaaa-0000-4000-8000-000000000001"
+         : role == "user" ? "aaaaaaaa-0000-4000-8000-000000000002"
+                          : "aaaaaaaa-0000-4000-8000-000000000003";
+}
+
+// Records the transaction scope the pipeline opens and ends, and the statements it runs. The
+// signed-in person's look-up answers from `people` (user id -> stored role; each person has their
+// token's role unless a test changes it, or erases them); any other statement would fail (no Postgres).
 class RecordingDb : public icat::Db {
  public:
   RecordingDb() : icat::Db("host=/nonexistent-icat-unit-test dbname=none connect_timeout=1", {}) {}
+  icat::Rows Run(const icat::Statement& statement, const std::vector<icat::Param>& params) override {
+    calls.push_back("run " + std::string(statement.name));
+    if (statement.name.rfind("auth_current_person", 0) != 0) return icat::Db::Run(statement, params);
+    auto person = people.find(params.at(1).value().value_or(""));
+    if (person == people.end()) return TextRows({"role", "email"}, {});
+    return TextRows({"role", "email"}, {{person->second, person->second + "@example.test"}});
+  }
   void BeginForTenant(std::string_view tenant) override { calls.push_back("begin " + std::string(tenant)); }
   void ReadAsTenant(std::string_view tenant) override { calls.push_back("read " + std::string(tenant)); }
   void Commit() override { calls.push_back("commit"); }
   void Rollback() override { calls.push_back("rollback"); }
   std::vector<std::string> calls;
+  std::map<std::string, std::string> people = {
+      {UserId("admin"), "admin"}, {UserId("user"), "user"}, {UserId("viewer"), "viewer"}};
 };
 
 // What the handlers of the test routes saw, and what they do.
@@ -61,7 +99,8 @@ const std::string kTenantId = "11111111-2222-4333-8444-555555555555";
 
 std::string Token(const std::string& role) {
   long long now = std::time(nullptr);
-  return icat::IssueAccessToken({"u-1", kTenantId, "acme", role, now, now + 600, "jti-1"}, kSecret);
+  return icat::IssueAccessToken(
+      {UserId(role), kTenantId, "acme", role, now, now + 600, "jti-1", "bbbbbbbb-0000-4000-8000-000000000001"}, kSecret);
 }
 
 // One request through the pipeline; the Db it used is in `db`.
@@ -128,7 +167,7 @@ BOOST_AUTO_TEST_CASE(head_is_answered_by_the_get_route_as_a_read) {
   run.Send("HEAD", "/api/things", Portal("viewer"));
   BOOST_TEST(run.reply.status == 200);
   BOOST_TEST(run.script.runs == 1);
-  BOOST_TEST(run.script.db_calls_at_run == std::vector<std::string>{"read " + kTenantId});
+  BOOST_TEST(run.script.db_calls_at_run == (std::vector<std::string>{"read " + kTenantId, "run auth_current_person"}));
 }
 
 BOOST_AUTO_TEST_CASE(unknown_query_parameters_are_refused_naming_them_before_the_body_and_the_credential) {
@@ -171,26 +210,32 @@ BOOST_AUTO_TEST_CASE(texts_are_checked_before_the_body_and_the_body_before_the_c
   BOOST_TEST(run.db.calls == std::vector<std::string>(5, "rollback"));  // a failure leaves nothing open
 }
 
-BOOST_AUTO_TEST_CASE(the_credential_is_checked_before_the_role_and_both_before_any_transaction) {
+BOOST_AUTO_TEST_CASE(the_credential_is_checked_before_any_transaction_and_the_role_in_it_before_the_handler) {
   Run run;
   run.Send("POST", "/api/things", Json(), "{}");
   BOOST_TEST(run.reply.status == 401);
   run.Send("POST", "/api/things", {{"authorization", "Bearer not-a-token"}, {"x-tenant", "acme"}}, "{}");
   BOOST_TEST(run.reply.status == 415);  // the body is judged before the token
+  BOOST_TEST(run.db.calls == std::vector<std::string>(2, "rollback"));  // no scope was opened for either
+  run.db.calls.clear();
   run.Send("POST", "/api/things", Portal("viewer"), "{}");
   BOOST_TEST(run.reply.status == 403);
   BOOST_TEST(run.Error() == "FORBIDDEN");
   BOOST_TEST(run.script.runs == 0);
-  // No transaction for the write was opened; the denial's audit entry is written in a scope of its own.
-  for (const std::string& call : run.db.calls) BOOST_TEST((call == "rollback" || call == "begin " + kTenantId));
+  // The role is the stored one, read in the write's transaction, which is rolled back; the denial's
+  // audit entry is written in a scope of its own (here it fails: no Postgres).
+  BOOST_TEST((std::vector<std::string>(run.db.calls.begin(), run.db.calls.begin() + 3) ==
+              std::vector<std::string>{"begin " + kTenantId, "run auth_current_person", "rollback"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_write_runs_in_the_tenants_transaction_which_commits_after_the_handler) {
   Run run;
   run.Send("POST", "/api/things", Portal("admin"), "{}");
   BOOST_TEST(run.reply.status == 200);
-  BOOST_TEST(run.script.db_calls_at_run == std::vector<std::string>{"begin " + kTenantId});
-  BOOST_TEST(run.db.calls == (std::vector<std::string>{"begin " + kTenantId, "commit"}));
+  BOOST_TEST(run.script.db_calls_at_run ==
+             (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person"}));
+  BOOST_TEST(run.db.calls ==
+             (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person", "commit"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_failing_handler_rolls_back_and_never_commits) {
@@ -198,7 +243,55 @@ BOOST_AUTO_TEST_CASE(a_failing_handler_rolls_back_and_never_commits) {
   run.script.act = [](icat::Context&) -> Reply { throw icat::ApiError(icat::Error::kCONFLICT, "no"); };
   run.Send("POST", "/api/things", Portal("admin"), "{}");
   BOOST_TEST(run.reply.status == 409);
-  BOOST_TEST(run.db.calls == (std::vector<std::string>{"begin " + kTenantId, "rollback"}));
+  BOOST_TEST(run.db.calls ==
+             (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person", "rollback"}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// A token outlives a deletion, a disabling or a demotion; a request acts as the person is stored now.
+BOOST_AUTO_TEST_SUITE(pipeline_current_person)
+
+BOOST_AUTO_TEST_CASE(a_person_deleted_or_disabled_since_the_token_is_401_on_reads_and_writes) {
+  Run run;
+  run.db.people.erase(UserId("admin"));  // the look-up finds neither a deleted nor a disabled person
+  run.Send("POST", "/api/things", Portal("admin"), "{}");
+  BOOST_TEST(run.reply.status == 401);
+  BOOST_TEST(run.Error() == "UNAUTHENTICATED");
+  BOOST_TEST(run.Header("WWW-Authenticate") == "Bearer");
+  run.Send("GET", "/api/things", Portal("admin"));
+  BOOST_TEST(run.reply.status == 401);
+  BOOST_TEST(run.script.runs == 0);
+}
+
+BOOST_AUTO_TEST_CASE(a_demoted_admin_is_403_on_admin_routes_and_reads_as_what_they_are_now) {
+  Run run;
+  run.db.people[UserId("admin")] = "viewer";
+  run.Send("POST", "/api/things", Portal("admin"), "{}");
+  BOOST_TEST(run.reply.status == 403);
+  BOOST_TEST(run.Error() == "FORBIDDEN");
+  BOOST_TEST(run.script.runs == 0);
+  std::string role_seen;
+  run.script.act = [&](icat::Context& ctx) {
+    role_seen = ctx.principal.role;
+    return Reply::Json(200, "{}");
+  };
+  run.Send("GET", "/api/things", Portal("admin"));
+  BOOST_TEST(run.reply.status == 200);
+  BOOST_TEST(role_seen == "viewer");
+}
+
+BOOST_AUTO_TEST_CASE(a_person_promoted_since_the_token_writes_with_the_stored_role) {
+  Run run;
+  run.db.people[UserId("viewer")] = "admin";
+  std::string email_seen;
+  run.script.act = [&](icat::Context& ctx) {
+    email_seen = ctx.principal.email;  // what the audit log records beside the id
+    return Reply::Json(200, "{}");
+  };
+  run.Send("POST", "/api/things", Portal("viewer"), "{}");
+  BOOST_TEST(run.reply.status == 200);
+  BOOST_TEST(email_seen == "admin@example.test");
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -239,8 +332,9 @@ BOOST_AUTO_TEST_CASE(a_serialization_failure_is_run_once_more_then_answered_503)
   once.Send("POST", "/api/things", Portal("admin"), "{}");
   BOOST_TEST(once.reply.status == 200);
   BOOST_TEST(once.script.runs == 2);
-  BOOST_TEST(once.db.calls == (std::vector<std::string>{"begin " + kTenantId, "rollback", "begin " + kTenantId,
-                                                        "commit"}));
+  BOOST_TEST(once.db.calls == (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person",
+                                                        "rollback", "begin " + kTenantId,
+                                                        "run auth_current_person", "commit"}));
   Run always;
   always.script.act = [](icat::Context&) -> Reply { throw icat::DbError("deadlock detected", "40P01", false); };
   always.Send("POST", "/api/things", Portal("admin"), "{}");

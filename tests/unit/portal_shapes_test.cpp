@@ -172,12 +172,20 @@ BOOST_AUTO_TEST_CASE(decisions_and_audit_entries_pass_stored_json_through) {
   BOOST_TEST(Str(decisions["decisions"][0]["images"][0], "image") == "nginx:1");
   BOOST_TEST(decisions["decisions"][0]["namespace"].IsNull());
 
-  icat::account::AuditEntryView e{
-      42,           "2026-01-01T00:00:00Z", "user:u-1", "key.created", std::string("k-1"), std::string("192.0.2.1"),
-      std::nullopt, R"({"name": "ci"})"};
+  icat::account::AuditEntryView e{42,
+                                  "2026-01-01T00:00:00Z",
+                                  "user:u-1",
+                                  std::string("ann@example.test"),
+                                  "key.created",
+                                  std::string("k-1"),
+                                  std::string("192.0.2.1"),
+                                  std::nullopt,
+                                  R"({"name": "ci"})"};
   auto log = icat::ParseJson(icat::account::AuditLogJson({e}, std::string("c")));
   const rapidjson::Value& entry = log["entries"][0];
   BOOST_TEST(entry["id"].GetInt() == 42);
+  BOOST_TEST(Str(entry, "actorEmail") == "ann@example.test");
+  BOOST_TEST(Str(entry, "action") == "key.created");
   BOOST_TEST(Str(entry["detail"], "name") == "ci");
   BOOST_TEST(Str(entry, "clientIp") == "192.0.2.1");
   BOOST_TEST(entry["requestId"].IsNull());

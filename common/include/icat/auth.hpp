@@ -23,13 +23,31 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope);
 // without X-Tenant is 400 VALIDATION_ERROR naming it. Fills and returns ctx.principal.
 Principal AuthenticatePortal(Context& ctx);
 
-// 403 FORBIDDEN unless the signed-in user is an admin: routes of Access::kPortalAdmin.
+// The signed-in person as stored now, read in the request's tenant scope: a token outlives a
+// deletion, a disabling or a demotion by up to 15 minutes, and a request must not (issue 25). 401
+// UNAUTHENTICATED when the person is gone or disabled or the token's session (sid) has ended; else
+// ctx.principal's role and email become the stored ones.
+void LoadCurrentPerson(Context& ctx);
+
+// 403 FORBIDDEN unless the signed-in user is an admin: routes of Access::kPortalAdmin, after
+// LoadCurrentPerson.
 void RequireAdmin(const Context& ctx);
 
-// $1 tenant, $2 user: every portal session of the user ends (each refresh-token family revoked).
-// The number of families (sign-ins) it ended. Signing out everywhere and a password change (auth)
-// and disabling a user (account) run this one statement; each of the two groups prepares it.
 // clang-format off
+// $1 tenant, $2 user, $3 the token's session (its refresh-token family): the signed-in person as
+// stored now (LoadCurrentPerson). No row: deleted, disabled, or the session ended (signed out, here or
+// everywhere, a password change, a refresh token used twice: each revokes the family).
+// Not locked: a write in flight when its author changes is ordered before the change (it read the
+// person first); locking the caller's row made two admins changing each other deadlock.
+inline constexpr Statement kCurrentPerson{"auth_current_person",
+    "SELECT u.role, u.email FROM users u WHERE u.tenant_id = $1 AND u.id = $2::uuid AND u.disabled_at IS NULL "
+    "AND EXISTS (SELECT FROM refresh_tokens r WHERE r.tenant_id = $1 AND r.family_id = $3::uuid "
+    "AND r.user_id = u.id AND r.revoked_at IS NULL)"};
+
+// $1 tenant, $2 user: every portal session of the user ends (each refresh-token family revoked, and
+// with it the access tokens of the family: LoadCurrentPerson). The number of families (sign-ins) it
+// ended. Signing out everywhere and a password change (auth) and disabling a user (account) run
+// this one statement; each of the two groups prepares it.
 inline constexpr Statement kRevokeUserSessions{"revoke_user_sessions",
     "WITH r AS (UPDATE refresh_tokens SET revoked_at = now() WHERE tenant_id = $1 AND user_id = $2::uuid "
     "AND revoked_at IS NULL RETURNING family_id) SELECT count(DISTINCT family_id) AS families FROM r"};

@@ -111,8 +111,9 @@ class Db {
   // statement that does not prepare.
   bool ConnectAtStart();
 
-  // Runs a prepared statement.
-  [[nodiscard]] Rows Run(const Statement& statement, const std::vector<Param>& params = {});
+  // Runs a prepared statement. Virtual: the pipeline's unit tests answer the statements the pipeline
+  // itself runs (the signed-in person) without a Postgres.
+  [[nodiscard]] virtual Rows Run(const Statement& statement, const std::vector<Param>& params = {});
   // The same for a statement whose rows nobody reads (an INSERT or UPDATE without RETURNING).
   void Exec(const Statement& statement, const std::vector<Param>& params = {}) { (void)Run(statement, params); }
   // Runs a handful of independent prepared statements in one round trip; their rows in order.

@@ -1,7 +1,7 @@
 // The request pipeline every handler group runs, in a fixed order:
 // route (404/405) -> limits (413/415/400) -> authenticate and authorise (401/403/429)
-// -> a cached reply of a catalogue read -> transaction with the tenant set -> handler -> reply or
-// error body -> one log line.
+// -> transaction with the tenant set -> a portal caller's person as stored now (401/403) -> a cached
+// reply of a catalogue read, or the handler -> reply or error body -> one log line.
 #pragma once
 
 #include <optional>
@@ -28,7 +28,9 @@ struct Principal {
   std::vector<std::string> scopes;
   bool touch_key = false;            // the key's last_used_at is due for an update
   std::string user_id;               // portal callers
-  std::string role;
+  std::string role;                  // the token's, then (LoadCurrentPerson) the stored one
+  std::string email;                 // the person's, once read from the database: for the audit log
+  std::string session_id;            // portal callers: their access token's sign-in (JWT sid)
 };
 
 struct Context {

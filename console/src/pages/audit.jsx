@@ -31,10 +31,12 @@ const kMaxActionChars = 100;
 // A detail longer than this (a whole stored policy) is folded away, to keep rows readable.
 const kFoldDetailChars = 160;
 
-function Actor({ actor }) {
+// A person by their email as it was then (it stays after they are deleted), with their id beside it.
+function Actor({ actor, email }) {
   const me = session.get()?.user?.id;
   return (
     <>
+      {email && <>{email} </>}
       <code>{actor}</code>
       {me && actor === `user:${me}` && <span class="muted"> (you)</span>}
     </>
@@ -101,7 +103,7 @@ function AuditList({ action }) {
                 <When at={entry.at} />
               </th>
               <td>
-                <Actor actor={entry.actor} />
+                <Actor actor={entry.actor} email={entry.actorEmail} />
               </td>
               <td>{entry.action}</td>
               <td>{orNone(entry.target)}</td>

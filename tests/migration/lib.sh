@@ -105,8 +105,7 @@ body_path() {
 #   /api/users       lastLoginAt: each run signs the admin in again
 #   /api/api-keys    lastUsedAt: each run uses the key again
 #   /api/audit-log   the login.succeeded entries: each run's own sign-in adds one; actorEmail, which
-#                    V0025 added after the fixture was recorded (each entry's is checked by the
-#                    audit_actor_email integration test instead)
+#                    V0025 added after the fixture was recorded (portal_current_person checks it)
 comparison_filter() {
   case $1 in
     /api/users*) echo '.users |= map(del(.lastLoginAt))' ;;

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/test/unit_test.hpp>
 #include <chrono>
 #include <cstdlib>
@@ -114,9 +115,15 @@ class HeldHashes {
   // SIGKILL, as when a worker dies mid-hash; then the pool is whole again.
   void KillAll() {
     for (pid_t pid : stopped_) kill(pid, SIGKILL);
+    // Gone first (their parent has reaped them), so the count below is of their replacements.
+    BOOST_TEST(it::WaitFor([&] {
+      std::set<pid_t> workers = it::WorkerPids("auth");
+      return std::none_of(stopped_.begin(), stopped_.end(), [&](pid_t pid) { return workers.count(pid) > 0; });
+    }, 15s));
     stopped_.clear();
     BOOST_TEST(it::WaitFor([&] { return it::WorkerPids("auth").size() == workers_; }, 15s),
-               "the auth pool did not replace its killed workers");
+               "the auth pool has " << it::WorkerPids("auth").size() << " workers, not " << workers_
+                                    << ", 15 s after its killed ones");
   }
 
  private:

@@ -59,7 +59,7 @@ start_stack() {
   # limits of the handlers and of nginx out of reach; the password-hash gate as in service);
   # request logs would only measure the disk.
   export ICAT_RATE_LIMIT_PER_MINUTE=1000000 ICAT_LOGIN_LIMIT_IP_ATTEMPTS=1000000
-  export ICAT_AUTH_LIMIT_PER_MINUTE=1000000 ICAT_AUTH_LIMIT_IN_FLIGHT=100000
+  export ICAT_AUTH_LIMIT_PER_MINUTE=1000000 ICAT_AUTH_LIMIT_IN_FLIGHT=65535
   export ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES=1000000 ICAT_LOG_LEVEL=warn ICAT_WORKERS=$WORKERS ICAT_PG_NO_FSYNC=1
   # Ports free when chosen may be taken before the servers bind them (after a scenario, a port of
   # wrk's closed connections was; make bench-scale starts three stacks): a second try, other ports.

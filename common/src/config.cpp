@@ -24,7 +24,7 @@ const std::vector<Setting>& AllSettings() {
   // Sorted by name. Settings read only by tools/stack (ports, workers) are rows too, so this is
   // the one table of configuration. Columns: name, type, default, min, max, choices, readers, description.
   static const std::vector<Setting> settings = {
-      {"ICAT_AUTH_LIMIT_IN_FLIGHT", kInt, "10", 1, 100000, "", kStack,
+      {"ICAT_AUTH_LIMIT_IN_FLIGHT", kInt, "10", 1, 65535, "", kStack,
        "Requests to /api/auth/ that one client address may have in progress at nginx at once; more get 429 with "
        "Retry-After (tools/stack; SITE lines of the deploy/ nginx configurations)."},
       {"ICAT_AUTH_LIMIT_PER_MINUTE", kInt, "60", 1, 1000000, "", kStack,

@@ -17,8 +17,8 @@ namespace icat {
 
 namespace {
 
-constexpr size_t kMaxWorkers = 512;    // the most --workers allows
-constexpr size_t kTenantBytes = 40;    // a tenant id (a UUID, 36) or kNoSuchTenant, and its NUL
+constexpr size_t kMaxWorkers = 512;  // the most --workers allows
+constexpr size_t kTenantBytes = 40;  // a tenant id (a UUID, 36) or kNoSuchTenant, and its NUL
 
 HashGate* pool_gate = nullptr;
 

@@ -106,7 +106,7 @@ class HeldHashes {
       stopped_.insert(hashing[0]);
       it::WaitFor([&] { return ProcessState(hashing[0]) == 'T'; }, 2s, 5ms);
       if (HashesInProgress() > before) return;  // stopped while it holds its place
-      kill(hashing[0], SIGCONT);  // stopped too late: its hash was over
+      kill(hashing[0], SIGCONT);                // stopped too late: its hash was over
       stopped_.erase(hashing[0]);
     }
     BOOST_FAIL("could not stop a worker while it hashed a sign-in of " << tenant);
@@ -116,10 +116,12 @@ class HeldHashes {
   void KillAll() {
     for (pid_t pid : stopped_) kill(pid, SIGKILL);
     // Gone first (their parent has reaped them), so the count below is of their replacements.
-    BOOST_TEST(it::WaitFor([&] {
-      std::set<pid_t> workers = it::WorkerPids("auth");
-      return std::none_of(stopped_.begin(), stopped_.end(), [&](pid_t pid) { return workers.count(pid) > 0; });
-    }, 15s));
+    BOOST_TEST(it::WaitFor(
+        [&] {
+          std::set<pid_t> workers = it::WorkerPids("auth");
+          return std::none_of(stopped_.begin(), stopped_.end(), [&](pid_t pid) { return workers.count(pid) > 0; });
+        },
+        15s));
     stopped_.clear();
     BOOST_TEST(it::WaitFor([&] { return it::WorkerPids("auth").size() == workers_; }, 15s),
                "the auth pool has " << it::WorkerPids("auth").size() << " workers, not " << workers_
@@ -222,9 +224,9 @@ BOOST_AUTO_TEST_CASE(a_tenant_at_its_share_gets_429_and_a_full_node_503_at_once)
   for (int i = 0; i <= capacity; i++) tenants.push_back(std::make_unique<it::PortalTenant>());
   HeldHashes held;
   for (int i = 0; i < share; i++) held.Hold(tenants[0]->subdomain(), tenants[0]->user.email);
-  ExpectGateRefusal(TimedLogin(tenants[0]->subdomain(), tenants[0]->admin.email, it::kPortalPassword,
-                               it::RandomClientIp()),
-                    429, "RATE_LIMITED");
+  ExpectGateRefusal(
+      TimedLogin(tenants[0]->subdomain(), tenants[0]->admin.email, it::kPortalPassword, it::RandomClientIp()), 429,
+      "RATE_LIMITED");
   // The node's other places, one tenant each: then a tenant with nothing running is refused too.
   for (int i = share; i < capacity; i++) held.Hold(tenants[i]->subdomain(), tenants[i]->user.email);
   const it::PortalTenant& last = *tenants[capacity];
@@ -256,8 +258,8 @@ BOOST_AUTO_TEST_CASE(names_that_are_no_tenant_share_one_share) {
   HeldHashes held;
   held.Hold("no-such-" + it::RandomSuffix(8), "someone@example.test");
   ExpectGateRefusal(
-      TimedLogin("no-such-" + it::RandomSuffix(8), "someone@example.test", kWrongPassword, it::RandomClientIp()),
-      429, "RATE_LIMITED");
+      TimedLogin("no-such-" + it::RandomSuffix(8), "someone@example.test", kWrongPassword, it::RandomClientIp()), 429,
+      "RATE_LIMITED");
   it::PortalTenant real;  // a real tenant still has its place
   BOOST_TEST(it::LoginOnce(real.subdomain(), real.user.email).status == 200);
 }
@@ -302,9 +304,11 @@ BOOST_AUTO_TEST_CASE(an_address_with_too_many_requests_in_progress_gets_nginx_42
     BOOST_TEST(refused.Header("retry-after") == "1");
   }
   // Closed: the address has its places back.
-  BOOST_TEST(it::WaitFor([&] {
-    return it::SendFrom(address, "GET", "/api/auth/me", {{"X-Tenant", "nobody"}}).status == 401;
-  }, 5s));
+  BOOST_TEST(it::WaitFor(
+      [&] {
+        return it::SendFrom(address, "GET", "/api/auth/me", {{"X-Tenant", "nobody"}}).status == 401;
+      },
+      5s));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,5 +1,7 @@
 // The password-hash gate (hash_gate.hpp): the decision alone, the capacity a pool's size allows, and
 // the shared table across forked processes, as a pool's workers and its parent use it.
+#include "icat/hash_gate.hpp"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,8 +9,6 @@
 #include <functional>
 #include <string>
 #include <vector>
-
-#include "icat/hash_gate.hpp"
 
 namespace {
 

@@ -24,6 +24,12 @@ const std::vector<Setting>& AllSettings() {
   // Sorted by name. Settings read only by tools/stack (ports, workers) are rows too, so this is
   // the one table of configuration. Columns: name, type, default, min, max, choices, readers, description.
   static const std::vector<Setting> settings = {
+      {"ICAT_AUTH_LIMIT_IN_FLIGHT", kInt, "10", 1, 65535, "", kStack,
+       "Requests to /api/auth/ that one client address may have in progress at nginx at once; more get 429 with "
+       "Retry-After (tools/stack; SITE lines of the deploy/ nginx configurations)."},
+      {"ICAT_AUTH_LIMIT_PER_MINUTE", kInt, "60", 1, 1000000, "", kStack,
+       "Requests to /api/auth/ per client address per minute that nginx passes on, as many at once at most; more "
+       "get 429 with Retry-After (tools/stack; SITE lines of the deploy/ nginx configurations)."},
       {"ICAT_BLOB_DIR", kDirectory, "/var/lib/icat/blobs", 0, 0, "", kIcatctl,
        "SBOM blob store: sha256/<2 hex>/<64 hex> files; icatctl ingest writes, nginx serves (/_blobs/)."},
       {"ICAT_DISPATCHER_POLL_MS", kInt, "500", 10, 60000, "", kDispatcher,
@@ -61,6 +67,12 @@ const std::vector<Setting>& AllSettings() {
        "Address and port on which icat-metrics serves GET /metrics: its own listener, never nginx's public port."},
       {"ICAT_METRICS_PORT", kInt, "9464", 1, 65535, "", kStack,
        "Port of icat-metrics on 127.0.0.1 (tools/stack writes ICAT_METRICS_LISTEN and ICAT_METRICS_URL from it)."},
+      {"ICAT_PASSWORD_HASH_CONCURRENCY", kInt, "2", 1, 512, "", kHandlers | kStack,
+       "Password hashes (sign-in, set-up, password change) an auth pool runs at once, at most its workers less one; "
+       "more are answered 503 with Retry-After at once. Each holds a core and 128 MiB while it runs."},
+      {"ICAT_PASSWORD_HASH_CONCURRENCY_PER_TENANT", kInt, "1", 1, 512, "", kHandlers,
+       "Of those, at most this many for one tenant (every name that is no tenant counts as one); more get 429 with "
+       "Retry-After."},
       {"ICAT_PG_ADMIN_DSN", kPgDsn, "host=/var/run/postgresql dbname=icat user=icat_owner", 0, 0, "", kIcatctl,
        "libpq connection string of icatctl (the schema owner role); sslmode as for ICAT_PG_DSN."},
       {"ICAT_PG_DSN", kPgDsn, "host=/var/run/postgresql dbname=icat user=icat_app", 0, 0, "",
@@ -116,7 +128,8 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_WEBHOOK_TIMEOUT_SECONDS", kInt, "10", 1, 60, "", kDispatcher, "How long a webhook receiver has to answer."},
       {"ICAT_WORKERS", kInt, "2", 1, 512, "", kStack, "Workers per handler pool (tools/stack)."},
       {"ICAT_WORKERS_<GROUP>", kInt, "", 1, 512, "", kStack,
-       "Workers of one pool, e.g. ICAT_WORKERS_AUTH; unset: ICAT_WORKERS (tools/stack)."},
+       "Workers of one pool, e.g. ICAT_WORKERS_AUTH; unset: ICAT_WORKERS, for auth plus ICAT_PASSWORD_HASH_CONCURRENCY "
+       "(tools/stack)."},
       {"ICAT_WORKER_CACHE_MB", kInt, "16", 1, 4096, "", kHandlers,
        "Memory per handler worker and cache for values kept between requests (docs/decisions.md)."},
       {"ICAT_WORKER_CACHE_SECONDS", kInt, "60", 0, 3600, "", kHandlers | kIcatctl,
@@ -421,6 +434,8 @@ Config Config::FromEnvironment() {
   c.login_limits.ip_attempts = IntSetting("ICAT_LOGIN_LIMIT_IP_ATTEMPTS");
   c.login_limits.account_failures = IntSetting("ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES");
   c.login_limits.window_seconds = IntSetting("ICAT_LOGIN_LIMIT_WINDOW_SECONDS");
+  c.hash_gate.node = IntSetting("ICAT_PASSWORD_HASH_CONCURRENCY");
+  c.hash_gate.per_tenant = IntSetting("ICAT_PASSWORD_HASH_CONCURRENCY_PER_TENANT");
   c.refresh_token_days = IntSetting("ICAT_REFRESH_TOKEN_DAYS");
   c.setup_token_hours = IntSetting("ICAT_SETUP_TOKEN_HOURS");
   c.trusted_proxies = CidrSetting("ICAT_TRUSTED_PROXIES");

@@ -135,7 +135,7 @@ struct Mapped {
   bool Keeps(std::string_view programs) const {
     auto has = [&](std::string_view word) { return programs.find(word) != std::string_view::npos; };
     return (IsPool() && has("pool")) || (group == "admission" && has("admission")) ||
-           (group == "dispatcher" && has("dispatcher"));
+           (group == "auth" && has("auth")) || (group == "dispatcher" && has("dispatcher"));
   }
 };
 

@@ -15,6 +15,7 @@
 #include "icat/auth.hpp"
 #include "icat/errors.hpp"
 #include "icat/fastcgi_client.hpp"
+#include "icat/hash_gate.hpp"
 #include "icat/json.hpp"
 #include "icat/log.hpp"
 #include "icat/metrics.hpp"
@@ -444,6 +445,17 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
   if (!StatementsPrepareAtStart("icat-" + std::string(group), config.pg_dsn, all, config.pg_statement_timeout_ms)) {
     return 2;
   }
+  // Made before the fork, so every worker shares it; a dead worker's place is given back by the
+  // parent. Only the auth group hashes passwords: elsewhere it stays unused (a few KB).
+  std::optional<HashGate> hash_gate;
+  try {
+    hash_gate.emplace(static_cast<size_t>(options.workers));
+  } catch (const std::runtime_error& e) {
+    std::cerr << "icat-" << group << ": " << e.what() << "\n";
+    return 2;
+  }
+  SetPoolHashGate(&*hash_gate);
+  options.on_worker_exit = [&hash_gate](size_t slot) { hash_gate->Leave(slot); };
   try {
     metrics::Open(config.metrics_dir, group, RouteNames(routes));
   } catch (const std::runtime_error& e) {
@@ -451,6 +463,7 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
     return 2;
   }
   int status = RunPreforkServer(options, [&](int listen_fd) { return WorkerLoop(listen_fd, group, routes, all, config); });
+  SetPoolHashGate(nullptr);
   metrics::Close();
   return status;
 }

@@ -20,6 +20,7 @@ namespace icat {
 
 namespace {
 volatile sig_atomic_t stop_requested = 0;
+size_t worker_slot = kNoWorkerSlot;
 
 void OnStopSignal(int) { stop_requested = 1; }
 
@@ -49,6 +50,7 @@ using Workers = std::map<pid_t, size_t>;
 pid_t StartWorker(int listen_fd, const std::function<int(int)>& worker_main, size_t slot) {
   pid_t pid = fork();
   if (pid != 0) return pid;
+  worker_slot = slot;
   metrics::SetWorkerSlot(slot);
   stop_requested = 0;
   InstallStopHandler();
@@ -79,6 +81,8 @@ std::string DescribeExit(int status) {
 }  // namespace
 
 bool StopRequested() { return stop_requested != 0; }
+
+size_t WorkerSlot() { return worker_slot; }
 
 void AllowStopSignal(bool allow) {
   sigset_t set;
@@ -119,6 +123,7 @@ int RunPreforkServer(const ServerOptions& options, const std::function<int(int l
     size_t slot = dead->second;
     workers.erase(dead);
     metrics::ClearWorkerSlot(slot);
+    if (options.on_worker_exit) options.on_worker_exit(slot);
     metrics::Add(metrics::Metric::kWorkerRestarts);
     LogWarn("worker " + std::to_string(pid) + " " + DescribeExit(status) + "; starting a new one");
     // A worker that dies at once (bad config, crash at start) must not spin the CPU.

@@ -83,10 +83,13 @@ PasswordChange ReadPasswordChange(Context& ctx) {
 //   200 SessionJson (the person is signed in), as login answers; the token is used up
 //   400 VALIDATION_ERROR (X-Tenant, token, password: 12+ characters, unknown fields); 415; MALFORMED_JSON
 //   401 UNAUTHENTICATED: unknown, used, expired or replaced token, another tenant's, a disabled user
+//   429 RATE_LIMITED, 503 SERVICE_UNAVAILABLE + Retry-After: the node's password hashes, as sign-in
 Reply Setup(Context& ctx) {
   SetupInput in = ReadSetup(ctx);
   std::string tenant_id = CheckSetupToken(ctx, in);
+  HashPermit permit(ctx, tenant_id);
   std::string password_hash = HashPassword(in.password);  // slow on purpose: after the token is known good
+  permit.Release();
   TenantTransaction transaction(ctx, tenant_id);
   // Checks the token again and uses it up with the password set, in one statement: of two uses
   // at once, one gets the row.
@@ -109,7 +112,7 @@ Reply Setup(Context& ctx) {
 //   401 UNAUTHENTICATED: the access token (WWW-Authenticate: Bearer), or the current password is
 //       wrong (no WWW-Authenticate: the session is fine); counted against the login limits
 //   409 CONFLICT: the password was changed meanwhile by another request
-//   429 RATE_LIMITED + Retry-After, 503: as sign-in
+//   429 RATE_LIMITED + Retry-After, 503: as sign-in (the login limits and the node's password hashes)
 Reply ChangePassword(Context& ctx) {
   PasswordChange in = ReadPasswordChange(ctx);
   Rows account = ctx.db.Run(kCurrentPassword, {ctx.principal.tenant_id, ctx.principal.user_id});
@@ -119,8 +122,10 @@ Reply ChangePassword(Context& ctx) {
   std::string email(account.Text(0, account.Column("email"))), old_hash(account.Text(0, account.Column("password_hash")));
   std::string tenant = Lower(ctx.request.Header("x-tenant"));  // the token's, checked by the pipeline
   std::string account_key = LoginAccountKey(tenant, email);
+  HashPermit permit(ctx, ctx.principal.tenant_id);  // held for both hashes: the current and the new
   CheckLoginLimits(ctx, ClientIpKey(ctx), account_key);
   if (!VerifyPassword(in.current, old_hash)) {
+    permit.Release();
     if (!RecordLoginFailure(ctx.redis, account_key, ctx.config.login_limits)) {
       LogWarn("rid=" + ctx.request.request_id + " cannot count a failed password change: redis unreachable");
     }
@@ -129,7 +134,9 @@ Reply ChangePassword(Context& ctx) {
     throw ApiError(Error::kUNAUTHENTICATED, "The current password is not right.");
   }
   ClearLoginFailures(ctx.redis, account_key);
-  Rows changed = ctx.db.Run(kChangePassword, {ctx.principal.user_id, old_hash, HashPassword(in.replacement)});
+  std::string new_hash = HashPassword(in.replacement);
+  permit.Release();
+  Rows changed = ctx.db.Run(kChangePassword, {ctx.principal.user_id, old_hash, new_hash});
   if (!changed.Bool(0, changed.Column("changed"))) {
     throw ApiError(Error::kCONFLICT, "The password was changed meanwhile; sign in with the new one.");
   }

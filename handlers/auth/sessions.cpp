@@ -99,10 +99,10 @@ Reply ClearingRefusedCookie(const PresentedToken& in, Run run) {
   }
 }
 
-// The user signing in, looked up as its tenant (the function answers for that tenant only,
-// sql/V0009). No row: no such tenant; user columns NULL: no such user.
-Rows FindLoginUser(Db& db, const Credentials& in) {
-  Rows tenant = db.Run(kTenantBySubdomain, {in.tenant});
+// The user signing in, looked up as its tenant (`tenant`: the row of kTenantBySubdomain; the
+// function answers for that tenant only, sql/V0009). No row: no such tenant; user columns NULL: no
+// such user.
+Rows FindLoginUser(Db& db, const Rows& tenant, const Credentials& in) {
   if (tenant.empty()) return tenant;
   db.ReadAsTenant(tenant.Text(0, tenant.Column("id")));
   Rows found = db.Run(kLoginLookup, {in.email});
@@ -113,9 +113,9 @@ Rows FindLoginUser(Db& db, const Credentials& in) {
 // The sign-in look-up. When it fails (Postgres down, a timeout) the attempt was never judged, so
 // its count against the address is given back: else the right password would get 429 for the
 // rest of the window once Postgres is back.
-Rows LookUpLogin(Context& ctx, const Credentials& in, const std::string& ip_key) {
+Rows LookUpLogin(Context& ctx, const Rows& tenant, const Credentials& in, const std::string& ip_key) {
   try {
-    return FindLoginUser(ctx.db, in);
+    return FindLoginUser(ctx.db, tenant, in);
   } catch (...) {
     if (!GiveBackLoginAttempt(ctx.redis, ip_key)) {
       LogWarn("rid=" + ctx.request.request_id + " cannot give back an unjudged login attempt: redis unreachable");
@@ -181,19 +181,25 @@ std::string MeJson(const MeView& me) {
 //       Set-Cookie icat_refresh (HttpOnly; Secure; SameSite=Strict; Path=/api/auth), not the body
 //   400 VALIDATION_ERROR (X-Tenant, X-Session-Cookie, email, password, unknown fields); 415; MALFORMED_JSON
 //   401 UNAUTHENTICATED: unknown tenant, unknown email, disabled or pending account, wrong password, alike
-//   429 RATE_LIMITED + Retry-After: 5 attempts per IP, 10 failures per account, per 15 minutes
+//   429 RATE_LIMITED + Retry-After: 5 attempts per IP, 10 failures per account, per 15 minutes; or
+//       the tenant already has its share of the node's password hashes running (Retry-After: 1)
 //   503 SERVICE_UNAVAILABLE: Redis cannot count attempts (fails closed), or Postgres is down (the
-//       attempt then does not count against the limits)
+//       attempt then does not count against the limits); or the node hashes all the passwords it
+//       may (Retry-After: 1)
 Reply Login(Context& ctx) {
   Credentials in = ReadCredentials(ctx);
+  Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});
+  // The gate before the limits: its refusal comes at once, costs no hash and counts no attempt.
+  HashPermit permit(ctx, tenant.empty() ? std::string_view() : tenant.Text(0, tenant.Column("id")));
   std::string ip_key = ClientIpKey(ctx), account_key = LoginAccountKey(in.tenant, in.email);
   CheckLoginLimits(ctx, ip_key, account_key);
-  Rows found = LookUpLogin(ctx, in, ip_key);
+  Rows found = LookUpLogin(ctx, tenant, in, ip_key);
   bool user_known = !found.empty() && !found.IsNull(0, found.Column("user_id"));
   bool pending = user_known && found.IsNull(0, found.Column("password_hash"));
   // Always one verification: against the dummy hash when there is no such user or no password yet.
   bool password_ok = VerifyPassword(
       in.password, user_known && !pending ? found.Text(0, found.Column("password_hash")) : kDummyHash);
+  permit.Release();
   if (!user_known) RefuseLogin(ctx, in, account_key, found, found.empty() ? "unknown_tenant" : "unknown_user");
   if (pending) RefuseLogin(ctx, in, account_key, found, "pending_setup");
   if (!password_ok) RefuseLogin(ctx, in, account_key, found, "wrong_password");

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "icat/hash_gate.hpp"
 #include "icat/pipeline.hpp"
 #include "icat/validate.hpp"
 
@@ -79,6 +80,25 @@ std::optional<std::string> NewPassword(FieldReader& body, std::string_view name)
 // Whether the reply carries the refresh token in the cookie: X-Session-Cookie: 1 (400 naming the
 // header for any other value).
 bool WantsCookie(const Request& request, std::vector<FieldIssue>& issues);
+
+// This worker's place in the pool's password-hash gate (hash_gate.hpp) for as long as it lives:
+// take one before every scrypt hash of a request, after the cheap checks, and let it go when the
+// hashing is done. Refused at once, before any hash: 429 RATE_LIMITED when the tenant has its share
+// hashing, 503 SERVICE_UNAVAILABLE when the node hashes all it may, both with Retry-After.
+class HashPermit {
+ public:
+  // tenant_id: the tenant the hash is for; empty when the request named no tenant that exists.
+  HashPermit(const Context& ctx, std::string_view tenant_id);
+  ~HashPermit();
+  HashPermit(const HashPermit&) = delete;
+  HashPermit& operator=(const HashPermit&) = delete;
+  // Gives the place back before the end of the scope (once the hashing is done).
+  void Release();
+
+ private:
+  HashGate* gate_ = nullptr;  // nullptr: nothing held (outside a pool, or released)
+  size_t worker_ = 0;
+};
 
 std::string ClientIpKey(const Context& ctx);
 // 503 when Redis cannot count (fails closed), 429 with Retry-After past a limit.

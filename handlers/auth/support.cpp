@@ -8,6 +8,7 @@
 #include "icat/jwt.hpp"
 #include "icat/login_limit.hpp"
 #include "icat/metrics.hpp"
+#include "icat/server.hpp"
 #include "icat/text.hpp"
 #include "queries.hpp"
 #include "sessions.hpp"
@@ -70,6 +71,32 @@ bool WantsCookie(const Request& request, std::vector<FieldIssue>& issues) {
   if (value == "1") return true;
   issues.push_back({"X-Session-Cookie", "must be 1 (the refresh token in a cookie) or absent"});
   return false;
+}
+
+HashPermit::HashPermit(const Context& ctx, std::string_view tenant_id) {
+  HashGate* gate = PoolHashGate();
+  if (!gate || WorkerSlot() == kNoWorkerSlot) return;  // not a pool worker: nothing to share
+  HashGateVerdict verdict = gate->Enter(WorkerSlot(), tenant_id.empty() ? kNoSuchTenant : tenant_id, ctx.config.hash_gate);
+  if (verdict == HashGateVerdict::kAdmitted) {
+    gate_ = gate;
+    worker_ = WorkerSlot();
+    return;
+  }
+  // A hash takes about half a second: a place is likely free again in one.
+  bool tenant_share = verdict == HashGateVerdict::kTenantAtShare;
+  ApiError error(tenant_share ? Error::kRATE_LIMITED : Error::kSERVICE_UNAVAILABLE,
+                 tenant_share ? "Too many sign-ins of this tenant are being checked right now; retry in a second."
+                              : "Sign-in is busy right now; retry in a second.");
+  error.headers.emplace_back("Retry-After", "1");
+  metrics::Add(tenant_share ? metrics::Metric::kPasswordHashTenantLimited : metrics::Metric::kPasswordHashNodeLimited);
+  throw error;
+}
+
+HashPermit::~HashPermit() { Release(); }
+
+void HashPermit::Release() {
+  if (gate_) gate_->Leave(worker_);
+  gate_ = nullptr;
 }
 
 std::string ClientIpKey(const Context& ctx) {

@@ -233,8 +233,9 @@ BOOST_AUTO_TEST_CASE(every_error_page_answers_its_status_with_an_error_of_the_ta
   for (const icat::ErrorInfo& info : icat::AllErrors()) names.insert(std::string(info.name));
   const std::string pages = RepoFile("nginx/error_pages.conf");
 
-  // Every status nginx answers by itself has an error_page (494 and 497 are nginx's own codes).
-  const std::set<std::string> expected = {"400", "403", "404", "405", "412", "413", "414", "416",
+  // Every status nginx answers by itself has an error_page (494 and 497 are nginx's own codes; 429
+  // the sign-in limits of the auth locations).
+  const std::set<std::string> expected = {"400", "403", "404", "405", "412", "413", "414", "416", "429",
                                           "494", "497", "500", "501", "502", "503", "504", "505"};
   std::set<std::string> codes;
   std::set<std::string> targets;

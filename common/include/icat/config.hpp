@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "icat/hash_gate.hpp"
 #include "icat/login_limit.hpp"
 #include "icat/redis.hpp"
 #include "icat/url_guard.hpp"
@@ -101,6 +102,7 @@ class Config {
   std::string ingest_fetch_token;     // read from ICAT_INGEST_FETCH_TOKEN_FILE: Bearer token of https:// inputs
   std::string signing_key_file;       // ICAT_SIGNING_KEY_FILE: path only, read by icatctl ingest and vex ingest
   LoginLimits login_limits;           // ICAT_LOGIN_LIMIT_*: portal login attempts
+  HashGateLimits hash_gate;           // ICAT_PASSWORD_HASH_CONCURRENCY*: password hashes at once
   int refresh_token_days = 0;         // ICAT_REFRESH_TOKEN_DAYS
   int setup_token_hours = 0;          // ICAT_SETUP_TOKEN_HOURS: lifetime of a user's set-up link
   std::vector<IpNetwork> trusted_proxies;  // ICAT_TRUSTED_PROXIES: checked here, applied by nginx (realip)

@@ -242,6 +242,10 @@ BOOST_AUTO_TEST_CASE(an_icatctl_revoke_cut_off_at_its_commit_says_unknown_and_th
   it::PortalTenant t;
   it::PortalKey key = it::CreatePortalKey(t);
   it::ExpectJson200(it::Get("/v1/images", it::Bearer(key.secret)));  // a live entry in Redis
+  // Another key served from Redis: its requests make every worker poll for revokes while the COMMIT
+  // waits, so the revoke commits after polls that could not see it.
+  it::PortalKey other = it::CreatePortalKey(t);
+  it::ExpectJson200(it::Get("/v1/images", it::Bearer(other.secret)));
   const std::vector<std::string> revoke_command = {it::GetEnv().bin_dir + "/icatctl", "key", "revoke", "--tenant",
                                                    t.subdomain(), key.id};
   std::future<it::ProcessResult> revoke;  // declared first: waited for after the standby is named no more
@@ -255,6 +259,10 @@ BOOST_AUTO_TEST_CASE(an_icatctl_revoke_cut_off_at_its_commit_says_unknown_and_th
       waiter = it::PgQuery("SELECT pid::text FROM pg_stat_activity WHERE wait_event = 'SyncRep'");
       return !waiter.empty();
     }, 10s), "icatctl's COMMIT never waited for the standby");
+    for (int i = 0; i < 25; i++) {
+      it::ExpectJson200(it::Get("/v1/images", it::Bearer(other.secret)));
+      std::this_thread::sleep_for(100ms);
+    }
     it::PgQuery("SELECT pg_terminate_backend($1::int)", {waiter.at(0).at(0)});
   }
   it::ProcessResult cut = revoke.get();

@@ -136,7 +136,8 @@ BOOST_AUTO_TEST_CASE(an_icatctl_revoke_during_a_redis_stall_exits_0_says_so_and_
   }
   // icatctl's new connection never got past AUTH, so nothing of it runs on waking: the live entry is back.
   auto cached = it::RedisCommand({"GET", CacheKeyOf(c.key.secret)});
-  BOOST_TEST_REQUIRE((cached && cached->text == c.entry), "the live entry is no longer in Redis: the test proves nothing");
+  BOOST_TEST_REQUIRE((cached && cached->text == c.entry),
+                     "the live entry is no longer in Redis: the test proves nothing");
   for (const std::string& reply : it::RepliesNotRefused(c.key.secret, 6s)) BOOST_ERROR("after the stall " << reply);
 }
 

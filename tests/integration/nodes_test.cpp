@@ -200,7 +200,8 @@ BOOST_AUTO_TEST_CASE(a_key_revoked_during_a_redis_stall_is_refused_on_both_nodes
     it::StalledRedis stalled;
     it::Response revoke = it::Send("DELETE", "/api/api-keys/" + key.id, t.As(t.admin));
     BOOST_TEST(revoke.status == 204, revoke.Summary());
-    for (const std::string& reply : it::RepliesNotRefused(key.secret, 3s, both)) BOOST_ERROR("during the stall " << reply);
+    for (const std::string& reply : it::RepliesNotRefused(key.secret, 3s, both))
+      BOOST_ERROR("during the stall " << reply);
     stalled.Resume();
   }
   // Whether or not the tombstone the handler sent ran when Redis woke, the worst case is the live entry.

@@ -246,14 +246,13 @@ BOOST_AUTO_TEST_CASE(an_icatctl_revoke_cut_off_at_its_commit_says_unknown_and_th
   // waits, so the revoke commits after polls that could not see it.
   it::PortalKey other = it::CreatePortalKey(t);
   it::ExpectJson200(it::Get("/v1/images", it::Bearer(other.secret)));
-  const std::vector<std::string> revoke_command = {it::GetEnv().bin_dir + "/icatctl", "key", "revoke", "--tenant",
-                                                   t.subdomain(), key.id};
+  const std::vector<std::string> revoke_command = {
+      it::GetEnv().bin_dir + "/icatctl", "key", "revoke", "--tenant", t.subdomain(), key.id};
   std::future<it::ProcessResult> revoke;  // declared first: waited for after the standby is named no more
   {
     CommitsWaitForAStandby waiting;
-    revoke = std::async(std::launch::async, [&] {
-      return it::RunProcess(revoke_command, "", {"PGOPTIONS=-c synchronous_commit=on"});
-    });
+    revoke = std::async(std::launch::async,
+                        [&] { return it::RunProcess(revoke_command, "", {"PGOPTIONS=-c synchronous_commit=on"}); });
     std::vector<it::PgRow> waiter;
     BOOST_TEST_REQUIRE(it::WaitFor([&] {
       waiter = it::PgQuery("SELECT pid::text FROM pg_stat_activity WHERE wait_event = 'SyncRep'");

@@ -168,9 +168,10 @@ KeyToRevoke CommitRevoke(Db& db, const std::string& subdomain, const std::string
     Transaction transaction(db);
     KeyToRevoke key = FindKeyToRevoke(db, tenant_id, subdomain, id_or_prefix);
     key_id = key.id;
-    db.ExecSql("UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()), revoke_announced_at = clock_timestamp() "
-               "WHERE id = $1",
-               {key.id});
+    db.ExecSql(
+        "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()), revoke_announced_at = clock_timestamp() "
+        "WHERE id = $1",
+        {key.id});
     if (!key.already_revoked) {
       db.ExecSql("INSERT INTO audit_log (tenant_id, actor, action, target) VALUES ($1, 'operator', 'key.revoked', $2)",
                  {tenant_id, key.id});

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
-#include <thread>
+#include <unordered_map>
 
 #include "icat/api_key.hpp"
 #include "icat/crypto.hpp"
@@ -32,15 +32,25 @@ constexpr Statement kLookupKey{"auth_lookup_key",
 constexpr Statement kTouchKey{"auth_touch_key",
     "UPDATE api_keys SET last_used_at = now() WHERE id = $1 "
     "AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')"};
+// The keys whose revoke was announced since $1 (the database's time of the last poll, less a margin
+// for revokes that commit after their UPDATE), or in the last $2 seconds on a worker's first poll;
+// and the database's time now, from which the next poll counts.
+constexpr Statement kRevokedSince{"auth_revoked_since",
+    "SELECT now() AS polled_at, ARRAY(SELECT key_id FROM auth_keys_revoked_since("
+    "coalesce($1::timestamptz, now() - make_interval(secs => $2)) - make_interval(secs => $3))) AS key_ids"};
 // clang-format on
 constexpr std::string_view kLive = "key";
 constexpr std::string_view kRevoked = "revoked";
 constexpr std::string_view kUnknown = "unknown";
 constexpr int kUnknownCacheSeconds = 60;
 constexpr int kWindowSeconds = 60;
-// How long a revoke keeps trying to leave its tombstone in Redis (a paused or restarting Redis)
-// before it answers 503 instead of a 204 it could not keep.
-constexpr auto kTombstoneDeadline = std::chrono::seconds(5);
+// How often, at most, a worker asks Postgres for new revokes: the time a revoke whose tombstone
+// did not reach Redis takes to be in force everywhere.
+constexpr auto kRevokePollInterval = std::chrono::seconds(1);
+// How far before its last poll a worker looks again: a revoke's announcement is stamped at its
+// UPDATE and seen at its COMMIT. A revoke slower than this between the two was answered "unknown"
+// (the handler's deadline is far shorter); its repeat announces it again.
+constexpr int kRevokeCommitMarginSeconds = 60;
 
 // A key's state as Postgres last said it, cached in Redis. The entry is signed with the server's
 // ICAT_KEY_CACHE_SECRET and carries the time it stops being believed, so whoever can write to Redis
@@ -101,6 +111,49 @@ KeyRecord LookUpInPostgres(Db& db, std::string_view hash_hex) {
   return {std::string(kLive), std::string(rows.Text(0, rows.Column("key_id"))),
           std::string(rows.Text(0, rows.Column("tenant_id"))), ParseTextArray(rows.Text(0, rows.Column("scopes"))),
           rows.Int(0, rows.Column("expires_at"))};
+}
+
+// Revokes from Postgres: the keys revoked lately, as this worker last heard (one per worker
+// process). A live entry from Redis is believed only while what the worker heard is less than a
+// second old, so a revoke whose tombstone never reached Redis (a stalled or restarted Redis, a
+// replayed entry) is in force on every node a second after its commit. One small indexed query per
+// worker per second, and only while it serves keys from Redis.
+class RecentRevokes {
+ public:
+  // Whether the key was revoked, polling first when the last poll is more than a second old.
+  bool Has(Db& db, const Config& config, const std::string& key_id) {
+    auto now = std::chrono::steady_clock::now();
+    if (now >= next_poll_) Poll(db, config, now);
+    auto found = kept_until_.find(key_id);
+    return found != kept_until_.end() && found->second > now;
+  }
+
+ private:
+  // Keeps each revoked key for as long as a live entry cached before its revoke can be believed.
+  // Without Postgres the worker keeps what it has: no revoke can complete meanwhile.
+  void Poll(Db& db, const Config& config, std::chrono::steady_clock::time_point now) {
+    next_poll_ = now + kRevokePollInterval;
+    const int keep_seconds = config.key_cache_seconds + kWindowSeconds;
+    try {
+      Rows rows = db.Run(kRevokedSince, {polled_at_, keep_seconds, kRevokeCommitMarginSeconds});
+      polled_at_ = std::string(rows.Text(0, rows.Column("polled_at")));
+      for (const std::string& key_id : ParseTextArray(rows.Text(0, rows.Column("key_ids")))) {
+        kept_until_[key_id] = now + std::chrono::seconds(keep_seconds);
+      }
+    } catch (const DbError& e) {
+      LogWarn(std::string("postgres: cannot poll for key revokes; keeping what this worker knows: ") + e.what());
+    }
+    std::erase_if(kept_until_, [&](const auto& kept) { return kept.second <= now; });
+  }
+
+  std::unordered_map<std::string, std::chrono::steady_clock::time_point> kept_until_;  // by key id
+  std::optional<std::string> polled_at_;  // the database's time at the last poll that answered
+  std::chrono::steady_clock::time_point next_poll_{};
+};
+
+RecentRevokes& WorkerRevokes() {
+  static RecentRevokes revokes;
+  return revokes;
 }
 
 [[noreturn]] void Unauthenticated(std::string message) {
@@ -167,7 +220,7 @@ void CountFailure(Context& ctx, long long now) {
 }  // namespace
 
 const std::vector<Statement>& AuthStatements() {
-  static const std::vector<Statement> statements = {kLookupKey, kTouchKey, kCurrentPerson};
+  static const std::vector<Statement> statements = {kLookupKey, kTouchKey, kCurrentPerson, kRevokedSince};
   return statements;
 }
 
@@ -183,13 +236,13 @@ bool MarkApiKeyRevoked(Redis& redis, const Config& config, std::string_view key_
   long long now = std::time(nullptr);
   int ttl = config.key_cache_seconds + kWindowSeconds;
   std::string tombstone = Encode(config, key_hash_hex, {std::string(kRevoked)}, now + ttl);
-  auto deadline = std::chrono::steady_clock::now() + kTombstoneDeadline;
-  while (true) {
-    auto reply = redis.Command({"SET", ApiKeyCacheKey(key_hash_hex), tombstone, "EX", std::to_string(ttl)});
-    if (reply && !reply->IsError()) return true;
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
+  auto reply = redis.Command({"SET", ApiKeyCacheKey(key_hash_hex), tombstone, "EX", std::to_string(ttl)});
+  return reply && !reply->IsError();
+}
+
+bool RevokeCommitRolledBack(const DbError& error) {
+  if (error.connection_lost) return false;
+  return error.sqlstate.rfind("40", 0) == 0 || error.sqlstate.rfind("23", 0) == 0;
 }
 
 Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
@@ -227,6 +280,10 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
     else
       StartCacheGeneration(ctx.redis);
     if ((*replies)[5].type == RedisReply::Type::kString) failures = std::atoll((*replies)[5].text.c_str());
+  }
+  // Redis may hand back a live entry its tombstone never replaced: what Postgres says wins.
+  if (record && record->state == kLive && WorkerRevokes().Has(ctx.db, ctx.config, record->key_id)) {
+    record = KeyRecord{std::string(kRevoked)};
   }
   // Past the address's limit only a key known live from the cache goes on: no Postgres look-up.
   if (failures >= ctx.config.key_failure_limit_per_minute && !(record && record->state == kLive)) {

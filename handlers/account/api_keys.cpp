@@ -86,6 +86,40 @@ NewKeyInput ReadNewKey(Context& ctx) {
   return in;
 }
 
+// Revokes the key and commits (a repeat announces it again, sql/V0026); returns its hash. A failure
+// of the database is a 503 that says which way it went: before the COMMIT nothing changed and the
+// key still works; a COMMIT without an answer may have taken effect.
+std::string CommitRevoke(Context& ctx, const std::string& id) {
+  bool committing = false;
+  try {
+    Rows found = ctx.db.Run(kKeyForRevoke, {ctx.principal.tenant_id, id});
+    if (found.empty()) throw ApiError(Error::kNOT_FOUND, "No such API key.");
+    ctx.db.Exec(kRevokeKey, {ctx.principal.tenant_id, id});
+    if (!found.Bool(0, found.Column("revoked"))) {
+      Audit(ctx, "key.revoked", id,
+            StringObjectJson({{"name", std::string(found.Text(0, found.Column("name")))},
+                              {"prefix", std::string(found.Text(0, found.Column("prefix")))}}));
+    }
+    committing = true;
+    ctx.db.Commit();
+    return std::string(found.Text(0, found.Column("key_hash_hex")));
+  } catch (const DbError& e) {
+    ApiError mapped = ErrorOfSqlState(e.sqlstate, e.connection_lost);
+    bool unavailable = Describe(mapped.error()).status == 503;
+    if (!committing && !unavailable) throw;  // a defect, not an outage: the pipeline answers it
+    bool unknown = committing && !RevokeCommitRolledBack(e);
+    LogWarn("rid=" + ctx.request.request_id + " key revoke " + id + (unknown ? " outcome unknown: " : " failed: ") +
+            e.what());
+    ApiError failed(unavailable ? mapped.error() : Error::kSERVICE_UNAVAILABLE,
+                    unknown ? "Unknown whether the key is revoked: the database did not answer its commit. Repeat "
+                              "the request until it answers 204."
+                            : "Not revoked: the key still works. The database could not complete the revoke; repeat "
+                              "the request.");
+    failed.headers.emplace_back("Retry-After", "1");
+    throw failed;
+  }
+}
+
 }  // namespace
 
 std::string ApiKeyJson(const ApiKeyView& key) {
@@ -125,30 +159,20 @@ Reply CreateApiKey(Context& ctx) {
 }
 
 // DELETE /api/api-keys/:id   (portal; admin)
-//   204: revoked with immediate effect (also when it already was); the key is then refused with 401
+//   204: revoked (also when it already was) once committed: refused at once where Redis took the
+//        tombstone, and by every node within a second in any case (docs/security.md, wall 3)
 //   404 NOT_FOUND: unknown, malformed or another tenant's id; 401; 403 FORBIDDEN
+//   503 with Retry-After: "Not revoked: the key still works", or "Unknown whether the key is
+//       revoked" when the database did not answer its commit; repeat until 204
 Reply RevokeApiKey(Context& ctx) {
   std::string id = PathId(ctx, "API key");
-  Rows found = ctx.db.Run(kKeyForRevoke, {ctx.principal.tenant_id, id});
-  if (found.empty()) throw ApiError(Error::kNOT_FOUND, "No such API key.");
-  if (!found.Bool(0, found.Column("revoked"))) {
-    ctx.db.Exec(kRevokeKey, {ctx.principal.tenant_id, id});
-    Audit(ctx, "key.revoked", id,
-          StringObjectJson({{"name", std::string(found.Text(0, found.Column("name")))},
-                            {"prefix", std::string(found.Text(0, found.Column("prefix")))}}));
-  }
-  // The Redis tombstone goes in before the commit: cache fills use SET NX, so none can replace it,
-  // and the revoked row is committed before this reply leaves. A rollback after this point leaves
-  // the key refused until the tombstone expires: the safe side.
-  if (!MarkApiKeyRevoked(ctx.redis, ctx.config, found.Text(0, found.Column("key_hash_hex")))) {
-    // Committed all the same (Postgres refuses the key from now on), but a 204 would promise what
-    // a cached copy in an unreachable Redis may break: 503, and a repeat sets the tombstone.
-    LogWarn("rid=" + ctx.request.request_id + " redis unreachable at key revoke " + id);
-    Reply reply = Reply::Json(503, ErrorBody(Error::kSERVICE_UNAVAILABLE,
-                                             "The key is revoked in the database, but the key cache could not be "
-                                             "told; repeat this request until it answers 204."));
-    reply.headers.emplace_back("Retry-After", "5");
-    return reply;
+  std::string key_hash_hex = CommitRevoke(ctx, id);
+  // After the commit: a cache fill racing with it reads the revoked row or meets the tombstone, and
+  // a revoke that did not commit leaves no tombstone behind to refuse a key that still works.
+  if (!MarkApiKeyRevoked(ctx.redis, ctx.config, key_hash_hex)) {
+    LogWarn("rid=" + ctx.request.request_id + " key " + id +
+            " revoked; redis took no tombstone: every node refuses the key within a second all the same "
+            "(each worker polls Postgres for revokes)");
   }
   return NoContent();
 }

@@ -56,8 +56,11 @@ inline constexpr Statement kInsertKey{"account_insert_key",
 inline constexpr Statement kKeyForRevoke{"account_key_for_revoke",
     "SELECT encode(key_hash, 'hex') AS key_hash_hex, revoked_at IS NOT NULL AS revoked, name, prefix FROM api_keys "
     "WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE"};
+// The first revoke sets revoked_at; every one, a repeat too, announces it to the workers' poll
+// (sql/V0026), stamped as late as it can be.
 inline constexpr Statement kRevokeKey{"account_revoke_key",
-    "UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1 AND id = $2::uuid"};
+    "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()), revoke_announced_at = clock_timestamp() "
+    "WHERE tenant_id = $1 AND id = $2::uuid"};
 
 // ---- CVE watches. $1 tenant.
 inline constexpr Statement kListWatches{"account_list_watches",

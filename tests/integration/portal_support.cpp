@@ -39,6 +39,24 @@ Response SendFrom(const std::string& client_ip, std::string_view method, std::st
                      [&](CURL* curl) { curl_easy_setopt(curl, CURLOPT_INTERFACE, interface.c_str()); });
 }
 
+std::vector<std::string> RepliesNotRefused(const std::string& key, std::chrono::milliseconds duration,
+                                           const std::vector<std::string>& base_urls) {
+  const std::vector<std::string> nodes = base_urls.empty() ? std::vector<std::string>{GetEnv().base_url} : base_urls;
+  const std::string client_ip = RandomClientIp();
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::string> not_refused;
+  for (auto at = start; at - start < duration; at = std::chrono::steady_clock::now()) {
+    for (const std::string& node : nodes) {
+      Response r = SendFrom(client_ip, "GET", node + "/v1/images", Bearer(key));
+      if (r.status == 401) continue;
+      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+      not_refused.push_back("at " + std::to_string(ms.count()) + " ms, " + node + ": " + r.Summary());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return not_refused;
+}
+
 std::string JwtSecret() {
   static const std::string secret = [] {
     const char* path = std::getenv("ICAT_JWT_SECRET_FILE");

@@ -24,6 +24,13 @@ std::string TrustedProxyIp();
 Response SendFrom(const std::string& client_ip, std::string_view method, std::string_view url,
                   const Headers& headers = {}, const std::optional<std::string>& body = std::nullopt);
 
+// GET /v1/images with the key every 100 ms for `duration`, to each base URL in turn (node A's when
+// none is given), from one fresh client address, so that the refusals stay under the address's
+// limit of failed look-ups. A line (time, node, reply) for each reply that was not 401: none when
+// the key was refused throughout.
+std::vector<std::string> RepliesNotRefused(const std::string& key, std::chrono::milliseconds duration,
+                                           const std::vector<std::string>& base_urls = {});
+
 struct PortalUser {
   std::string id, email, role;
 };

@@ -565,13 +565,33 @@ void StoppedService::Restart() {
   }
 }
 
+StalledRedis::StalledRedis() : pid_(PoolParentPid("redis")) {
+  BOOST_TEST_REQUIRE(pid_ > 0, "no Redis pid in " << GetEnv().stack_dir << "/run/redis.pid");
+  BOOST_TEST_REQUIRE(kill(pid_, SIGSTOP) == 0, "cannot stop Redis (pid " << pid_ << ")");
+  stalled_ = true;
+}
+
+StalledRedis::~StalledRedis() { Resume(); }
+
+void StalledRedis::Resume() {
+  if (!stalled_) return;
+  stalled_ = false;
+  if (kill(pid_, SIGCONT) != 0) {
+    BOOST_ERROR("cannot resume Redis (pid " << pid_ << ")");
+    return;
+  }
+  if (!WaitFor([] { return RedisCommand({"PING"}).has_value(); }, std::chrono::seconds(10))) {
+    BOOST_ERROR("Redis did not answer within 10 s of SIGCONT");
+  }
+}
+
 // ------------------------------------------------------------------ Postgres, directly
 
-PgConnection::PgConnection() : conn_(PQconnectdb(GetEnv().pg_admin_dsn.c_str())) {
+PgConnection::PgConnection(const std::string& dsn) : conn_(PQconnectdb(dsn.c_str())) {
   if (PQstatus(conn_) != CONNECTION_OK) {
     std::string error = PQerrorMessage(conn_);
     PQfinish(conn_);
-    throw std::runtime_error("cannot connect with ICAT_PG_ADMIN_DSN: " + error);
+    throw std::runtime_error("cannot connect with " + dsn + ": " + error);
   }
 }
 

@@ -211,14 +211,32 @@ class StoppedService {
   bool stopped_ = false;
 };
 
+// Redis stalled: SIGSTOP now, so it keeps its data and accepts connections but answers nothing,
+// as a server that hangs. The destructor (or Resume) sends SIGCONT and waits until it answers
+// again, so one failing test cannot leave it stopped for the others.
+class StalledRedis {
+ public:
+  StalledRedis();
+  ~StalledRedis();
+  StalledRedis(const StalledRedis&) = delete;
+  StalledRedis& operator=(const StalledRedis&) = delete;
+  void Resume();  // SIGCONT now (and wait for an answer); idempotent
+
+ private:
+  pid_t pid_;
+  bool stalled_ = false;
+};
+
 // ------------------------------------------------------------------ Postgres, directly
 
 using PgRow = std::vector<std::optional<std::string>>;
 
-// A connection as the owner role (ICAT_PG_ADMIN_DSN), for a test that queries in a tight loop.
+// A connection as the owner role (ICAT_PG_ADMIN_DSN), for a test that queries in a tight loop, or
+// as whom another libpq connection string names.
 class PgConnection {
  public:
-  PgConnection();  // throws std::runtime_error when Postgres cannot be reached
+  // Throws std::runtime_error when Postgres cannot be reached.
+  explicit PgConnection(const std::string& dsn = GetEnv().pg_admin_dsn);
   ~PgConnection();
   PgConnection(const PgConnection&) = delete;
   PgConnection& operator=(const PgConnection&) = delete;

@@ -118,8 +118,8 @@ comparison_filter() {
 # ------------------------------------------------------------------ the stack
 
 # TREE/tools/stack start DIR, its output appended to LOG, with the settings below. Tried three times,
-# each with new ports: a port found free can be taken before its server binds it (another stack, or
-# a connection's ephemeral port: free-port's range overlaps Linux's 32768-60999).
+# each with new ports: a port found free can be taken before its server binds it (another stack; an
+# older TREE's free-port also hands out ports of Linux's ephemeral range, 32768-60999).
 start_stack() {
   local tree=$1 dir=$2 log=$3
   for _ in 1 2 3; do

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "icat/auth.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 
@@ -156,6 +157,18 @@ BOOST_AUTO_TEST_CASE(postgres_failures_map_by_their_sqlstate) {
   BOOST_TEST(icat::IsRetryableSqlState("40001"));
   BOOST_TEST(icat::IsRetryableSqlState("40P01"));
   BOOST_TEST(!icat::IsRetryableSqlState("23505"));
+}
+
+// A revoke's COMMIT that failed took no effect only when the server said it rolled back; anything
+// that ends the connection leaves the outcome unknown (api_keys.cpp, icatctl key revoke).
+BOOST_AUTO_TEST_CASE(a_revoke_commit_rolled_back_only_when_the_server_said_so) {
+  BOOST_TEST(icat::RevokeCommitRolledBack(icat::DbError("could not serialize", "40001", false)));
+  BOOST_TEST(icat::RevokeCommitRolledBack(icat::DbError("deadlock detected", "40P01", false)));
+  BOOST_TEST(icat::RevokeCommitRolledBack(icat::DbError("deferred constraint", "23503", false)));
+  BOOST_TEST(!icat::RevokeCommitRolledBack(icat::DbError("server closed the connection", "", true)));
+  BOOST_TEST(!icat::RevokeCommitRolledBack(icat::DbError("terminating connection", "57P01", true)));
+  BOOST_TEST(!icat::RevokeCommitRolledBack(icat::DbError("terminating connection", "57P01", false)));
+  BOOST_TEST(!icat::RevokeCommitRolledBack(icat::DbError("no answer", "", false)));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -69,7 +69,9 @@ const std::vector<Command>& AllCommands() {
       {"key list", "Lists a tenant's API keys (never their secrets).",
        {{}, {kTenantFlag, {"json", FlagKind::kSwitch, "", "print a JSON array instead of a table"}}},
        KeyList},
-      {"key revoke", "Revokes an API key, by id or 14-character prefix, with immediate effect.",
+      {"key revoke",
+       "Revokes an API key, by id or 14-character prefix; exit 0 once committed: every node refuses it within a "
+       "second. Exit 1 says whether the key still works or the outcome is unknown (run it again).",
        {{"ID_OR_PREFIX"}, {kTenantFlag}},
        KeyRevoke},
       {"ingest", "Stores one scanner run of an image version: its report and SBOMs, signed; prints the new scan.",

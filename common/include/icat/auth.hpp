@@ -57,11 +57,18 @@ inline constexpr Statement kRevokeUserSessions{"revoke_user_sessions",
 // Records that the key was used, at most once a minute (inside the request's tenant transaction).
 void TouchApiKey(Context& ctx);
 
-// After a revoke: the Redis cache answers "revoked" for this key from now on, whatever a
-// concurrent cache fill does. key_hash_hex is the hex of the stored SHA-256. Keeps trying for a
-// few seconds (a paused or restarting Redis); returns false when Redis could not be told, and the
-// caller must then not claim the revoke is in force everywhere (docs/security.md).
+// A revoke is complete when it commits in Postgres (docs/security.md, wall 3): every worker hears
+// of it from there within a second. After the commit, this leaves the tombstone in Redis, so the
+// cache answers "revoked" at once, whatever a concurrent cache fill does. key_hash_hex is the hex
+// of the stored SHA-256. One try; false when Redis could not take it, which the caller reports
+// (the revoke holds all the same).
 [[nodiscard]] bool MarkApiKeyRevoked(Redis& redis, const Config& config, std::string_view key_hash_hex);
+
+// Whether a revoke's COMMIT that failed with this error certainly did not take effect: the server
+// answered that the transaction rolled back (class 40, or 23 for a check at commit). Any other
+// failure (the connection lost, the server shutting down) may have come after the commit took
+// effect, so the outcome is unknown and the revoke must be run again.
+bool RevokeCommitRolledBack(const DbError& error);
 
 // Redis key under which a key's cache entry lives.
 std::string ApiKeyCacheKey(std::string_view key_hash_hex);

@@ -117,7 +117,7 @@ function KeyRow({ apiKey, onRevoked }) {
                 Revoke<span class="visually-hidden"> {apiKey.name}</span>
               </>
             }
-            question={`Revoke "${apiKey.name}"? Every client using it is refused at once.`}
+            question={`Revoke "${apiKey.name}"? Every client using it is refused within a second.`}
             confirmLabel="Yes, revoke"
             onConfirm={async () => {
               await sendJson("DELETE", `/api/api-keys/${encodeURIComponent(apiKey.id)}`);

@@ -182,8 +182,8 @@ std::string MeJson(const MeView& me) {
 //   400 VALIDATION_ERROR (X-Tenant, X-Session-Cookie, email, password, unknown fields); 415; MALFORMED_JSON
 //   401 UNAUTHENTICATED: unknown tenant, unknown email, disabled or pending account, wrong password, alike
 //   429 RATE_LIMITED + Retry-After: 5 attempts per IP, 10 failures per account, per 15 minutes
-//   503 SERVICE_UNAVAILABLE: Redis cannot count attempts (fails closed), or Postgres is down (the
-//       attempt then does not count against the limits)
+//   503 SERVICE_UNAVAILABLE: Redis cannot count attempts (fails closed); 503 DATABASE_UNAVAILABLE:
+//       Postgres is unavailable (the attempt then does not count against the limits)
 Reply Login(Context& ctx) {
   Credentials in = ReadCredentials(ctx);
   std::string ip_key = ClientIpKey(ctx), account_key = LoginAccountKey(in.tenant, in.email);

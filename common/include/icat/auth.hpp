@@ -36,8 +36,9 @@ inline constexpr Statement kRevokeUserSessions{"revoke_user_sessions",
 // clang-format on
 
 
-// Records that the key was used, at most once a minute (inside the request's tenant transaction).
-void TouchApiKey(Context& ctx);
+// Records that the key was used (at most once a minute: Principal::touch_key), after the request's
+// reply is out, within a budget of its own. A failure (Postgres unavailable) is logged, not retried.
+void TouchApiKey(Db& db, const KeyTouch& touch);
 
 // After a revoke: the Redis cache answers "revoked" for this key from now on, whatever a
 // concurrent cache fill does. key_hash_hex is the hex of the stored SHA-256. Keeps trying for a

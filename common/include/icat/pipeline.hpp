@@ -31,6 +31,14 @@ struct Principal {
   std::string role;
 };
 
+// An API key's last-used mark, left by a request for after its reply is out (TouchApiKey, auth.hpp).
+struct KeyTouch {
+  std::string tenant_id;
+  std::string key_id;
+  std::string key_prefix;  // for the log line when it cannot be written
+  std::string request_id;
+};
+
 struct Context {
   const Request& request;
   Db& db;
@@ -42,14 +50,17 @@ struct Context {
   std::optional<std::string> cache_generation;  // read with the API key; unset: use no cached values
   bool cached_data_changed = false;             // a handler changed cached data: bump after commit
   Trace trace;                                  // the caller's trace (traceparent) with this request's span
+  bool handler_ran = false;                     // every check passed: a key's due last-used mark is written
 };
 
 // A worker's replies of cached routes (Route::cached), by tenant and URL.
 using ReplyCache = WorkerCache<Reply>;
 
-// Runs one request through the pipeline; never throws.
+// Runs one request through the pipeline; never throws. Every wait for Postgres ends within the
+// request's budget (Db::StartBudget). When the request's API key is due for its last-used mark,
+// touch_after_reply receives it: the caller writes it once the reply is out.
 Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, ReplyCache& cache,
-                    const Config& config, std::string_view group);
+                    const Config& config, std::string_view group, std::optional<KeyTouch>& touch_after_reply);
 
 // A handler executable's whole main: reads the configuration, parses --socket and --workers,
 // and serves the routes with a pool of pre-forked workers. Returns the process exit code.

@@ -1,7 +1,7 @@
 // The request pipeline every handler group runs, in a fixed order:
 // route (404/405) -> limits (413/415/400) -> authenticate and authorise (401/403/429)
 // -> a cached reply of a catalogue read -> transaction with the tenant set -> handler -> reply or
-// error body -> one log line.
+// error body -> one log line; then, the reply out, an API key's last-used mark.
 #pragma once
 
 #include <optional>

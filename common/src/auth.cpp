@@ -320,8 +320,17 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   return ctx.principal;
 }
 
-void TouchApiKey(Context& ctx) {
-  if (ctx.principal.touch_key) ctx.db.Exec(kTouchKey, {ctx.principal.key_id});
+void TouchApiKey(Db& db, const KeyTouch& touch) {
+  db.StartBudget();
+  try {
+    db.ReadAsTenant(touch.tenant_id);
+    db.Exec(kTouchKey, {touch.key_id});
+    db.Commit();
+  } catch (const DbError& e) {
+    db.Rollback();
+    LogWarn("rid=" + touch.request_id + " key=" + touch.key_prefix + " postgres: last-used time not written: " +
+            e.what());
+  }
 }
 
 Principal AuthenticatePortal(Context& ctx) {

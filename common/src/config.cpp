@@ -82,7 +82,7 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_PG_NO_FSYNC", kBool, "0", 0, 0, "", kStack, "1: the local Postgres runs without fsync (tools/stack; tests only)."},
       {"ICAT_PG_PORT", kInt, "5432", 1, 65535, "", kStack, "Port of the local Postgres (tools/stack; names its unix socket)."},
       {"ICAT_PG_STATEMENT_TIMEOUT_MS", kInt, "5000", 100, 600000, "", kHandlers | kDispatcher,
-       "Statement timeout of handler and dispatcher queries."},
+       "Statement timeout of handler and dispatcher queries; a request waits for Postgres this plus 500 ms at most, then answers 503."},
       {"ICAT_POOL_ADDRESS", kText, "unix:/run/icat/{group}.sock", 0, 0, "", kHandlers | kStack,
        "FastCGI address of each handler pool, {group} standing for its name; GET /api/status checks them."},
       {"ICAT_RATE_LIMIT_PER_MINUTE", kInt, "600", 0, 1000000, "", kHandlers,

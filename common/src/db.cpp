@@ -1,8 +1,11 @@
-// Postgres: one connection, statements prepared at connect, one reconnect when the server went away.
+// Postgres: one connection, statements prepared at connect, one reconnect when the server went away,
+// and no wait for the server without a deadline (docs/decisions.md, "Fail fast").
 #include "icat/db.hpp"
 
 #include <poll.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <iostream>
 #include <utility>
@@ -75,35 +78,137 @@ std::string TextArrayLiteral(const std::vector<std::string>& elements) {
 }
 
 Db::Db(std::string dsn, std::vector<Statement> statements, int statement_timeout_ms)
-    : dsn_(std::move(dsn)), statements_(std::move(statements)), statement_timeout_ms_(statement_timeout_ms) {
-  // Without a connect timeout libpq waits for TCP forever, and a request would stall with it.
-  if (dsn_.find("://") == std::string::npos && dsn_.find("connect_timeout") == std::string::npos) {
-    dsn_ += " connect_timeout=3";
-  }
-}
+    : dsn_(std::move(dsn)), statements_(std::move(statements)), statement_timeout_ms_(statement_timeout_ms) {}
 
 Db::~Db() { Disconnect(); }
 
 void Db::Disconnect() {
-  if (conn_) PQfinish(conn_);
+  if (conn_) PQfinish(conn_);  // non-blocking: its goodbye never waits for a stalled server
   conn_ = nullptr;
 }
 
+void Db::StartBudget() {
+  deadline_.reset();
+  if (statement_timeout_ms_ > 0) {
+    deadline_ = Clock::now() + std::chrono::milliseconds(statement_timeout_ms_) + kBudgetMargin;
+  }
+}
+
+void Db::ShortenBudget(std::chrono::milliseconds within) {
+  Clock::time_point end = Clock::now() + within;
+  if (!deadline_ || end < *deadline_) deadline_ = end;
+}
+
+// Before anything is sent: fails at once while Postgres is known not to answer, and when the budget
+// is spent (the connection is dropped then, with whatever transaction it held).
+void Db::CheckTimeLeft() {
+  Clock::time_point now = Clock::now();
+  if (now < unavailable_until_) {
+    throw DbError("postgres left a request unanswered less than " + std::to_string(kUnavailableFor.count()) +
+                      " ms ago; not waiting again yet",
+                  "", true);
+  }
+  if (deadline_ && now >= *deadline_) {
+    Disconnect();
+    throw DbError("the request's time for postgres is spent", "", true);
+  }
+}
+
+// The latest a wait starting now may end: the budget's end, and one budget from now at most (the
+// dispatcher and a pool's check at start run without a budget). None without a statement timeout.
+std::optional<Db::Clock::time_point> Db::WaitLimit() const {
+  std::optional<Clock::time_point> limit = deadline_;
+  if (statement_timeout_ms_ > 0) {
+    Clock::time_point one_budget = Clock::now() + std::chrono::milliseconds(statement_timeout_ms_) + kBudgetMargin;
+    if (!limit || one_budget < *limit) limit = one_budget;
+  }
+  return limit;
+}
+
+// Waits until the socket is ready for `events`. When limit passes first, Postgres did not answer in
+// time: the connection is dropped rather than cancelled (PQcancel connects anew to the same server,
+// without a timeout), and this Db fails at once for kUnavailableFor.
+void Db::WaitForSocket(short events, std::optional<Clock::time_point> limit) {
+  pollfd socket{PQsocket(conn_), events, 0};
+  if (socket.fd < 0) Fail(nullptr);
+  while (true) {
+    int wait_ms = -1;
+    if (limit) {
+      auto left = std::chrono::ceil<std::chrono::milliseconds>(*limit - Clock::now());
+      wait_ms = static_cast<int>(std::max<long long>(0, left.count()));
+    }
+    int ready = poll(&socket, 1, wait_ms);
+    if (ready > 0) return;
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) Fail(nullptr);
+    break;
+  }
+  metrics::Add(metrics::Metric::kPostgresErrors);
+  Disconnect();
+  unavailable_until_ = Clock::now() + kUnavailableFor;
+  throw DbError("postgres did not answer in time; the connection was dropped", "", true);
+}
+
+// Sends what libpq holds (the connection is non-blocking, so the send calls only queue).
+void Db::Flush() {
+  while (true) {
+    int pending = PQflush(conn_);
+    if (pending == 0) return;
+    if (pending < 0) Fail(nullptr);
+    WaitForSocket(POLLIN | POLLOUT, WaitLimit());
+    if (!PQconsumeInput(conn_)) Fail(nullptr);  // the server may answer while we still send
+  }
+}
+
+// PQgetResult without blocking beyond the wait limit.
+PGresult* Db::NextResult() {
+  while (PQisBusy(conn_)) {
+    WaitForSocket(POLLIN, WaitLimit());
+    if (!PQconsumeInput(conn_)) Fail(nullptr);
+  }
+  return PQgetResult(conn_);
+}
+
+// What PQexec returns for the command just sent (`sent`: the send call's result): its last result.
+PGresult* Db::Await(int sent) {
+  if (!sent) Fail(nullptr);
+  Flush();
+  PGresult* last = nullptr;
+  while (PGresult* result = NextResult()) {
+    if (last) PQclear(last);
+    last = result;
+  }
+  return last;
+}
+
+PGresult* Db::Execute(const char* sql) { return Await(PQsendQuery(conn_, sql)); }
+
 void Db::Connect() {
   Disconnect();
-  conn_ = PQconnectdb(dsn_.c_str());
-  if (PQstatus(conn_) != CONNECTION_OK) {
+  CheckTimeLeft();
+  Clock::time_point connect_limit = Clock::now() + kConnectTimeout;
+  std::optional<Clock::time_point> limit = WaitLimit();
+  if (!limit || connect_limit < *limit) limit = connect_limit;
+  conn_ = PQconnectStart(dsn_.c_str());
+  if (!conn_) throw DbError("cannot connect to Postgres: out of memory", "", true);
+  // libpq's protocol: wait for writing first, then as each PQconnectPoll asks (its socket may change).
+  PostgresPollingStatusType polling = PGRES_POLLING_WRITING;
+  while (PQstatus(conn_) != CONNECTION_BAD && polling != PGRES_POLLING_OK && polling != PGRES_POLLING_FAILED) {
+    WaitForSocket(polling == PGRES_POLLING_READING ? POLLIN : POLLOUT, limit);
+    polling = PQconnectPoll(conn_);
+  }
+  if (PQstatus(conn_) != CONNECTION_OK || PQsetnonblocking(conn_, 1) != 0) {
     std::string message = PQerrorMessage(conn_);
     Disconnect();
     metrics::Add(metrics::Metric::kPostgresErrors);
     throw DbError("cannot connect to Postgres: " + message, "", true);
   }
   if (statement_timeout_ms_ > 0) {
-    Check(PQexec(conn_, ("SET statement_timeout = " + std::to_string(statement_timeout_ms_)).c_str()));
+    Check(Execute(("SET statement_timeout = " + std::to_string(statement_timeout_ms_)).c_str()));
   }
-  Check(PQprepare(conn_, kSetTenant, "SELECT set_config('app.tenant_id', $1, true)", 0, nullptr));
+  Check(Await(PQsendPrepare(conn_, kSetTenant, "SELECT set_config('app.tenant_id', $1, true)", 0, nullptr)));
   for (const Statement& s : statements_) {
-    PGresult* result = PQprepare(conn_, std::string(s.name).c_str(), std::string(s.sql).c_str(), 0, nullptr);
+    PGresult* result = Await(PQsendPrepare(conn_, std::string(s.name).c_str(), std::string(s.sql).c_str(), 0, nullptr));
     try {
       Check(result);
     } catch (const DbError& e) {
@@ -192,9 +297,10 @@ Rows Db::RunSql(std::string_view sql, const std::vector<Param>& params) {
   // A simple query may hold several statements, which a pipeline cannot carry: open the
   // transaction first when one is pending.
   if (scope_ == Scope::kPendingBegin) Send({});
+  CheckTimeLeft();
   if (!conn_) Connect();
   metrics::Add(metrics::Metric::kPostgresRoundTrips);
-  return Check(PQexec(conn_, std::string(sql).c_str()));
+  return Check(Execute(std::string(sql).c_str()));
 }
 
 // An idle connection has nothing to read unless the server closed it (a restart, or an operator
@@ -208,9 +314,10 @@ bool Db::ServerHungUp() const {
 // server hung up since the last round trip (a restarted Postgres is then invisible to clients;
 // inside one, the transaction is gone and the request fails). When the connection turns out lost
 // on the way, a round trip that opens the request's scope is sent again once, unless it carried a
-// COMMIT (which may have taken effect).
+// COMMIT (which may have taken effect), or Postgres did not answer in time (it would not now either).
 std::vector<Rows> Db::Send(const std::vector<Step>& steps, bool commit) {
   bool first_of_request = scope_ == Scope::kPendingBegin || scope_ == Scope::kRead;
+  CheckTimeLeft();
   if (conn_ && scope_ != Scope::kOpen && ServerHungUp()) {
     LogWarn("postgres closed the connection; reconnecting");
     Disconnect();
@@ -219,7 +326,7 @@ std::vector<Rows> Db::Send(const std::vector<Step>& steps, bool commit) {
   try {
     return SendPipeline(steps, commit);
   } catch (const DbError& e) {
-    if (!e.connection_lost || !first_of_request || commit) throw;
+    if (!e.connection_lost || !first_of_request || commit || Clock::now() < unavailable_until_) throw;
     LogWarn("postgres connection lost; reconnecting");
   }
   Connect();
@@ -258,13 +365,14 @@ std::vector<Rows> Db::SendPipeline(const std::vector<Step>& steps, bool commit) 
   }
   if (!sent || !PQpipelineSync(conn_)) Fail(nullptr);
   metrics::Add(metrics::Metric::kPostgresRoundTrips);
+  Flush();
 
   std::vector<Rows> rows;
   Result failure(nullptr, PQclear);
   for (size_t i = 0; i < prologue + steps.size() + epilogue; i++) {
-    Result result(PQgetResult(conn_), PQclear);
+    Result result(NextResult(), PQclear);
     if (!result || PQstatus(conn_) != CONNECTION_OK) Fail(result.release());
-    while (PGresult* extra = PQgetResult(conn_)) PQclear(extra);  // each command's results end with NULL
+    while (PGresult* extra = NextResult()) PQclear(extra);  // each command's results end with NULL
     ExecStatusType status = PQresultStatus(result.get());
     if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
       if (!failure && status != PGRES_PIPELINE_ABORTED) failure = std::move(result);
@@ -272,7 +380,7 @@ std::vector<Rows> Db::SendPipeline(const std::vector<Step>& steps, bool commit) 
       rows.emplace_back(result.release());
     }
   }
-  Result sync(PQgetResult(conn_), PQclear);
+  Result sync(NextResult(), PQclear);
   if (!sync || PQresultStatus(sync.get()) != PGRES_PIPELINE_SYNC || !PQexitPipelineMode(conn_)) Fail(sync.release());
   if (scope_ == Scope::kPendingBegin) scope_ = Scope::kOpen;  // BEGIN ran, whatever followed it
   if (failure) Fail(failure.release());
@@ -302,30 +410,34 @@ void Db::Commit() {
   Scope scope = std::exchange(scope_, Scope::kNone);
   tenant_.clear();
   if (scope != Scope::kOpen) return;
+  CheckTimeLeft();
+  if (!conn_) Fail(nullptr);
   metrics::Add(metrics::Metric::kPostgresRoundTrips);
-  (void)Check(PQexec(conn_, "COMMIT"));
+  (void)Check(Execute("COMMIT"));
 }
 
 void Db::Rollback() {
   Scope scope = std::exchange(scope_, Scope::kNone);
   tenant_.clear();
   if (scope != Scope::kOpen || !conn_) return;
-  metrics::Add(metrics::Metric::kPostgresRoundTrips);
-  PGresult* result = PQexec(conn_, "ROLLBACK");
-  if (PQresultStatus(result) != PGRES_COMMAND_OK) Disconnect();
-  PQclear(result);
+  try {
+    CheckTimeLeft();
+    metrics::Add(metrics::Metric::kPostgresRoundTrips);
+    PGresult* result = Execute("ROLLBACK");
+    if (PQresultStatus(result) != PGRES_COMMAND_OK) Disconnect();
+    PQclear(result);
+  } catch (const DbError&) {
+    Disconnect();  // the server rolls back what a dropped connection held
+  }
 }
 
 bool Db::Ping() {
   try {
+    if (conn_ && ServerHungUp()) Disconnect();  // a restarted server: a new connection answers
+    CheckTimeLeft();
     if (!conn_) Connect();
     metrics::Add(metrics::Metric::kPostgresRoundTrips);
-    PGresult* result = PQexec(conn_, "SELECT 1");
-    bool ok = PQresultStatus(result) == PGRES_TUPLES_OK;
-    PQclear(result);
-    if (ok) return true;
-    Connect();
-    return Check(PQexec(conn_, "SELECT 1")).size() == 1;
+    return Check(Execute("SELECT 1")).size() == 1;
   } catch (const DbError&) {
     return false;
   }

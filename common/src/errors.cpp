@@ -40,7 +40,7 @@ ApiError ErrorOfSqlState(std::string_view sqlstate, bool connection_lost) {
   }
   if (!best || sqlstate.size() != 5) return ApiError(Error::kINTERNAL_ERROR);
   ApiError error(best->error, std::string(best->message));
-  if (best->error == Error::kSERVICE_UNAVAILABLE) error.headers.emplace_back("Retry-After", "1");
+  if (Describe(best->error).status == 503) error.headers.emplace_back("Retry-After", "1");
   return error;
 }
 

@@ -154,16 +154,16 @@ void AuthorisePerson(const Route& route, Context& ctx) {
 // The handler, in the tenant's transaction when there is a tenant. A serialization failure or a
 // deadlock rolled all of it back, so it runs once more before the failure is answered (sqlstates.def).
 Reply RunHandler(const Route& route, Context& ctx, ReplyCache& cache, bool& in_transaction) {
+  ctx.handler_ran = true;
   for (int attempt = 1;; ++attempt) {
     try {
       if (!ctx.principal.tenant_id.empty()) {
-        // GET routes write nothing but the idempotent last-used time: they need no BEGIN and COMMIT.
+        // GET routes write nothing: they need no BEGIN and COMMIT.
         if (route.method == "GET")
           ctx.db.ReadAsTenant(ctx.principal.tenant_id);
         else
           ctx.db.BeginForTenant(ctx.principal.tenant_id);
         in_transaction = true;
-        if (!ctx.principal.key_id.empty()) TouchApiKey(ctx);
         if (IsPortalAccess(route.access)) AuthorisePerson(route, ctx);
       }
       Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : route.handle(ctx);
@@ -213,8 +213,9 @@ std::string RouteName(const RouteMatch& match, const Request& request) {
 }  // namespace
 
 Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, ReplyCache& cache,
-                    const Config& config, std::string_view group) {
+                    const Config& config, std::string_view group, std::optional<KeyTouch>& touch_after_reply) {
   if (request.path == kPoolProbePath) return Reply{204, {}, {}};
+  db.StartBudget();
   if (request.path == kPoolReadyPath) return Reply{db.Ping() ? 204 : 503, {}, {}};
   auto started = std::chrono::steady_clock::now();
   RouteMatch match = MatchRoute(routes, request.method, request.path);
@@ -240,6 +241,11 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
   // After a failure nothing of the request may stay open, whatever a handler began itself.
   if (in_transaction || error) db.Rollback();
   if (error == Error::kFORBIDDEN && !ctx.principal.tenant_id.empty()) AuditRoleDenial(ctx);
+  // Not before the reply: a read answered from the caches needs no Postgres, and must not wait for it.
+  if (ctx.handler_ran && ctx.principal.touch_key) {
+    touch_after_reply = KeyTouch{ctx.principal.tenant_id, ctx.principal.key_id, ctx.principal.key_prefix,
+                                 request.request_id};
+  }
   reply.headers.insert(reply.headers.end(), ctx.reply_headers.begin(), ctx.reply_headers.end());
 
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
@@ -338,8 +344,10 @@ int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& 
       return 1;
     }
     Request request = ReadRequest(fcgi, config.max_body_bytes);
-    WriteReply(fcgi, HandleRequest(routes, std::move(request), db, redis, cache, config, group));
+    std::optional<KeyTouch> touch;
+    WriteReply(fcgi, HandleRequest(routes, std::move(request), db, redis, cache, config, group, touch));
     FCGX_Finish_r(&fcgi);
+    if (touch) TouchApiKey(db, *touch);
     metrics::SetBusy(false);
   }
   return 0;

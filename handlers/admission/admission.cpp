@@ -27,8 +27,13 @@ metrics::Metric OutcomeMetric(const Verdict& verdict, const std::vector<JudgedIm
 //       refused (RefuseAsReview); not recorded, as no decision was made
 //   400 MALFORMED_JSON; 400 VALIDATION_ERROR (not an AdmissionReview v1: details name the fields)
 //   401 UNAUTHENTICATED; 403 INSUFFICIENT_SCOPE; 429 RATE_LIMITED: only for a body that is not a review
-//   413; 415; 503
+//   413; 415; 503 DATABASE_UNAVAILABLE (Postgres unavailable, or silent for three quarters of the API
+//       server's ?timeout=): not a review, so that the API server applies the webhook's failurePolicy
 Reply AdmitReview(Context& ctx) {
+  // Answer while the API server still waits: its failurePolicy then meets our 503, not its own
+  // timeout. Postgres gets three quarters of its wait; the rest is for the answer's way back.
+  std::optional<std::chrono::milliseconds> timeout = ParseApiServerTimeout(ctx.request.Query("timeout").value_or(""));
+  if (timeout) ctx.db.ShortenBudget(*timeout * 3 / 4);
   AdmissionRequest request = ReadAdmissionReview(ctx.body);
   TenantRules rules = LoadTenantRules(ctx);
   std::vector<JudgedImage> images = PlanImages(request, rules.policy);

@@ -5,6 +5,7 @@
 
 #include <rapidjson/document.h>
 
+#include <chrono>
 #include <optional>
 #include <set>
 #include <string>
@@ -65,6 +66,11 @@ inline constexpr std::string_view kAdmissionApiVersion = "admission.k8s.io/v1";
 // decision needs (uid, kind, operation; object for CREATE and UPDATE; a pod spec of the right
 // shape), throws 400 VALIDATION_ERROR naming every offending field.
 AdmissionRequest ReadAdmissionReview(const rapidjson::Value& body);
+
+// The API server's wait for the answer, from the ?timeout= it appends to the webhook's URL (a Go
+// duration: "3s" for timeoutSeconds: 3; "2.5s" and "500ms" are read too). nullopt when absent,
+// zero or in another form: the request's own budget applies then.
+std::optional<std::chrono::milliseconds> ParseApiServerTimeout(std::string_view text);
 
 // ------------------------------------------------------------------ rules (rules.cpp)
 

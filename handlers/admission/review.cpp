@@ -292,4 +292,26 @@ std::string AdmissionResponseJson(std::string_view uid, const Verdict& verdict) 
   return buffer.GetString();
 }
 
+std::optional<std::chrono::milliseconds> ParseApiServerTimeout(std::string_view text) {
+  int per_unit = 0;  // milliseconds per unit
+  if (text.size() > 2 && text.substr(text.size() - 2) == "ms") {
+    per_unit = 1;
+    text.remove_suffix(2);
+  } else if (text.size() > 1 && text.back() == 's') {
+    per_unit = 1000;
+    text.remove_suffix(1);
+  } else {
+    return std::nullopt;
+  }
+  size_t dot = text.find('.');
+  std::string_view whole = text.substr(0, dot), fraction = dot == std::string_view::npos ? "" : text.substr(dot + 1);
+  auto digits = [](std::string_view part) { return part.find_first_not_of("0123456789") == std::string_view::npos; };
+  if (whole.empty() || whole.size() > 6 || !digits(whole) || !digits(fraction)) return std::nullopt;
+  if (dot != std::string_view::npos && fraction.empty()) return std::nullopt;
+  double value = std::stod(std::string(text));
+  auto millis = std::chrono::milliseconds(static_cast<long long>(value * per_unit));
+  if (millis.count() <= 0) return std::nullopt;
+  return millis;
+}
+
 }  // namespace icat::admission

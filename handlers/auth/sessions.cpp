@@ -183,9 +183,9 @@ std::string MeJson(const MeView& me) {
 //   401 UNAUTHENTICATED: unknown tenant, unknown email, disabled or pending account, wrong password, alike
 //   429 RATE_LIMITED + Retry-After: 5 attempts per IP, 10 failures per account, per 15 minutes; or
 //       the tenant already has its share of the node's password hashes running (Retry-After: 1)
-//   503 SERVICE_UNAVAILABLE: Redis cannot count attempts (fails closed), or Postgres is down (the
-//       attempt then does not count against the limits); or the node hashes all the passwords it
-//       may (Retry-After: 1)
+//   503 SERVICE_UNAVAILABLE: Redis cannot count attempts (fails closed), or the node hashes all the
+//       passwords it may (Retry-After: 1); 503 DATABASE_UNAVAILABLE: Postgres is unavailable (the
+//       attempt then does not count against the limits)
 Reply Login(Context& ctx) {
   Credentials in = ReadCredentials(ctx);
   Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});

@@ -14,8 +14,11 @@ namespace icat::status {
 
 namespace {
 
-// Short, so a hung pool cannot hang the probe; the pools are asked side by side.
-constexpr std::chrono::milliseconds kPoolTimeout{1000};
+// The answer comes within a second whatever the parts do: the pools are asked side by side, each
+// for at most kPoolTimeout, while Postgres gets kPostgresTimeout for the ping and the dispatcher's
+// row together, then Redis its own timeout (ICAT_REDIS_TIMEOUT_MS, 200 ms by default).
+constexpr std::chrono::milliseconds kPoolTimeout{500};
+constexpr std::chrono::milliseconds kPostgresTimeout{500};
 
 std::string DispatcherState(Db& db) {
   try {
@@ -38,8 +41,9 @@ std::string StatusJson(const Health& h) {
   w.StartObject();
   WriteString(w, "status", !h.postgres ? "unavailable" : all_ok ? "ok" : "degraded");
   if (!h.postgres) {
-    WriteString(w, "error", Describe(Error::kSERVICE_UNAVAILABLE).name);
-    WriteString(w, "message", "The database is unreachable.");
+    WriteString(w, "error", Describe(Error::kDATABASE_UNAVAILABLE).name);
+    WriteString(w, "message", "The database cannot be reached or did not answer within " +
+                                  std::to_string(kPostgresTimeout.count()) + " ms.");
   }
   WriteKey(w, "checks");
   w.StartObject();
@@ -57,16 +61,19 @@ std::string StatusJson(const Health& h) {
 
 // GET /api/status (public)
 //   200 {"status": "ok"|"degraded", "checks": {"postgres", "redis", "pools": {...}, "dispatcher"}}
-//   503 {"status": "unavailable", "error": "SERVICE_UNAVAILABLE", ...} when Postgres is unreachable
+//   503 {"status": "unavailable", "error": "DATABASE_UNAVAILABLE", ...} + Retry-After when Postgres
+//       cannot be reached or does not answer within kPostgresTimeout
 Reply GetStatus(Context& ctx) {
   auto pools = std::async(std::launch::async, ProbePools, ctx.config.pool_address, "status", kPoolTimeout);
   Health health;
+  ctx.db.ShortenBudget(kPostgresTimeout);
   health.postgres = ctx.db.Ping();
   health.redis = ctx.redis.Ping();
   health.dispatcher = health.postgres ? DispatcherState(ctx.db) : "unknown";
   health.pools = pools.get();
   Reply reply = Reply::Json(health.postgres ? 200 : 503, StatusJson(health));
   reply.headers.emplace_back("Cache-Control", "no-store");
+  if (!health.postgres) reply.headers.emplace_back("Retry-After", "1");
   return reply;
 }
 

@@ -408,7 +408,7 @@ BOOST_AUTO_TEST_CASE(attempts_answered_503_while_postgres_is_down_do_not_count) 
     // As many as the address may make: had they counted, the next one would be 429.
     for (int i = 1; i <= 5; i++) {
       it::Response r = it::LoginOnce(t.subdomain(), t.admin.email, it::kPortalPassword, ip);
-      BOOST_TEST_CONTEXT("attempt " << i) { it::ExpectError(r, 503, "SERVICE_UNAVAILABLE"); }
+      BOOST_TEST_CONTEXT("attempt " << i) { it::ExpectError(r, 503, "DATABASE_UNAVAILABLE"); }
     }
     pg.Restart();
   }

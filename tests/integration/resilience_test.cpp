@@ -1,6 +1,6 @@
-// Outages: a worker killed, Redis stopped, Postgres stopped. Each test restores what it stopped
-// (StoppedService) and waits for /api/status "ok" before it returns; this file links last, so
-// these tests also run after the others.
+// Outages: a worker killed, Redis stopped, Postgres stopped or frozen. Each test restores what it
+// stopped (StoppedService, FrozenPostgres) and waits for /api/status "ok" before it returns; this
+// file links last, so these tests also run after the others.
 #include <signal.h>
 
 #include <algorithm>
@@ -8,11 +8,15 @@
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
 #include <future>
+#include <cstdlib>
+#include <functional>
 #include <iterator>
 #include <regex>
 #include <thread>
 
 #include "admission_support.hpp"
+#include "icat/auth.hpp"
+#include "icat/crypto.hpp"
 #include "portal_support.hpp"
 
 namespace it = icat::test;
@@ -80,6 +84,57 @@ class CommitsWaitForAStandby {
                "synchronous_standby_names did not become '" << shown << "'");
   }
 };
+
+// Every process of the stack's Postgres stopped by SIGSTOP, as when its host or VM freezes: the
+// kernel still accepts connections, nothing answers. Thaw (or the destructor, pass or fail)
+// continues them all and waits for /api/status "ok".
+class FrozenPostgres {
+ public:
+  FrozenPostgres() {
+    pid_t postmaster = it::PostmasterPid();
+    BOOST_TEST_REQUIRE(kill(postmaster, SIGSTOP) == 0);  // first: a stopped postmaster starts no backend
+    pids_ = it::ChildPids(postmaster);
+    for (pid_t pid : pids_) kill(pid, SIGSTOP);
+    pids_.insert(postmaster);
+    frozen_ = true;
+  }
+  ~FrozenPostgres() {
+    Thaw();
+    BOOST_TEST(it::WaitForStatusOk(), "/api/status not ok 30 s after SIGCONT");
+  }
+  FrozenPostgres(const FrozenPostgres&) = delete;
+  FrozenPostgres& operator=(const FrozenPostgres&) = delete;
+  void Thaw() {  // idempotent
+    if (!frozen_) return;
+    frozen_ = false;
+    for (pid_t pid : pids_) kill(pid, SIGCONT);
+  }
+  size_t processes() const { return pids_.size(); }
+
+ private:
+  std::set<pid_t> pids_;
+  bool frozen_ = false;
+};
+
+// One request and how long its answer took; recorded on the thread that sent it, judged on the
+// test's own thread (Boost.Test's assertions are not for other threads).
+struct Timed {
+  std::string what;
+  it::Response response;
+  long long ms = 0;
+};
+
+Timed Time(std::string what, const std::function<it::Response()>& send) {
+  auto started = std::chrono::steady_clock::now();
+  it::Response response = send();
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  return {std::move(what), std::move(response), ms};
+}
+
+long long StatementTimeoutMs() {
+  const char* set = std::getenv("ICAT_PG_STATEMENT_TIMEOUT_MS");
+  return set ? std::atoll(set) : 5000;
+}
 
 }  // namespace
 
@@ -332,16 +387,16 @@ BOOST_AUTO_TEST_CASE(postgres_down_is_503_and_the_same_workers_recover_after_res
     it::StoppedService pg("pg");
     // URLs no worker has cached: a reply cached before the outage may still be served (nothing
     // can change the catalogue while Postgres is down), anything else needs Postgres.
-    it::ExpectError(it::Get("/v1/images?limit=3", it::Bearer(known_key)), 503, "SERVICE_UNAVAILABLE");
-    it::ExpectError(it::Get("/v1/images/" + image.id, it::Bearer(known_key)), 503, "SERVICE_UNAVAILABLE");
+    it::ExpectError(it::Get("/v1/images?limit=3", it::Bearer(known_key)), 503, "DATABASE_UNAVAILABLE");
+    it::ExpectError(it::Get("/v1/images/" + image.id, it::Bearer(known_key)), 503, "DATABASE_UNAVAILABLE");
     // A valid key that cannot be checked is not an invalid key.
-    it::ExpectError(it::Get("/v1/images", it::Bearer(fresh_key)), 503, "SERVICE_UNAVAILABLE");
+    it::ExpectError(it::Get("/v1/images", it::Bearer(fresh_key)), 503, "DATABASE_UNAVAILABLE");
 
     Status s = GetStatus();
     BOOST_TEST_CONTEXT(s.summary) {
       BOOST_TEST(s.http_status == 503);
       BOOST_TEST(s.status == "unavailable");
-      BOOST_TEST(s.error == "SERVICE_UNAVAILABLE");
+      BOOST_TEST(s.error == "DATABASE_UNAVAILABLE");
       BOOST_TEST(s.postgres == "unavailable");
       BOOST_TEST(s.redis == "ok");
     }
@@ -367,6 +422,135 @@ BOOST_AUTO_TEST_CASE(postgres_down_is_503_and_the_same_workers_recover_after_res
   it::ExpectJson200(it::Get("/v1/images/" + image.id, it::Bearer(fresh_key)));
   BOOST_TEST(ToString(it::WorkerPids("catalog")) == ToString(catalog_before), "catalog workers were replaced");
   BOOST_TEST(ToString(it::WorkerPids("status")) == ToString(status_before), "status workers were replaced");
+}
+
+// Issue 25, "fail fast": with Postgres frozen for 15 s, whatever needs Postgres answers 503
+// DATABASE_UNAVAILABLE with Retry-After within the statement timeout plus a second, the admission
+// webhook within the API server's timeout, /api/status within a second, and a read the caches can
+// answer (an API key in Redis, a reply in the worker's cache) answers 200, even with the key's
+// last-used mark due. The pools are asked side by side, one thread each, as clients would.
+BOOST_AUTO_TEST_CASE(a_frozen_postgres_is_503_database_unavailable_in_time_and_cached_reads_still_answer) {
+  it::PortalTenant t;
+  it::Image image = t.tenant.AddImage("frozen", {{"1.0"}});
+  const std::string catalog_key = t.tenant.CreateKey("read:catalog");
+  const std::string vulns_key = t.tenant.CreateKey("read:vulns");
+  const std::string admission_key = t.tenant.CreateKey("admission");
+  const std::string cached_url = "/v1/images/" + image.id;
+  const std::string review = it::PodReview("frozen", image.repository + ":1.0");
+  // Keys in Redis, the image's reply in every catalog worker's cache, the policy in every
+  // admission worker's: before the freeze, as in a running service. (The /v1 reads are all cached
+  // routes: during the freeze an "uncached" read is a URL no worker has answered yet.)
+  for (int i = 0; i < 20; i++) it::ExpectJson200(it::Get(cached_url, it::Bearer(catalog_key)));
+  for (int i = 0; i < 12; i++) it::ExpectJson200(it::PostReview(admission_key, review));
+  it::ExpectJson200(it::Get("/v1/cve/CVE-2024-3094", it::Bearer(vulns_key)));
+  std::map<std::string, std::set<pid_t>> workers;
+  for (const char* group : {"account", "admission", "catalog", "status", "vulns"}) workers[group] = it::WorkerPids(group);
+  const pid_t dispatcher = it::PoolParentPid("dispatcher");
+  // The key's last-used mark is due again: a read that waited for it would wait for Postgres.
+  auto forgotten = it::RedisCommand({"DEL", "icat:lastused:" + icat::Sha256Hex(catalog_key)});
+  BOOST_TEST_REQUIRE(forgotten.has_value());
+
+  const long long database_bound_ms = StatementTimeoutMs() + 1000;
+  const auto freeze = std::chrono::seconds(15);
+  std::vector<Timed> cached, database, admission, status;
+  {
+    FrozenPostgres pg;
+    BOOST_TEST_MESSAGE("froze " << pg.processes() << " Postgres processes");
+    auto until = std::chrono::steady_clock::now() + freeze;
+    std::vector<std::thread> clients;
+    clients.emplace_back([&] {  // catalog: cached reads first, while a worker is free for them
+      for (int i = 0; i < 2; i++) cached.push_back(Time("GET " + cached_url, [&] { return it::Get(cached_url, it::Bearer(catalog_key)); }));
+      database.push_back(Time("GET /v1/images?limit=3", [&] { return it::Get("/v1/images?limit=3", it::Bearer(catalog_key)); }));
+      database.push_back(Time("GET /api/docker-images", [&] { return it::Get("/api/docker-images", t.As(t.viewer)); }));
+    });
+    std::vector<Timed> vulns, account;
+    clients.emplace_back([&] {
+      // Another CVE than the warm-up's: no worker has its reply.
+      vulns.push_back(Time("GET /v1/cve/CVE-2021-44228", [&] { return it::Get("/v1/cve/CVE-2021-44228", it::Bearer(vulns_key)); }));
+    });
+    clients.emplace_back([&] {
+      account.push_back(Time("POST /api/cve-watches", [&] {
+        return it::Send("POST", "/api/cve-watches", t.As(t.admin), R"({"cveId": "CVE-2024-3094"})");
+      }));
+      account.push_back(Time("GET /api/webhooks", [&] { return it::Get("/api/webhooks", t.As(t.user)); }));
+    });
+    clients.emplace_back([&] {  // as the API server calls it, with timeoutSeconds: 3
+      admission.push_back(Time("POST /v1/admission?timeout=3s", [&] {
+        return it::Send("POST", "/v1/admission?timeout=3s",
+                        {{"Authorization", "Bearer " + admission_key}, {"Content-Type", "application/json"}}, review);
+      }));
+    });
+    clients.emplace_back([&] {  // a monitor asking twice a second, for the whole freeze
+      while (std::chrono::steady_clock::now() < until) {
+        status.push_back(Time("GET /api/status", [] { return it::Get("/api/status"); }));
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      }
+    });
+    std::this_thread::sleep_until(until);
+    pg.Thaw();  // before the joins: without deadlines the requests would wait for exactly this
+    for (std::thread& c : clients) c.join();
+    database.insert(database.end(), vulns.begin(), vulns.end());
+    database.insert(database.end(), account.begin(), account.end());
+  }
+
+  // Each answer's status and time first, so that every late or wrong one is named; then the body
+  // of those with the right status.
+  auto expect = [](const Timed& r, long status, const char* error, long long bound_ms) {
+    BOOST_TEST_MESSAGE(r.what << ": " << r.response.status << " in " << r.ms << " ms");
+    BOOST_TEST_CONTEXT(r.what << " " << r.ms << " ms: " << r.response.Summary()) {
+      BOOST_TEST(r.response.status == status);
+      BOOST_TEST(r.ms < bound_ms);
+      if (r.response.status != status) return;
+      if (status == 200) {
+        it::ExpectJson200(r.response);
+        BOOST_TEST(r.response.Header("cache-status") == "icat; hit");
+      } else {
+        it::ExpectError(r.response, status, error);
+        BOOST_TEST(r.response.Header("retry-after") == "1");
+      }
+    }
+  };
+  BOOST_TEST(status.size() >= 10u);
+  for (const Timed& r : status) {
+    BOOST_TEST_CONTEXT(r.what << " " << r.ms << " ms: " << r.response.Summary()) {
+      BOOST_TEST(r.response.status == 503);
+      BOOST_TEST(r.ms < 1000);
+      BOOST_TEST(r.response.Header("retry-after") == "1");
+      rapidjson::Document body = it::JsonOf(r.response);
+      if (!body.IsObject() || !body.HasMember("checks")) continue;
+      BOOST_TEST(it::StringMember(body, "status") == "unavailable");
+      BOOST_TEST(it::StringMember(body, "error") == "DATABASE_UNAVAILABLE");
+      BOOST_TEST(it::StringMember(body["checks"], "postgres") == "unavailable");
+      BOOST_TEST(it::StringMember(body["checks"], "redis") == "ok");  // what it knows of the rest
+    }
+  }
+  for (const Timed& r : cached) expect(r, 200, "", 1000);
+  for (const Timed& r : database) expect(r, 503, "DATABASE_UNAVAILABLE", database_bound_ms);
+  // Not a review: the API server applies the webhook's failurePolicy (docs/admission.md).
+  for (const Timed& r : admission) expect(r, 503, "DATABASE_UNAVAILABLE", 3000);
+
+  // Thawed (and status ok): the same workers answer again, each after at most its second of
+  // "unavailable" (kUnavailableFor).
+  it::Response first;
+  BOOST_TEST(it::WaitFor([&] { return (first = it::Get("/v1/images?limit=3", it::Bearer(catalog_key))).status == 200; },
+                         std::chrono::seconds(10), std::chrono::milliseconds(250)),
+             first.Summary());
+  auto answers_again = [](const std::function<it::Response()>& send, long expected) {
+    it::Response r;
+    bool ok = it::WaitFor([&] { return (r = send()).status == expected; }, std::chrono::seconds(5), std::chrono::milliseconds(250));
+    BOOST_TEST(ok, r.Summary());
+  };
+  answers_again([&] { return it::Get("/api/docker-images", t.As(t.viewer)); }, 200);
+  answers_again([&] { return it::Get("/v1/cve/CVE-2021-44228", it::Bearer(vulns_key)); }, 200);
+  answers_again([&] { return it::Send("POST", "/api/cve-watches", t.As(t.admin), R"({"cveId": "CVE-2021-44228"})"); }, 201);
+  answers_again([&] { return it::PostReview(admission_key, review); }, 200);
+  it::ExpectJson200(it::Get(cached_url, it::Bearer(catalog_key)));
+  for (const auto& [group, before] : workers) {
+    BOOST_TEST(ToString(it::WorkerPids(group)) == ToString(before), group << " workers were replaced");
+  }
+  // The dispatcher waited with deadlines too, and beats again (status "ok" above): the same process.
+  BOOST_TEST(it::PoolParentPid("dispatcher") == dispatcher);
+  BOOST_TEST(kill(dispatcher, 0) == 0);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

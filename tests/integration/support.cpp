@@ -684,8 +684,17 @@ pid_t PoolParentPid(std::string_view group) {
   return static_cast<pid_t>(pid);
 }
 
-std::set<pid_t> WorkerPids(std::string_view group) {
-  pid_t parent = PoolParentPid(group);
+std::set<pid_t> WorkerPids(std::string_view group) { return ChildPids(PoolParentPid(group)); }
+
+pid_t PostmasterPid() {
+  std::string path = GetEnv().stack_dir + "/pg/postmaster.pid";
+  std::ifstream file(path);
+  long pid = 0;
+  if (!(file >> pid) || pid <= 0) throw std::runtime_error("no pid in " + path);
+  return static_cast<pid_t>(pid);
+}
+
+std::set<pid_t> ChildPids(pid_t parent) {
   std::set<pid_t> pids;
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
     std::string name = entry.path().filename().string();

@@ -266,6 +266,11 @@ std::optional<icat::RedisReply> RedisCommand(const std::vector<std::string>& arg
 pid_t PoolParentPid(std::string_view group);
 // Its live children, the workers.
 std::set<pid_t> WorkerPids(std::string_view group);
+// The stack's Postgres server ($ICAT_STACK_DIR/pg/postmaster.pid); its children are the backends
+// and Postgres' own processes.
+pid_t PostmasterPid();
+// The live children of a process.
+std::set<pid_t> ChildPids(pid_t parent);
 
 // ------------------------------------------------------------------ catalogue and tenants
 

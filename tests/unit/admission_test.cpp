@@ -329,6 +329,19 @@ BOOST_AUTO_TEST_CASE(dry_run_is_read) {
   BOOST_TEST(adm::ReadAdmissionReview(d).dry_run);
 }
 
+// The API server appends ?timeout=<timeoutSeconds>s; the handler answers within three quarters of it.
+BOOST_AUTO_TEST_CASE(the_api_servers_timeout_is_read_as_seconds_or_milliseconds_and_nothing_else) {
+  using std::chrono::milliseconds;
+  BOOST_TEST((adm::ParseApiServerTimeout("3s") == milliseconds(3000)));
+  BOOST_TEST((adm::ParseApiServerTimeout("30s") == milliseconds(30000)));
+  BOOST_TEST((adm::ParseApiServerTimeout("2.5s") == milliseconds(2500)));
+  BOOST_TEST((adm::ParseApiServerTimeout("500ms") == milliseconds(500)));
+  for (const char* other : {"", "s", "ms", "3", "0s", "0.0001s", "-3s", "+3s", "3m", "1m30s", "3.s", ".5s", "3 s",
+                            "1e3s", "3S", "9999999s"}) {
+    BOOST_TEST(!adm::ParseApiServerTimeout(other).has_value(), "\"" << other << "\"");
+  }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(admission_rules)

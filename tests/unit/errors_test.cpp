@@ -71,6 +71,7 @@ BOOST_AUTO_TEST_CASE(design_error_names_have_their_statuses) {
       {icat::Error::kRATE_LIMITED, {"RATE_LIMITED", 429}},
       {icat::Error::kINTERNAL_ERROR, {"INTERNAL_ERROR", 500}},
       {icat::Error::kSERVICE_UNAVAILABLE, {"SERVICE_UNAVAILABLE", 503}},
+      {icat::Error::kDATABASE_UNAVAILABLE, {"DATABASE_UNAVAILABLE", 503}},
   };
   for (const auto& [error, row] : expected) {
     BOOST_TEST(std::string(icat::Describe(error).name) == std::string(row.first));
@@ -143,17 +144,23 @@ BOOST_AUTO_TEST_CASE(postgres_failures_map_by_their_sqlstate) {
                         Case{"23514", icat::Error::kVALIDATION_ERROR}, Case{"23502", icat::Error::kVALIDATION_ERROR},
                         Case{"22021", icat::Error::kVALIDATION_ERROR}, Case{"22003", icat::Error::kVALIDATION_ERROR},
                         Case{"40001", icat::Error::kSERVICE_UNAVAILABLE}, Case{"40P01", icat::Error::kSERVICE_UNAVAILABLE},
-                        Case{"08006", icat::Error::kSERVICE_UNAVAILABLE}, Case{"57014", icat::Error::kSERVICE_UNAVAILABLE},
-                        Case{"57P01", icat::Error::kSERVICE_UNAVAILABLE}, Case{"53300", icat::Error::kSERVICE_UNAVAILABLE},
+                        Case{"08006", icat::Error::kDATABASE_UNAVAILABLE}, Case{"08001", icat::Error::kDATABASE_UNAVAILABLE},
+                        Case{"57014", icat::Error::kDATABASE_UNAVAILABLE}, Case{"57P01", icat::Error::kDATABASE_UNAVAILABLE},
+                        Case{"53300", icat::Error::kDATABASE_UNAVAILABLE},
                         Case{"42P01", icat::Error::kINTERNAL_ERROR}, Case{"XX000", icat::Error::kINTERNAL_ERROR},
                         Case{"", icat::Error::kINTERNAL_ERROR}, Case{"2", icat::Error::kINTERNAL_ERROR}}) {
     icat::ApiError e = icat::ErrorOfSqlState(c.sqlstate, false);
     BOOST_TEST((e.error() == c.error), c.sqlstate);
     bool retry_after = !e.headers.empty() && e.headers[0].first == "Retry-After";
-    BOOST_TEST(retry_after == (c.error == icat::Error::kSERVICE_UNAVAILABLE), c.sqlstate);
+    BOOST_TEST(retry_after == (icat::Describe(c.error).status == 503), c.sqlstate);
   }
-  BOOST_TEST((icat::ErrorOfSqlState("", true).error() == icat::Error::kSERVICE_UNAVAILABLE));
-  BOOST_TEST((icat::ErrorOfSqlState("23505", true).error() == icat::Error::kSERVICE_UNAVAILABLE));
+  // A lost or refused connection, and a wait past the request's budget (db.cpp), whatever libpq said.
+  for (const char* sqlstate : {"", "23505"}) {
+    icat::ApiError lost = icat::ErrorOfSqlState(sqlstate, true);
+    BOOST_TEST((lost.error() == icat::Error::kDATABASE_UNAVAILABLE), sqlstate);
+    BOOST_TEST_REQUIRE(lost.headers.size() == 1u);
+    BOOST_TEST(lost.headers[0].first == "Retry-After");
+  }
   BOOST_TEST(icat::IsRetryableSqlState("40001"));
   BOOST_TEST(icat::IsRetryableSqlState("40P01"));
   BOOST_TEST(!icat::IsRetryableSqlState("23505"));

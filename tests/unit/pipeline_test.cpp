@@ -126,7 +126,8 @@ struct Run {
     request.content_length = static_cast<long>(body.size());
     request.body = std::move(body);
     ::script = &this->script;
-    reply = icat::HandleRequest(Routes(), std::move(request), db, redis, cache, config, "unit");
+    std::optional<icat::KeyTouch> touch;
+    reply = icat::HandleRequest(Routes(), std::move(request), db, redis, cache, config, "unit", touch);
     ::script = nullptr;
     return reply;
   }
@@ -308,8 +309,8 @@ BOOST_AUTO_TEST_CASE(postgres_failures_become_the_api_errors_of_sqlstates_def) {
                                          {"23503", 409, "CONFLICT"},
                                          {"23514", 400, "VALIDATION_ERROR"},
                                          {"22021", 400, "VALIDATION_ERROR"},
-                                         {"57014", 503, "SERVICE_UNAVAILABLE"},
-                                         {"08006", 503, "SERVICE_UNAVAILABLE"},
+                                         {"57014", 503, "DATABASE_UNAVAILABLE"},
+                                         {"08006", 503, "DATABASE_UNAVAILABLE"},
                                          {"42P01", 500, "INTERNAL_ERROR"}}) {
     BOOST_TEST_CONTEXT("SQLSTATE " << c.sqlstate) {
       Run run;

@@ -65,7 +65,7 @@ BOOST_AUTO_TEST_CASE(status_is_unavailable_without_postgres) {
   h.dispatcher = "unknown";
   auto down = icat::ParseJson(icat::status::StatusJson(h));
   BOOST_TEST(down["status"].GetString() == std::string("unavailable"));
-  BOOST_TEST(down["error"].GetString() == std::string("SERVICE_UNAVAILABLE"));
+  BOOST_TEST(down["error"].GetString() == std::string("DATABASE_UNAVAILABLE"));
   BOOST_TEST(down["checks"]["postgres"].GetString() == std::string("unavailable"));
   BOOST_TEST(down["checks"]["dispatcher"].GetString() == std::string("unknown"));
 }

@@ -54,8 +54,9 @@ inline constexpr Statement kRevokeUserSessions{"revoke_user_sessions",
 // clang-format on
 
 
-// Records that the key was used, at most once a minute (inside the request's tenant transaction).
-void TouchApiKey(Context& ctx);
+// Records that the key was used (at most once a minute: Principal::touch_key), after the request's
+// reply is out, within a budget of its own. A failure (Postgres unavailable) is logged, not retried.
+void TouchApiKey(Db& db, const KeyTouch& touch);
 
 // A revoke is complete when it commits in Postgres (docs/security.md, wall 3): every worker hears
 // of it from there within a second. After the commit, this leaves the tombstone in Redis, so the

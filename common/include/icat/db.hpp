@@ -3,6 +3,7 @@
 
 #include <libpq-fe.h>
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -19,6 +20,14 @@ struct Statement {
   std::string_view name;
   std::string_view sql;
 };
+
+// How long a request may wait for Postgres past the statement timeout: the server's own timeout
+// error arrives as an error, not as a missed deadline (docs/decisions.md, "Fail fast").
+inline constexpr std::chrono::milliseconds kBudgetMargin{500};
+// After Postgres left a wait unanswered, how long a Db fails at once instead of waiting again.
+inline constexpr std::chrono::milliseconds kUnavailableFor{1000};
+// Connecting waits at most this long (libpq's connect_timeout, which PQconnectPoll does not apply).
+inline constexpr std::chrono::milliseconds kConnectTimeout{3000};
 
 // A failure reported by libpq or the server. sqlstate is empty when the connection failed.
 class DbError : public std::runtime_error {
@@ -93,7 +102,8 @@ std::vector<std::string> ParseTextArray(std::string_view text);
 // Renders elements as a Postgres text array literal.
 std::string TextArrayLiteral(const std::vector<std::string>& elements);
 
-// One connection. Statements go out as libpq pipelines: a transaction's BEGIN and the tenant travel
+// One connection, in non-blocking mode: every wait for the server is a poll() with a deadline.
+// Statements go out as libpq pipelines: a transaction's BEGIN and the tenant travel
 // in the round trip of its first statement, and RunAll sends several statements in one round trip.
 // The transaction scope is virtual: the seam where the pipeline's unit tests watch what it opens,
 // commits and rolls back (tests/unit/pipeline_test.cpp), without a Postgres.
@@ -140,9 +150,22 @@ class Db {
   virtual void Commit();    // COMMIT when a statement ran since Begin; ends a read scope
   virtual void Rollback();  // never throws; a broken connection is reset on the next Begin
 
-  bool Ping();  // SELECT 1, reconnecting if needed; false when Postgres is unreachable
+  // SELECT 1, on a new connection when the server hung up; false when Postgres is unreachable or
+  // does not answer within the budget.
+  bool Ping();
+
+  // A request's budget: from now until the next StartBudget, no wait for Postgres lasts past the
+  // statement timeout plus kBudgetMargin, however many round trips the request makes. A wait that
+  // reaches the deadline is abandoned: the connection is dropped (the server rolls back what it
+  // held), DbError is thrown, and for kUnavailableFor this Db fails at once without waiting. Without
+  // a budget each wait is bounded alone; without a statement timeout (icatctl, migrations) only
+  // connecting is (kConnectTimeout).
+  void StartBudget();
+  // Ends the budget sooner: `within` from now at the latest (a health check, the API server's timeout).
+  void ShortenBudget(std::chrono::milliseconds within);
 
  private:
+  using Clock = std::chrono::steady_clock;
   // What the next round trip must open first.
   enum class Scope { kNone, kPendingBegin, kOpen, kRead };
   struct Step {  // a prepared statement (by name) or SQL text, and its parameters
@@ -154,6 +177,13 @@ class Db {
   void Connect();
   void Disconnect();
   bool ServerHungUp() const;
+  void CheckTimeLeft();
+  std::optional<Clock::time_point> WaitLimit() const;
+  void WaitForSocket(short events, std::optional<Clock::time_point> limit);
+  void Flush();
+  PGresult* NextResult();
+  PGresult* Await(int sent);
+  PGresult* Execute(const char* sql);
   std::vector<Rows> Send(const std::vector<Step>& steps, bool commit = false);
   std::vector<Rows> SendPipeline(const std::vector<Step>& steps, bool commit);
   [[noreturn]] void Fail(PGresult* result);
@@ -163,6 +193,8 @@ class Db {
   std::vector<Statement> statements_;
   int statement_timeout_ms_;
   PGconn* conn_ = nullptr;
+  std::optional<Clock::time_point> deadline_;  // the running budget's end
+  Clock::time_point unavailable_until_{};      // set when Postgres left a wait unanswered
   Scope scope_ = Scope::kNone;
   std::string tenant_;  // set first in each round trip that opens a scope
 };

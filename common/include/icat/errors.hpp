@@ -49,8 +49,9 @@ class ApiError : public std::runtime_error {
   std::vector<FieldIssue> details_;
 };
 
-// A Postgres failure as an API error (sqlstates.def): a lost connection or the database's own
-// trouble is 503, a request that breaks a constraint 409 or 400, anything else 500.
+// A Postgres failure as an API error (sqlstates.def): a lost, refused or timed-out connection or the
+// database's own trouble is 503 DATABASE_UNAVAILABLE with Retry-After, a request that breaks a
+// constraint 409 or 400, anything else 500.
 ApiError ErrorOfSqlState(std::string_view sqlstate, bool connection_lost);
 // True for the failures a transaction may simply be run again after (40001, 40P01).
 bool IsRetryableSqlState(std::string_view sqlstate);

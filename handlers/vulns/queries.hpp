@@ -42,7 +42,8 @@ namespace icat::vulns {
   "LEFT JOIN LATERAL (SELECT * FROM vulnerabilities x WHERE x.set_id = s.findings_set_id " \
   "AND ($3::text[] IS NULL OR x.severity = ANY($3::text[])) "                              \
   "AND ($4::text[] IS NULL OR x.fix_state = ANY($4::text[])) "                             \
-  "AND x.id > COALESCE($5::bigint, 0) ORDER BY x.id LIMIT $6) x ON true " ICAT_VEX_OF_PAGE_FINDING
+  "AND x.id > CASE WHEN $5::bigint IS NULL THEN 0 ELSE $5::bigint END ORDER BY x.id LIMIT $6) x ON true " \
+  ICAT_VEX_OF_PAGE_FINDING
 
 // The look-up starts from the current findings of the id (or an alias of it: the findings of each
 // version's latest findings set, sql/V0021), from their partial indexes, so the plan
@@ -53,8 +54,8 @@ namespace icat::vulns {
 // the catalogue, bench/README.md "The -miss rows").
 #define ICAT_CVE_LOOKUP(version_filter)                                                                             \
   "WITH hits AS MATERIALIZED (SELECT id, set_id, vuln_id, aliases, package_name, package_version, "                 \
-  "package_type, purl, severity, fix_state, fixed_version FROM vulnerabilities "                                    \
-  "WHERE current AND (vuln_id = $2 OR aliases @> ARRAY[$2::text])) "                                                \
+  "package_type, purl, severity, fix_state, fixed_version FROM vulnerabilities WHERE current AND (vuln_id = $2 "    \
+  "OR id = ANY (ARRAY(SELECT a.finding_id FROM current_finding_aliases a WHERE a.alias = $2)))) "                   \
   "SELECT i.id AS image_id, i.name AS image_name, i.repository, v.id AS version_id, v.tag, v.digest, "              \
   "v.id = i.latest_version_id AS latest, s.id AS scan_id, rfc3339(s.scanned_at) AS scanned_at, x.vuln_id, "         \
   "x.package_name, x.package_version, x.package_type, x.purl, x.severity, "                                         \

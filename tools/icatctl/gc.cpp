@@ -123,8 +123,9 @@ void Gc(const Args& args) {
   }
   Rows sees = session.db.RunSql(kSeesEveryRow, {});
   if (!sees.Bool(0, sees.Column("sees_every_row"))) {
-    throw Failure("gc must run as the owner role of the database (ICAT_PG_ADMIN_DSN), which sees every SBOM and "
-                  "VEX document; it removed nothing");
+    throw Failure(
+        "gc must run as the owner role of the database (ICAT_PG_ADMIN_DSN), which sees every SBOM and "
+        "VEX document; it removed nothing");
   }
   Outcome outcome;
   time_t now = std::time(nullptr);

@@ -4,9 +4,10 @@
 -- nothing of an image the tenant is not licensed for. Runs as the owner role (icat_owner).
 --
 -- How it keeps the plans (docs/query-plans.md, "The licence check"):
--- - Every such row names its image (image_id, copied from its parent by a trigger, whoever writes),
---   so its policy is one probe of licenses_pkey, as on image_versions: a finding never pays for its
---   set, version and image in turn (three nested probes made a findings page 80% dearer).
+-- - Every such row names its image (image_id, part of its foreign key to its parent, so it can only
+--   be its parent's image), and its policy is one probe of licenses_pkey, as on image_versions: a
+--   finding never pays for its set, version and image in turn (three nested probes made a findings
+--   page 80% dearer).
 -- - Postgres runs no condition that is not leakproof ahead of a policy, so such a condition can no
 --   longer be an index condition: `aliases @> ARRAY[...]` and `vuln_ids && ...` (array operators)
 --   lost their GIN indexes, and a COALESCE in a page's cursor its (set_id, id) bound. The look-ups
@@ -33,7 +34,7 @@ ALTER TABLE vulnerabilities ADD COLUMN image_id uuid;
 ALTER TABLE vulnerability_first_seen ADD COLUMN image_id uuid;
 ALTER TABLE vex_served_documents ADD COLUMN image_id uuid;
 
--- Rewrites each table once (the findings of a year of rescans: about 40 s per million on 2 cores).
+-- Rewrites each table once (the findings: about 30 s per million on 2 cores).
 UPDATE scans s SET image_id = v.image_id FROM image_versions v WHERE v.id = s.version_id;
 UPDATE sboms b SET image_id = s.image_id FROM scans s WHERE s.id = b.scan_id;
 UPDATE findings_sets f SET image_id = v.image_id FROM image_versions v WHERE v.id = f.version_id;
@@ -48,9 +49,37 @@ ALTER TABLE vulnerabilities ALTER COLUMN image_id SET NOT NULL;
 ALTER TABLE vulnerability_first_seen ALTER COLUMN image_id SET NOT NULL;
 ALTER TABLE vex_served_documents ALTER COLUMN image_id SET NOT NULL;
 
--- Always the parent's image, whatever a writer gives: the policy trusts this column, so no writer
--- may choose it (ingest, VEX ingest and the tests leave it out). No foreign key to images: the
--- parent's already holds, and a key would probe images once more for every finding ingest writes.
+-- The policies trust image_id, so no writer may choose it: each row's foreign key to its parent
+-- takes the image along, and a row naming another image than its parent's is refused (23503). It
+-- replaces the key on the parent alone, so a write checks no more than before: a trigger would have
+-- cost ingest a look-up per finding (a third more time for its findings). NOT VALID: the rows above
+-- were just copied from their parents, and checking them would read every table again.
+ALTER TABLE image_versions ADD CONSTRAINT image_versions_id_image_id_key UNIQUE (id, image_id);
+ALTER TABLE findings_sets ADD CONSTRAINT findings_sets_id_image_id_key UNIQUE (id, image_id);
+ALTER TABLE scans ADD CONSTRAINT scans_id_image_id_key UNIQUE (id, image_id);
+
+ALTER TABLE scans DROP CONSTRAINT scans_version_id_fkey,
+  ADD CONSTRAINT scans_version_fkey FOREIGN KEY (version_id, image_id)
+    REFERENCES image_versions (id, image_id) ON DELETE CASCADE NOT VALID;
+ALTER TABLE sboms DROP CONSTRAINT sboms_scan_id_fkey,
+  ADD CONSTRAINT sboms_scan_fkey FOREIGN KEY (scan_id, image_id)
+    REFERENCES scans (id, image_id) ON DELETE CASCADE NOT VALID;
+ALTER TABLE findings_sets DROP CONSTRAINT findings_sets_version_id_fkey,
+  ADD CONSTRAINT findings_sets_version_fkey FOREIGN KEY (version_id, image_id)
+    REFERENCES image_versions (id, image_id) ON DELETE CASCADE NOT VALID;
+ALTER TABLE vulnerabilities DROP CONSTRAINT vulnerabilities_set_id_fkey,
+  ADD CONSTRAINT vulnerabilities_set_fkey FOREIGN KEY (set_id, image_id)
+    REFERENCES findings_sets (id, image_id) ON DELETE CASCADE NOT VALID;
+ALTER TABLE vulnerability_first_seen DROP CONSTRAINT vulnerability_first_seen_version_id_fkey,
+  ADD CONSTRAINT vulnerability_first_seen_version_fkey FOREIGN KEY (version_id, image_id)
+    REFERENCES image_versions (id, image_id) ON DELETE CASCADE NOT VALID;
+ALTER TABLE vex_served_documents DROP CONSTRAINT vex_served_documents_version_id_fkey,
+  ADD CONSTRAINT vex_served_documents_version_fkey FOREIGN KEY (version_id, image_id)
+    REFERENCES image_versions (id, image_id) ON DELETE CASCADE NOT VALID;
+
+-- A writer that leaves image_id out gets its parent's (the tests, and an older icatctl during a
+-- rolling upgrade); ingest names it where it writes many rows (store_findings below, first-seen
+-- times), so this costs it nothing there.
 CREATE FUNCTION image_of_version() RETURNS trigger LANGUAGE plpgsql AS
 $$
 BEGIN
@@ -69,27 +98,53 @@ BEGIN
   NEW.image_id := (SELECT f.image_id FROM public.findings_sets f WHERE f.id = NEW.set_id);
   RETURN NEW;
 END $$;
-CREATE TRIGGER image_id BEFORE INSERT OR UPDATE OF version_id, image_id ON scans
-  FOR EACH ROW EXECUTE FUNCTION image_of_version();
-CREATE TRIGGER image_id BEFORE INSERT OR UPDATE OF scan_id, image_id ON sboms
-  FOR EACH ROW EXECUTE FUNCTION image_of_scan();
-CREATE TRIGGER image_id BEFORE INSERT OR UPDATE OF version_id, image_id ON findings_sets
-  FOR EACH ROW EXECUTE FUNCTION image_of_version();
-CREATE TRIGGER image_id BEFORE INSERT OR UPDATE OF set_id, image_id ON vulnerabilities
-  FOR EACH ROW EXECUTE FUNCTION image_of_findings_set();
-CREATE TRIGGER image_id BEFORE INSERT OR UPDATE OF version_id, image_id ON vulnerability_first_seen
-  FOR EACH ROW EXECUTE FUNCTION image_of_version();
-CREATE TRIGGER image_id BEFORE INSERT OR UPDATE OF version_id, image_id ON vex_served_documents
-  FOR EACH ROW EXECUTE FUNCTION image_of_version();
+CREATE TRIGGER image_id BEFORE INSERT ON scans
+  FOR EACH ROW WHEN (NEW.image_id IS NULL) EXECUTE FUNCTION image_of_version();
+CREATE TRIGGER image_id BEFORE INSERT ON sboms
+  FOR EACH ROW WHEN (NEW.image_id IS NULL) EXECUTE FUNCTION image_of_scan();
+CREATE TRIGGER image_id BEFORE INSERT ON findings_sets
+  FOR EACH ROW WHEN (NEW.image_id IS NULL) EXECUTE FUNCTION image_of_version();
+CREATE TRIGGER image_id BEFORE INSERT ON vulnerabilities
+  FOR EACH ROW WHEN (NEW.image_id IS NULL) EXECUTE FUNCTION image_of_findings_set();
+CREATE TRIGGER image_id BEFORE INSERT ON vulnerability_first_seen
+  FOR EACH ROW WHEN (NEW.image_id IS NULL) EXECUTE FUNCTION image_of_version();
+CREATE TRIGGER image_id BEFORE INSERT ON vex_served_documents
+  FOR EACH ROW WHEN (NEW.image_id IS NULL) EXECUTE FUNCTION image_of_version();
 
--- V0021's incoming_findings returns rows of the table, so it names the new column too (NULL: the
--- trigger fills it when store_findings writes the row).
+-- V0021's incoming_findings returns rows of the table, so it names the new column too (NULL, like
+-- set_id: store_findings gives both).
 CREATE OR REPLACE FUNCTION incoming_findings(p_findings jsonb) RETURNS SETOF vulnerabilities LANGUAGE sql IMMUTABLE AS
 $$ SELECT e.n, NULL::uuid, e.v->>'id', ARRAY(SELECT jsonb_array_elements_text(e.v->'aliases')), e.v->>'package',
           e.v->>'version', e.v->>'type', e.v->>'purl', e.v->>'severity', round((e.v->>'cvss')::numeric, 1),
           e.v->>'fixState', e.v->>'fixedVersion', e.v->>'title', e.v->>'url', (e.v->>'severitySources')::json,
           e.v->>'severitySource', false, NULL::uuid
    FROM jsonb_array_elements(p_findings) WITH ORDINALITY AS e(v, n) $$;
+
+-- V0020's store_findings, writing each finding's image with it (its set's, from the set's insert).
+CREATE OR REPLACE FUNCTION store_findings(p_version_id uuid, p_findings jsonb, OUT findings_set_id uuid,
+                                          OUT stored_now boolean)
+LANGUAGE plpgsql AS
+$$
+DECLARE
+  v_rows vulnerabilities[] := ARRAY(SELECT f FROM incoming_findings(p_findings) f ORDER BY f.id);
+  v_digest text := findings_digest(v_rows);
+  v_image_id uuid;
+BEGIN
+  SELECT id INTO findings_set_id FROM findings_sets WHERE version_id = p_version_id AND sha256 = v_digest;
+  stored_now := NOT FOUND;
+  IF NOT stored_now THEN
+    RETURN;
+  END IF;
+  INSERT INTO findings_sets (version_id, sha256) VALUES (p_version_id, v_digest)
+    RETURNING id, image_id INTO findings_set_id, v_image_id;
+  INSERT INTO vulnerabilities (set_id, image_id, vuln_id, aliases, package_name, package_version, package_type, purl,
+                               severity, cvss_score, fix_state, fixed_version, title, primary_url, severity_sources,
+                               severity_source)
+  SELECT findings_set_id, v_image_id, r.vuln_id, r.aliases, r.package_name, r.package_version, r.package_type, r.purl,
+         r.severity, r.cvss_score, r.fix_state, r.fixed_version, r.title, r.primary_url, r.severity_sources,
+         r.severity_source
+  FROM unnest(v_rows) r ORDER BY r.id;
+END $$;
 
 -- ---------------------------------------------------------------- the aliases of current findings
 -- The CVE look-up and the admission watch rule find a finding by an alias as well as by its id. One
@@ -99,9 +154,10 @@ $$ SELECT e.n, NULL::uuid, e.v->>'id', ARRAY(SELECT jsonb_array_elements_text(e.
 CREATE TABLE current_finding_aliases (
   alias       text NOT NULL,
   finding_id  bigint NOT NULL,
-  set_id      uuid NOT NULL REFERENCES findings_sets ON DELETE CASCADE,
+  set_id      uuid NOT NULL,
   image_id    uuid NOT NULL,
-  PRIMARY KEY (alias, finding_id)
+  PRIMARY KEY (alias, finding_id),
+  FOREIGN KEY (set_id, image_id) REFERENCES findings_sets (id, image_id) ON DELETE CASCADE
 );
 CREATE INDEX current_finding_aliases_set ON current_finding_aliases (set_id);
 
@@ -138,11 +194,13 @@ CREATE TRIGGER current_finding_aliases AFTER INSERT ON vulnerabilities
 -- policy, every statement of the image passed the licence probe before that test (a page of 50
 -- findings of an image with 100 statements: 4 ms became 50 ms). One row per id of each statement
 -- (its vulnerability id and aliases), read by `vuln_id = ANY (...)`: only the statements that match.
+ALTER TABLE vex_statements ADD CONSTRAINT vex_statements_id_image_id_key UNIQUE (id, image_id);
 CREATE TABLE vex_statement_ids (
   image_id      uuid NOT NULL,
   vuln_id       text NOT NULL,
-  statement_id  bigint NOT NULL REFERENCES vex_statements ON DELETE CASCADE,
-  PRIMARY KEY (image_id, vuln_id, statement_id)
+  statement_id  bigint NOT NULL,
+  PRIMARY KEY (image_id, vuln_id, statement_id),
+  FOREIGN KEY (statement_id, image_id) REFERENCES vex_statements (id, image_id) ON DELETE CASCADE
 );
 CREATE INDEX vex_statement_ids_statement ON vex_statement_ids (statement_id);
 

@@ -354,7 +354,7 @@ BOOST_AUTO_TEST_CASE(every_table_the_app_role_reads_is_walled_or_public_on_purpo
       "SELECT c.relname, c.relrowsecurity AND c.relforcerowsecurity, EXISTS (SELECT FROM pg_attribute a "
       "WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped) "
       "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-      "WHERE n.nspname = 'public' AND c.relkind = 'r' AND has_table_privilege('icat_app', c.oid, 'SELECT') "
+      "WHERE n.nspname = 'public' AND c.relkind = 'r' AND has_any_column_privilege('icat_app', c.oid, 'SELECT') "
       "ORDER BY 1");
   std::set<std::string> walled_catalogue;
   for (const PgRow& row : readable) {
@@ -389,18 +389,22 @@ BOOST_AUTO_TEST_CASE(app_role_reads_no_row_of_an_unlicensed_image_in_any_catalog
   }
 }
 
-BOOST_AUTO_TEST_CASE(a_row_is_checked_against_its_parents_image_whatever_its_writer_says) {
-  // The policies read image_id, so no writer may choose it: a trigger copies it from the parent.
+BOOST_AUTO_TEST_CASE(no_writer_chooses_the_image_a_row_is_checked_against) {
+  // The policies read image_id: it is part of each row's foreign key to its parent, so a row naming
+  // another image than its parent's is refused, and one naming none gets its parent's.
   TenantRows a, b;
-  const std::string finding = *PgQuery("INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, "
-                                       "fix_state, image_id) VALUES ($1, $2, 'zlib', 'low', 'fixed', $3) RETURNING id",
-                                       {b.scan_id, b.cve, a.image.id}).at(0).at(0);
-  BOOST_TEST(*PgQuery("SELECT image_id FROM vulnerabilities WHERE id = $1", {finding}).at(0).at(0) == b.image.id);
-  PgQuery("UPDATE scans SET image_id = $1 WHERE id = $2", {a.image.id, b.scan_id});
-  BOOST_TEST(*PgQuery("SELECT image_id FROM scans WHERE id = $1", {b.scan_id}).at(0).at(0) == b.image.id);
+  const std::string finding = "INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, fix_state, "
+                              "image_id) VALUES ($1, $2, 'zlib', 'low', 'fixed', $3) RETURNING image_id";
+  BOOST_CHECK_THROW(PgQuery(finding, {b.scan_id, b.cve, a.image.id}), std::runtime_error);
+  BOOST_CHECK_THROW(PgQuery("UPDATE scans SET image_id = $1 WHERE id = $2", {a.image.id, b.scan_id}),
+                    std::runtime_error);
+  BOOST_CHECK_THROW(PgQuery("UPDATE vulnerability_first_seen SET image_id = $1 WHERE version_id = $2",
+                            {a.image.id, b.version_id}),
+                    std::runtime_error);
+  BOOST_TEST(*PgQuery(finding, {b.scan_id, b.cve, std::nullopt}).at(0).at(0) == b.image.id);
   AppConnection app;
   app.BeginAs(a.tenant.id());
-  BOOST_TEST(app.Scalar("SELECT count(*) FROM vulnerabilities WHERE id = $1", {finding}) == "0");
+  BOOST_TEST(app.Scalar("SELECT count(*) FROM vulnerabilities WHERE set_id = $1", {b.scan_id}) == "0");
   BOOST_TEST(app.Scalar("SELECT count(*) FROM scans WHERE id = $1", {b.scan_id}) == "0");
   app.Scalar("ROLLBACK");
 }

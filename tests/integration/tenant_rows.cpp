@@ -2,6 +2,7 @@
 #include "tenant_rows.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 #include "icat/crypto.hpp"
@@ -18,6 +19,18 @@ std::string First(PgConnection& db, const std::string& sql, const std::vector<st
 
 // A vulnerability id no other test's image carries.
 std::string UniqueCve() { return "CVE-2099-" + std::to_string(10000000 + std::stoul(RandomSuffix(6), nullptr, 16)); }
+
+// Stores bytes in the stack's blob store as ingest does (sha256/<2 hex>/<hex>), so that the row
+// naming them names a blob, as gc expects of every row; returns their SHA-256.
+std::string StoreBlob(const std::string& bytes) {
+  const char* dir = std::getenv("ICAT_BLOB_DIR");
+  if (dir == nullptr) throw std::runtime_error("ICAT_BLOB_DIR is not set");
+  std::string hex = icat::Sha256Hex(bytes);
+  std::filesystem::path path = std::filesystem::path(dir) / "sha256" / hex.substr(0, 2) / hex;
+  std::filesystem::create_directories(path.parent_path());
+  WriteFileBytes(path.string(), bytes);
+  return hex;
+}
 
 // The stack's signing key, registered as ingest registers it (sboms and served VEX documents name it).
 std::string StackSigningKeyId(PgConnection& db) {
@@ -39,8 +52,8 @@ TenantRows::TenantRows()
       scan_id(InsertLatestScan(version_id, {1, 0, 0, 0, 0})),
       cve(UniqueCve()),
       alias(icat::Upper("GHSA-" + RandomSuffix(4) + "-" + RandomSuffix(4) + "-" + RandomSuffix(4))),
-      sbom_sha256(RandomSuffix(64)),
-      served_vex_sha256(RandomSuffix(64)),
+      sbom_sha256(StoreBlob("{\"rows\": \"sbom " + RandomSuffix(16) + "\"}\n")),
+      served_vex_sha256(StoreBlob("{\"rows\": \"vex " + RandomSuffix(16) + "\"}\n")),
       marker("rows-" + tenant.id()) {
   PgConnection db;
   const std::string& t = tenant.id();

@@ -17,8 +17,8 @@ struct TenantRows {
   std::string cve;    // the id of the scan's one finding, found in no other image
   std::string alias;  // that finding's alias, as unique
   // A row of the image in every catalogue table a tenant reaches through its licence: the scan's
-  // SBOM record (no blob behind it), the finding's first-seen time, and a vendor VEX document with a
-  // statement on the finding (by its alias) and the document served for the version.
+  // SBOM record, the finding's first-seen time, and a vendor VEX document with a statement on the
+  // finding (by its alias) and the document served for the version (small blobs behind the two).
   std::string sbom_sha256, vex_document_id, vex_statement_id, served_vex_sha256;
   std::string user_id, key_id;
   std::string refresh_id, refresh_family, refresh_hash;  // refresh_hash: bytea hex literal

@@ -37,24 +37,28 @@ namespace icat::vulns {
 
 // A page of the scan's findings in stored order (severity first), walked on (set_id, id) from the
 // row after the cursor's ($5; ids start at 1), each with its VEX statement. A left join: the scan's
-// row comes back without findings.
-#define ICAT_FINDINGS_PAGE                                                                 \
-  "LEFT JOIN LATERAL (SELECT * FROM vulnerabilities x WHERE x.set_id = s.findings_set_id " \
-  "AND ($3::text[] IS NULL OR x.severity = ANY($3::text[])) "                              \
-  "AND ($4::text[] IS NULL OR x.fix_state = ANY($4::text[])) "                             \
-  "AND x.id > COALESCE($5::bigint, 0) ORDER BY x.id LIMIT $6) x ON true " ICAT_VEX_OF_PAGE_FINDING
+// row comes back without findings. The cursor's bound is a CASE, not a COALESCE: Postgres runs no
+// condition it does not know to be leakproof ahead of the row policy (sql/V0024), COALESCE among
+// them, so it could not bound the index scan and every finding before the cursor was read.
+#define ICAT_FINDINGS_PAGE                                                                           \
+  "LEFT JOIN LATERAL (SELECT * FROM vulnerabilities x WHERE x.set_id = s.findings_set_id "           \
+  "AND ($3::text[] IS NULL OR x.severity = ANY($3::text[])) "                                        \
+  "AND ($4::text[] IS NULL OR x.fix_state = ANY($4::text[])) "                                       \
+  "AND x.id > CASE WHEN $5::bigint IS NULL THEN 0 ELSE $5::bigint END ORDER BY x.id LIMIT $6) x ON " \
+  "true " ICAT_VEX_OF_PAGE_FINDING
 
-// The look-up starts from the current findings of the id (or an alias of it: the findings of each
-// version's latest findings set, sql/V0021), from their partial indexes, so the plan
-// starts from a handful of rows whatever the planner guesses (joined the other way round, one look-up
-// took 36 ms to seconds on the bench data set); those rows are the answer's packages. Each goes to the
-// one version whose latest set holds it, and to its image, by key (lateral joins kept apart by OFFSET
-// 0: joined plainly, the licence policies' costing made the planner hash every version and image of
-// the catalogue, bench/README.md "The -miss rows").
+// The look-up starts from the current findings of the id (the findings of each version's latest
+// findings set, sql/V0021), by its partial index, and of an alias of it, by their ids in
+// current_finding_aliases (sql/V0024: `aliases @> ARRAY[$2]` cannot use an index under the row
+// policy), so the plan starts from a handful of rows whatever the planner guesses (joined the other
+// way round, one look-up took 36 ms to seconds on the bench data set); those rows are the answer's
+// packages. Each goes to the one version whose latest set holds it, and to its image, by key (lateral
+// joins kept apart by OFFSET 0: joined plainly, the licence policies' costing made the planner hash
+// every version and image of the catalogue, bench/README.md "The -miss rows").
 #define ICAT_CVE_LOOKUP(version_filter)                                                                             \
   "WITH hits AS MATERIALIZED (SELECT id, set_id, vuln_id, aliases, package_name, package_version, "                 \
-  "package_type, purl, severity, fix_state, fixed_version FROM vulnerabilities "                                    \
-  "WHERE current AND (vuln_id = $2 OR aliases @> ARRAY[$2::text])) "                                                \
+  "package_type, purl, severity, fix_state, fixed_version FROM vulnerabilities WHERE current AND (vuln_id = $2 "    \
+  "OR id = ANY (ARRAY(SELECT a.finding_id FROM current_finding_aliases a WHERE a.alias = $2)))) "                   \
   "SELECT i.id AS image_id, i.name AS image_name, i.repository, v.id AS version_id, v.tag, v.digest, "              \
   "v.id = i.latest_version_id AS latest, s.id AS scan_id, rfc3339(s.scanned_at) AS scanned_at, x.vuln_id, "         \
   "x.package_name, x.package_version, x.package_type, x.purl, x.severity, "                                         \

@@ -5,10 +5,19 @@
 #include <libpq-fe.h>
 
 #include <cstdlib>
+#include <functional>
 #include <future>
+#include <map>
+#include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "../../handlers/account/queries.hpp"
+#include "../../handlers/admission/queries.hpp"
+#include "../../handlers/catalog/queries.hpp"
+#include "../../handlers/sbom/queries.hpp"
+#include "../../handlers/vulns/queries.hpp"
 #include "icat/crypto.hpp"
 #include "portal_support.hpp"
 #include "support.hpp"
@@ -43,6 +52,28 @@ class AppConnection {
     PQclear(result);
     return out;
   }
+  // Runs sql; every row, or std::runtime_error when the server refused it.
+  std::vector<PgRow> Rows(const std::string& sql, const std::vector<std::optional<std::string>>& params = {}) {
+    std::vector<const char*> values;
+    for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
+    PGresult* result = PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
+                                    nullptr, nullptr, 0);
+    if (PQresultStatus(result) != PGRES_TUPLES_OK) {
+      std::string error = PQresultErrorMessage(result);
+      PQclear(result);
+      throw std::runtime_error(error);
+    }
+    std::vector<PgRow> rows;
+    for (int r = 0; r < PQntuples(result); r++) {
+      PgRow row;
+      for (int c = 0; c < PQnfields(result); c++) {
+        row.push_back(PQgetisnull(result, r, c) ? std::nullopt : std::optional<std::string>(PQgetvalue(result, r, c)));
+      }
+      rows.push_back(std::move(row));
+    }
+    PQclear(result);
+    return rows;
+  }
   // Opens a transaction as the tenant, as the handlers do.
   void BeginAs(const std::string& tenant_id) {
     Scalar("BEGIN");
@@ -52,6 +83,130 @@ class AppConnection {
  private:
   PGconn* conn_ = nullptr;
 };
+
+using Params = std::vector<std::optional<std::string>>;
+
+// The tables icat_app may read that have no row-level security, and why (docs/security.md, wall 4).
+const std::map<std::string, std::string> kPublicOnPurpose = {
+    {"signing_keys", "the public keys of every signature, listed to anyone at GET /v1/signing-keys"},
+    {"dispatcher_heartbeats", "the webhook dispatchers' beats: process names, nothing of a tenant"},
+    {"tenants", "sign-in finds the tenant by its subdomain before any tenant is set"},
+};
+
+// The catalogue tables a tenant reaches only through a licence, each with the owner's count of its
+// rows of image $1 found through the rows' parents, not through the image_id its policy reads.
+const std::map<std::string, std::string> kLicensedTables = {
+    {"images", "SELECT count(*) FROM images WHERE id = $1"},
+    {"image_versions", "SELECT count(*) FROM image_versions WHERE image_id = $1"},
+    {"scans", "SELECT count(*) FROM scans s JOIN image_versions v ON v.id = s.version_id WHERE v.image_id = $1"},
+    {"sboms",
+     "SELECT count(*) FROM sboms b JOIN scans s ON s.id = b.scan_id JOIN image_versions v ON v.id = s.version_id "
+     "WHERE v.image_id = $1"},
+    {"findings_sets",
+     "SELECT count(*) FROM findings_sets f JOIN image_versions v ON v.id = f.version_id WHERE v.image_id = $1"},
+    {"vulnerabilities",
+     "SELECT count(*) FROM vulnerabilities x JOIN findings_sets f ON f.id = x.set_id "
+     "JOIN image_versions v ON v.id = f.version_id WHERE v.image_id = $1"},
+    {"current_finding_aliases",
+     "SELECT count(*) FROM current_finding_aliases a JOIN vulnerabilities x ON x.id = a.finding_id "
+     "JOIN findings_sets f ON f.id = x.set_id JOIN image_versions v ON v.id = f.version_id WHERE v.image_id = $1"},
+    {"vulnerability_first_seen",
+     "SELECT count(*) FROM vulnerability_first_seen f JOIN image_versions v ON v.id = f.version_id "
+     "WHERE v.image_id = $1"},
+    {"vex_statements", "SELECT count(*) FROM vex_statements WHERE image_id = $1"},
+    {"vex_statement_ids",
+     "SELECT count(*) FROM vex_statement_ids k JOIN vex_statements st ON st.id = k.statement_id "
+     "WHERE st.image_id = $1"},
+    {"vex_documents",
+     "SELECT count(*) FROM vex_documents d WHERE EXISTS (SELECT FROM vex_statements st "
+     "WHERE st.document_id = d.id AND st.image_id = $1)"},
+    {"vex_served_documents",
+     "SELECT count(*) FROM vex_served_documents d JOIN image_versions v ON v.id = d.version_id WHERE v.image_id = $1"},
+};
+
+// Whether any cell of rows holds text (ids appear alone, in arrays and in JSON).
+bool Mentions(const std::vector<PgRow>& rows, const std::string& text) {
+  for (const PgRow& row : rows) {
+    for (const auto& cell : row) {
+      if (cell && cell->find(text) != std::string::npos) return true;
+    }
+  }
+  return false;
+}
+
+// A handler statement with its licence condition taken out: each join of licenses keeps only its
+// tenant condition (any licence of the tenant will do, whatever the image), and the watch look-up
+// reaches every image instead of the licensed ones. Unchanged for a statement without a licence
+// condition (the admission findings of version ids).
+std::string WithoutLicenceCondition(std::string_view sql) {
+  std::string out = std::regex_replace(std::string(sql), std::regex(R"(l\.image_id = \w+\.(image_)?id AND )"), "");
+  return std::regex_replace(out, std::regex(R"(JOIN images i ON i\.id = l\.image_id)"), "CROSS JOIN images i");
+}
+
+// One handler statement, the parameters asking for a tenant's rows (tenant A's context, the ids of
+// `of`), and what in its answer shows them.
+struct WallCase {
+  icat::Statement statement;
+  std::string request;
+  std::function<Params(const TenantRows& of)> params;
+  std::function<std::string(const TenantRows& of)> shows;
+};
+
+std::vector<WallCase> WallCases(const TenantRows& a, const std::map<const TenantRows*, std::string>& watch_of) {
+  const std::string t = a.tenant.id();
+  const std::optional<std::string> none;
+  auto image = [](const TenantRows& of) { return of.image.id; };
+  auto version = [](const TenantRows& of) { return of.version_id; };
+  auto cve = [](const TenantRows& of) { return of.cve; };
+  return {
+      {icat::vulns::kFindingsOfLatestVersion, "the image's findings",
+       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50"}; }, cve},
+      {icat::vulns::kFindingsOfVersion, "the version's findings",
+       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50", of.version_id, none}; }, cve},
+      {icat::vulns::kCveLookupLatest, "the finding's id", [=](const TenantRows& of) { return Params{t, of.cve}; },
+       image},
+      {icat::vulns::kCveLookupAll, "the finding's alias", [=](const TenantRows& of) { return Params{t, of.alias}; },
+       image},
+      {icat::catalog::kListImages, "images named like it",
+       [=](const TenantRows& of) { return Params{t, of.image.name, none, none, "1000"}; }, image},
+      {icat::catalog::kGetImage, "the image", [=](const TenantRows& of) { return Params{t, of.image.id}; }, image},
+      {icat::catalog::kListVersions, "the image's versions",
+       [=](const TenantRows& of) { return Params{t, of.image.id}; }, version},
+      {icat::catalog::kPageVersions, "a page of them",
+       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, "50"}; }, version},
+      {icat::catalog::kGetVersion, "the version",
+       [=](const TenantRows& of) { return Params{t, of.image.id, of.version_id, none}; }, version},
+      {icat::catalog::kImagesByDigest, "the version's digest",
+       [=](const TenantRows& of) { return Params{t, of.image.versions.at(0).digest}; }, image},
+      {icat::catalog::kImageByReference, "a reference to the version",
+       [=](const TenantRows& of) {
+         return Params{t, "{" + of.image.versions.at(0).digest + "}", "{" + of.image.repository + "}", "{latest}"};
+       },
+       image},
+      {icat::catalog::kScanHistoryVersion, "the version of a scan history",
+       [=](const TenantRows& of) { return Params{t, of.image.id, of.version_id}; }, version},
+      {icat::catalog::kScanHistory, "the scan history",
+       [=](const TenantRows& of) { return Params{t, of.version_id, none, none, none, none, none, "100"}; },
+       [](const TenantRows& of) { return of.scan_id; }},
+      {icat::sbom::kSbomOfLatestVersion, "the image's SBOM", [=](const TenantRows& of) { return Params{t, of.image.id}; },
+       [](const TenantRows& of) { return of.sbom_sha256; }},
+      {icat::sbom::kSbomOfVersion, "the version's SBOM",
+       [=](const TenantRows& of) { return Params{t, of.image.id, of.version_id, none}; },
+       [](const TenantRows& of) { return of.sbom_sha256; }},
+      {icat::sbom::kVexOfVersion, "the version's VEX document",
+       [=](const TenantRows& of) { return Params{t, of.image.id, of.version_id, none, "openvex"}; },
+       [](const TenantRows& of) { return of.served_vex_sha256; }},
+      {icat::admission::kResolveImages, "a reference to the version",
+       [=](const TenantRows& of) {
+         return Params{t, "{" + of.image.versions.at(0).digest + "}", "{" + of.image.repository + "}", "{1.0}"};
+       },
+       version},
+      {icat::admission::kFindings, "the version's findings",
+       [](const TenantRows& of) { return Params{"{" + of.version_id + "}", "0", "{}"}; }, cve},
+      {icat::account::kWatchedImages, "a watch of the finding's id",
+       [=](const TenantRows& of) { return Params{t, "{" + watch_of.at(&of) + "}"}; }, image},
+  };
+}
 
 }  // namespace
 
@@ -190,6 +345,116 @@ BOOST_AUTO_TEST_CASE(app_role_writes_only_what_the_handlers_write) {
                         "RETURNING id",
                         {a.id()}) == "1");
   app.Scalar("ROLLBACK");
+}
+
+BOOST_AUTO_TEST_CASE(every_table_the_app_role_reads_is_walled_or_public_on_purpose) {
+  // Forced row-level security, or listed in kPublicOnPurpose with the reason; and the catalogue
+  // tables that are walled without a tenant of their own are the ones the tests below read.
+  std::vector<PgRow> readable = PgQuery(
+      "SELECT c.relname, c.relrowsecurity AND c.relforcerowsecurity, EXISTS (SELECT FROM pg_attribute a "
+      "WHERE a.attrelid = c.oid AND a.attname = 'tenant_id' AND NOT a.attisdropped) "
+      "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+      "WHERE n.nspname = 'public' AND c.relkind = 'r' AND has_any_column_privilege('icat_app', c.oid, 'SELECT') "
+      "ORDER BY 1");
+  std::set<std::string> walled_catalogue;
+  for (const PgRow& row : readable) {
+    const std::string& table = *row.at(0);
+    bool walled = *row.at(1) == "t", tenant_owned = *row.at(2) == "t";
+    BOOST_TEST((walled != (kPublicOnPurpose.count(table) == 1)),
+               table << ": forced row-level security, or public on purpose (kPublicOnPurpose), one of the two");
+    if (walled && !tenant_owned) walled_catalogue.insert(table);
+  }
+  std::set<std::string> tested;
+  for (const auto& [table, count] : kLicensedTables) tested.insert(table);
+  BOOST_TEST(walled_catalogue == tested, "every walled catalogue table is in kLicensedTables, and only those");
+}
+
+BOOST_AUTO_TEST_CASE(app_role_reads_no_row_of_an_unlicensed_image_in_any_catalogue_table) {
+  // A licenses its image only and B another: as A, a plain SELECT of each table shows exactly the
+  // rows of A's image (the owner counts them through their parents), never B's; without a tenant,
+  // nothing.
+  TenantRows a, b;
+  AppConnection app;
+  for (const auto& [table, count_of_image] : kLicensedTables) {
+    BOOST_TEST_CONTEXT(table) {
+      std::string of_a = *PgQuery(count_of_image, {a.image.id}).at(0).at(0);
+      BOOST_TEST(of_a != "0", "TenantRows writes no row of its image here: add one");
+      BOOST_TEST(*PgQuery(count_of_image, {b.image.id}).at(0).at(0) != "0");
+      const std::string all = "SELECT count(*) FROM " + table;
+      BOOST_TEST(app.Scalar(all) == "0");
+      app.BeginAs(a.tenant.id());
+      BOOST_TEST(app.Scalar(all) == of_a);
+      app.Scalar("ROLLBACK");
+    }
+  }
+}
+
+BOOST_AUTO_TEST_CASE(no_writer_chooses_the_image_a_row_is_checked_against) {
+  // The policies read image_id: it is part of each row's foreign key to its parent, so a row naming
+  // another image than its parent's is refused, and one naming none gets its parent's.
+  TenantRows a, b;
+  const std::string finding = "INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, fix_state, "
+                              "image_id) VALUES ($1, $2, 'zlib', 'low', 'fixed', $3) RETURNING image_id";
+  BOOST_CHECK_THROW(PgQuery(finding, {b.scan_id, b.cve, a.image.id}), std::runtime_error);
+  BOOST_CHECK_THROW(PgQuery("UPDATE scans SET image_id = $1 WHERE id = $2", {a.image.id, b.scan_id}),
+                    std::runtime_error);
+  BOOST_CHECK_THROW(PgQuery("UPDATE vulnerability_first_seen SET image_id = $1 WHERE version_id = $2",
+                            {a.image.id, b.version_id}),
+                    std::runtime_error);
+  BOOST_TEST(*PgQuery(finding, {b.scan_id, b.cve, std::nullopt}).at(0).at(0) == b.image.id);
+  AppConnection app;
+  app.BeginAs(a.tenant.id());
+  BOOST_TEST(app.Scalar("SELECT count(*) FROM vulnerabilities WHERE set_id = $1", {b.scan_id}) == "0");
+  BOOST_TEST(app.Scalar("SELECT count(*) FROM scans WHERE id = $1", {b.scan_id}) == "0");
+  app.Scalar("ROLLBACK");
+}
+
+BOOST_AUTO_TEST_CASE(handler_statements_without_their_licence_condition_show_nothing_unlicensed) {
+  // The handlers' own statements with their licence conditions taken out: as the owner (the first
+  // wall alone, tenant_filters' setting) they now show B's rows to A, which proves the condition is
+  // gone; as icat_app with A set, Postgres alone keeps them out, and A's rows read as before.
+  TenantRows a, b;
+  std::map<const TenantRows*, std::string> watch_of = {{&a, a.watch_id}};
+  watch_of[&b] = *PgQuery("INSERT INTO cve_watches (tenant_id, cve_id) VALUES ($1, $2) RETURNING id",
+                          {a.tenant.id(), b.cve}).at(0).at(0);
+  PgConnection owner;
+  owner.Query("SELECT set_config('app.tenant_id', $1, false)", {a.tenant.id()});
+  AppConnection app;
+  app.BeginAs(a.tenant.id());
+  for (const WallCase& c : WallCases(a, watch_of)) {
+    BOOST_TEST_CONTEXT(c.statement.name << " (" << c.request << ")") {
+      std::string sql = WithoutLicenceCondition(c.statement.sql);
+      BOOST_TEST((sql != c.statement.sql || c.statement.name == icat::admission::kFindings.name),
+                 "no licence condition was taken out");
+      BOOST_TEST(Mentions(owner.Query(sql, c.params(b)), c.shows(b)), "the owner does not see B's rows");
+      BOOST_TEST(!Mentions(app.Rows(sql, c.params(b)), c.shows(b)), "icat_app sees B's rows");
+      BOOST_TEST(Mentions(app.Rows(sql, c.params(a)), c.shows(a)), "icat_app does not see A's rows");
+    }
+  }
+  // A's finding still carries the vendor's statement on it (through its alias and its document).
+  std::vector<PgRow> page = app.Rows(std::string(icat::vulns::kFindingsOfLatestVersion.sql),
+                                     {a.tenant.id(), a.image.id, std::nullopt, std::nullopt, std::nullopt, "50"});
+  BOOST_TEST_REQUIRE(page.size() == 1u);
+  BOOST_TEST(Mentions(page, "not_affected"));
+  app.Scalar("ROLLBACK");
+}
+
+BOOST_AUTO_TEST_CASE(owner_sees_every_row_of_the_catalogue_tables) {
+  // icatctl (ingest, retention, gc, VEX ingest) works as the owner: its policy shows it every row,
+  // as many as the superuser, whom no policy filters, counts.
+  TenantRows a;
+  icat::test::PgConnection owner;
+  const std::string superuser = GetEnv().pg_admin_dsn + " user=postgres";
+  PGconn* unfiltered = PQconnectdb(superuser.c_str());
+  BOOST_TEST_REQUIRE(PQstatus(unfiltered) == CONNECTION_OK, PQerrorMessage(unfiltered));
+  for (const auto& [table, count_of_image] : kLicensedTables) {
+    const std::string all = "SELECT count(*) FROM " + table;
+    PGresult* result = PQexec(unfiltered, all.c_str());
+    std::string expected = PQresultStatus(result) == PGRES_TUPLES_OK ? PQgetvalue(result, 0, 0) : "?";
+    PQclear(result);
+    BOOST_TEST(*owner.Query(all).at(0).at(0) == expected, table);
+  }
+  PQfinish(unfiltered);
 }
 
 BOOST_AUTO_TEST_CASE(login_look_up_gives_nothing_of_another_tenant) {

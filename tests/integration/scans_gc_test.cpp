@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <thread>
 
 #include "scans_support.hpp"
@@ -280,6 +281,21 @@ BOOST_AUTO_TEST_CASE(gc_refuses_while_an_ingest_holds_the_blob_lock) {
   it::ProcessResult gc = Gc({});
   BOOST_TEST(gc.exit_code == 0, gc.err);
   BOOST_TEST(!Exists(old_orphan));
+}
+
+// Row-level security would show any role but the tables' owner no SBOM at all (sql/V0024): gc run
+// with the handlers' DSN would take every blob for an orphan.
+BOOST_AUTO_TEST_CASE(gc_refuses_to_run_as_another_role_than_the_owner) {
+  std::string old_orphan = OrphanBlob(2 * 3600);
+  std::map<std::string, long long> before = it::BlobStoreListing();
+  const char* app_dsn = std::getenv("ICAT_PG_DSN");
+  BOOST_TEST_REQUIRE(app_dsn != nullptr);
+  BOOST_TEST_REQUIRE(it::WaitFor(BlobLockFree, std::chrono::seconds(10)));
+  it::ProcessResult refused = it::RunProcess({"env", "ICAT_PG_ADMIN_DSN=" + std::string(app_dsn), IcatctlPath(), "gc"});
+  BOOST_TEST(refused.exit_code == 1, refused.out << refused.err);
+  BOOST_TEST(refused.err.find("owner role") != std::string::npos, refused.err);
+  BOOST_TEST((it::BlobStoreListing() == before));
+  BOOST_TEST(Exists(old_orphan));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,6 +1,13 @@
 // Builds TenantRows: see tenant_rows.hpp.
 #include "tenant_rows.hpp"
 
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "icat/crypto.hpp"
+#include "icat/text.hpp"
+
 namespace icat::test {
 
 namespace {
@@ -13,6 +20,30 @@ std::string First(PgConnection& db, const std::string& sql, const std::vector<st
 // A vulnerability id no other test's image carries.
 std::string UniqueCve() { return "CVE-2099-" + std::to_string(10000000 + std::stoul(RandomSuffix(6), nullptr, 16)); }
 
+// Stores bytes in the stack's blob store as ingest does (sha256/<2 hex>/<hex>), so that the row
+// naming them names a blob, as gc expects of every row; returns their SHA-256.
+std::string StoreBlob(const std::string& bytes) {
+  const char* dir = std::getenv("ICAT_BLOB_DIR");
+  if (dir == nullptr) throw std::runtime_error("ICAT_BLOB_DIR is not set");
+  std::string hex = icat::Sha256Hex(bytes);
+  std::filesystem::path path = std::filesystem::path(dir) / "sha256" / hex.substr(0, 2) / hex;
+  std::filesystem::create_directories(path.parent_path());
+  WriteFileBytes(path.string(), bytes);
+  return hex;
+}
+
+// The stack's signing key, registered as ingest registers it (sboms and served VEX documents name it).
+std::string StackSigningKeyId(PgConnection& db) {
+  const char* file = std::getenv("ICAT_SIGNING_KEY_FILE");
+  if (file == nullptr) throw std::runtime_error("ICAT_SIGNING_KEY_FILE is not set");
+  std::string public_pem = icat::Ed25519PublicKeyPem(ReadFileBytes(file));
+  std::string id = icat::SigningKeyId(public_pem);
+  db.Query("INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'Ed25519', $2) "
+           "ON CONFLICT (id) DO NOTHING",
+           {id, public_pem});
+  return id;
+}
+
 }  // namespace
 
 TenantRows::TenantRows()
@@ -20,12 +51,33 @@ TenantRows::TenantRows()
       version_id(image.versions.at(0).id),
       scan_id(InsertLatestScan(version_id, {1, 0, 0, 0, 0})),
       cve(UniqueCve()),
+      alias(icat::Upper("GHSA-" + RandomSuffix(4) + "-" + RandomSuffix(4) + "-" + RandomSuffix(4))),
+      sbom_sha256(StoreBlob("{\"rows\": \"sbom " + RandomSuffix(16) + "\"}\n")),
+      served_vex_sha256(StoreBlob("{\"rows\": \"vex " + RandomSuffix(16) + "\"}\n")),
       marker("rows-" + tenant.id()) {
   PgConnection db;
   const std::string& t = tenant.id();
-  db.Query("INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, fix_state) "
-           "VALUES ($1, $2, 'openssl', 'critical', 'fixed')",
-           {scan_id, cve});
+  db.Query("INSERT INTO vulnerabilities (set_id, vuln_id, aliases, package_name, severity, fix_state) "
+           "VALUES ($1, $2, ARRAY[$3], 'openssl', 'critical', 'fixed')",
+           {scan_id, cve, alias});
+  db.Query("INSERT INTO vulnerability_first_seen (version_id, vuln_id, first_seen_at) VALUES ($1, $2, now())",
+           {version_id, cve});
+  const std::string signing_key_id = StackSigningKeyId(db);
+  db.Query("INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, signature, signing_key_id) "
+           "VALUES ($1, 'cyclonedx', '1.5', $2, 1, 'not-a-signature', $3)",
+           {scan_id, sbom_sha256, signing_key_id});
+  vex_document_id = First(db,
+                          "INSERT INTO vex_documents (format, author, issued_at, version, sha256) "
+                          "VALUES ('openvex', 'rows', now(), 1, $1) RETURNING id",
+                          {RandomSuffix(64)});
+  vex_statement_id = First(db,
+                           "INSERT INTO vex_statements (document_id, image_id, product, vuln_id, status, "
+                           "justification, statement_time) VALUES ($1, $2, $3, $4, 'not_affected', "
+                           "'vulnerable_code_not_present', now()) RETURNING id",
+                           {vex_document_id, image.id, image.repository, alias});
+  db.Query("INSERT INTO vex_served_documents (version_id, format, document_version, sha256, size_bytes, signature, "
+           "signing_key_id) VALUES ($1, 'openvex', 1, $2, 1, 'not-a-signature', $3)",
+           {version_id, served_vex_sha256, signing_key_id});
   user_id = First(db,
                   "INSERT INTO users (tenant_id, email, password_hash, role) VALUES ($1, $2, 'not-a-hash', 'admin') "
                   "RETURNING id",

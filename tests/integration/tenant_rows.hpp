@@ -14,7 +14,12 @@ struct TenantRows {
   Tenant tenant;
   Image image;  // licensed to this tenant only, with one version
   std::string version_id, scan_id;
-  std::string cve;  // the id of the scan's one finding, found in no other image
+  std::string cve;    // the id of the scan's one finding, found in no other image
+  std::string alias;  // that finding's alias, as unique
+  // A row of the image in every catalogue table a tenant reaches through its licence: the scan's
+  // SBOM record, the finding's first-seen time, and a vendor VEX document with a statement on the
+  // finding (by its alias) and the document served for the version (small blobs behind the two).
+  std::string sbom_sha256, vex_document_id, vex_statement_id, served_vex_sha256;
   std::string user_id, key_id;
   std::string refresh_id, refresh_family, refresh_hash;  // refresh_hash: bytea hex literal
   std::string pending_user_id, setup_hash;  // a user without a password, with a set-up token (bytea hex)

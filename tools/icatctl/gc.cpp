@@ -23,9 +23,14 @@ constexpr long long kDefaultGraceSeconds = 3600;
 // Exclusive against every ingest between its first blob write and its commit. gc does not wait for
 // it: a waiting exclusive request would queue every new ingest behind a long one.
 constexpr std::string_view kTryBlobLock = "SELECT pg_try_advisory_xact_lock($1) AS locked";
-// With row security off, Postgres refuses a query a policy would filter instead of answering it
-// with fewer rows: gc sees every tenant's references or stops, never removes a blob in use.
-constexpr std::string_view kNoRowSecurity = "SET LOCAL row_security = off";
+// gc must see every row that names a blob, or it would remove blobs in use. sboms and
+// vex_served_documents force row-level security on their owner too (sql/V0024), so `row_security =
+// off` is refused there; the owner's own policy (owner_sees_all(), V0009) shows it every row in its
+// own sessions. So gc reads only as the tables' owner with that policy in force, or stops: as any
+// other role (a DSN of the handlers', say) the policies would show it no reference at all.
+constexpr std::string_view kSeesEveryRow =
+    "SELECT current_user = (SELECT tableowner FROM pg_tables WHERE schemaname = 'public' AND tablename = 'sboms') "
+    "AND public.owner_sees_all() AS sees_every_row";
 // Every blob a row names: the SBOMs and the served VEX documents.
 constexpr std::string_view kReferencedBlobs = "SELECT sha256 FROM sboms UNION SELECT sha256 FROM vex_served_documents";
 
@@ -116,7 +121,12 @@ void Gc(const Args& args) {
   if (!lock.Bool(0, lock.Column("locked"))) {
     throw Failure("an ingest is storing SBOMs or VEX documents right now; run gc again when it has finished");
   }
-  session.db.ExecSql(kNoRowSecurity);
+  Rows sees = session.db.RunSql(kSeesEveryRow, {});
+  if (!sees.Bool(0, sees.Column("sees_every_row"))) {
+    throw Failure(
+        "gc must run as the owner role of the database (ICAT_PG_ADMIN_DSN), which sees every SBOM and "
+        "VEX document; it removed nothing");
+  }
   Outcome outcome;
   time_t now = std::time(nullptr);
   time_t cutoff = grace >= now ? 0 : now - grace;  // modified after it: young, kept

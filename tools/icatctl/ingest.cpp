@@ -79,10 +79,12 @@ constexpr std::string_view kUpdateLatestScan =
 constexpr std::string_view kUpdateLatestVersion =
     "UPDATE images SET latest_version_id = (SELECT id FROM image_versions WHERE image_id = $1 "
     "ORDER BY published_at DESC, created_at DESC, id LIMIT 1) WHERE id = $1";
+// With the findings' image (sql/V0024: part of the row's key to its version), so that no trigger
+// looks it up for each of them.
 constexpr std::string_view kFirstSeen =
-    "INSERT INTO vulnerability_first_seen (version_id, vuln_id, first_seen_at) "
-    "SELECT DISTINCT $1::uuid, vuln_id, now() FROM vulnerabilities WHERE set_id = $2 AND fix_state <> 'not-affected' "
-    "ON CONFLICT DO NOTHING";
+    "INSERT INTO vulnerability_first_seen (version_id, vuln_id, first_seen_at, image_id) "
+    "SELECT DISTINCT $1::uuid, vuln_id, now(), image_id FROM vulnerabilities WHERE set_id = $2 "
+    "AND fix_state <> 'not-affected' ON CONFLICT DO NOTHING";
 constexpr std::string_view kWatchers =
     "SELECT w.tenant_id, w.cve_id FROM cve_watches w JOIN licenses l ON l.tenant_id = w.tenant_id AND l.image_id = $1 "
     "WHERE w.cve_id = ANY($2::text[]) ORDER BY w.tenant_id, w.cve_id";

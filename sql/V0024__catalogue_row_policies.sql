@@ -195,6 +195,7 @@ CREATE TRIGGER current_finding_aliases AFTER INSERT ON vulnerabilities
 -- policy, every statement of the image passed the licence probe before that test (a page of 50
 -- findings of an image with 100 statements: 4 ms became 50 ms). One row per id of each statement
 -- (its vulnerability id and aliases), read by `vuln_id = ANY (...)`: only the statements that match.
+-- Written with the statement (VEX ingest only ever inserts statements) and gone with it.
 ALTER TABLE vex_statements ADD CONSTRAINT vex_statements_id_image_id_key UNIQUE (id, image_id);
 CREATE TABLE vex_statement_ids (
   image_id      uuid NOT NULL,

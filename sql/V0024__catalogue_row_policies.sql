@@ -34,7 +34,8 @@ ALTER TABLE vulnerabilities ADD COLUMN image_id uuid;
 ALTER TABLE vulnerability_first_seen ADD COLUMN image_id uuid;
 ALTER TABLE vex_served_documents ADD COLUMN image_id uuid;
 
--- Rewrites each table once (the findings: about 30 s per million on 2 cores).
+-- Rewrites each table once (make bench-scale's 100x, 1.6 million findings and 365,000 scans: 3 minutes
+-- on a loaded 2-core machine; docs/deploy.md).
 UPDATE scans s SET image_id = v.image_id FROM image_versions v WHERE v.id = s.version_id;
 UPDATE sboms b SET image_id = s.image_id FROM scans s WHERE s.id = b.scan_id;
 UPDATE findings_sets f SET image_id = v.image_id FROM image_versions v WHERE v.id = f.version_id;
@@ -52,7 +53,7 @@ ALTER TABLE vex_served_documents ALTER COLUMN image_id SET NOT NULL;
 -- The policies trust image_id, so no writer may choose it: each row's foreign key to its parent
 -- takes the image along, and a row naming another image than its parent's is refused (23503). It
 -- replaces the key on the parent alone, so a write checks no more than before: a trigger would have
--- cost ingest a look-up per finding (a third more time for its findings). NOT VALID: the rows above
+-- cost ingest a look-up per finding (60% more time to write them). NOT VALID: the rows above
 -- were just copied from their parents, and checking them would read every table again.
 ALTER TABLE image_versions ADD CONSTRAINT image_versions_id_image_id_key UNIQUE (id, image_id);
 ALTER TABLE findings_sets ADD CONSTRAINT findings_sets_id_image_id_key UNIQUE (id, image_id);
@@ -147,7 +148,7 @@ BEGIN
 END $$;
 
 -- ---------------------------------------------------------------- the aliases of current findings
--- The CVE look-up and the admission watch rule find a finding by an alias as well as by its id. One
+-- The CVE look-up finds a finding by an alias as well as by its id. One
 -- row per alias of each current finding (V0021's `current`: of its version's latest findings set),
 -- kept by the triggers that keep `current`, and read by `alias = $1`, which keeps its index under
 -- the policy where `aliases @> ARRAY[$1]` did not (1 ms became 3.5 s).
@@ -194,6 +195,7 @@ CREATE TRIGGER current_finding_aliases AFTER INSERT ON vulnerabilities
 -- policy, every statement of the image passed the licence probe before that test (a page of 50
 -- findings of an image with 100 statements: 4 ms became 50 ms). One row per id of each statement
 -- (its vulnerability id and aliases), read by `vuln_id = ANY (...)`: only the statements that match.
+-- Written with the statement (VEX ingest only ever inserts statements) and gone with it.
 ALTER TABLE vex_statements ADD CONSTRAINT vex_statements_id_image_id_key UNIQUE (id, image_id);
 CREATE TABLE vex_statement_ids (
   image_id      uuid NOT NULL,
@@ -251,8 +253,9 @@ BEGIN
   END LOOP;
 END $$;
 
--- A VEX document has no image of its own: it is visible with any statement of it that is (the first
--- of its statements by the index, each probed in turn: one probe for a document per image).
+-- A VEX document has no image of its own: it is visible with any statement of it that is. Its
+-- statements are probed in index order until one is: one probe for a document per image, more for
+-- a document of many images of which the tenant licenses few.
 CREATE POLICY licensed ON vex_documents FOR SELECT
   USING (EXISTS (SELECT FROM vex_statements st WHERE st.document_id = vex_documents.id OFFSET 0));
 

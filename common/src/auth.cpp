@@ -47,6 +47,9 @@ constexpr int kWindowSeconds = 60;
 // How often, at most, a worker asks Postgres for new revokes: the time a revoke whose tombstone
 // did not reach Redis takes to be in force everywhere.
 constexpr auto kRevokePollInterval = std::chrono::seconds(1);
+// The most a poll may wait for Postgres: it sits in front of reads the caches answer, which must
+// not wait for a stalled Postgres (docs/security.md, "A stalled Postgres").
+constexpr auto kRevokePollWait = std::chrono::milliseconds(250);
 // How far before its last poll a worker looks again: a revoke's announcement is stamped at its
 // UPDATE and seen at its COMMIT. A revoke slower than this between the two was answered "unknown"
 // (the handler's deadline is far shorter); its repeat announces it again.
@@ -135,6 +138,7 @@ class RecentRevokes {
     next_poll_ = now + kRevokePollInterval;
     const int keep_seconds = config.key_cache_seconds + kWindowSeconds;
     try {
+      db.ShortenBudget(kRevokePollWait);
       Rows rows = db.Run(kRevokedSince, {polled_at_, keep_seconds, kRevokeCommitMarginSeconds});
       polled_at_ = std::string(rows.Text(0, rows.Column("polled_at")));
       for (const std::string& key_id : ParseTextArray(rows.Text(0, rows.Column("key_ids")))) {
@@ -143,6 +147,7 @@ class RecentRevokes {
     } catch (const DbError& e) {
       LogWarn(std::string("postgres: cannot poll for key revokes; keeping what this worker knows: ") + e.what());
     }
+    db.StartBudget();  // the request's own budget from here: the poll took at most kRevokePollWait
     std::erase_if(kept_until_, [&](const auto& kept) { return kept.second <= now; });
   }
 

@@ -99,8 +99,18 @@ const std::vector<Setting>& AllSettings() {
        "(the certificate checked against ICAT_REDIS_TLS_CA_FILE and the host)."},
       {"ICAT_REFRESH_TOKEN_DAYS", kInt, "30", 1, 365, "", kHandlers,
        "Lifetime of a portal refresh token; every refresh issues a new one."},
-      {"ICAT_REGISTRY", kText, "registry.example.test/hardened", 0, 0, "", kIcatctl,
-       "Default repository prefix of new images."},
+      {"ICAT_REGISTRY", kText, "registry.example.test/hardened", 0, 0, "", kHandlers | kIcatctl,
+       "Where tenants pull: the service's registry host (and port) and the path prefix of new images' repositories "
+       "(tools/stack: localhost:<HTTPS port>/hardened). The registry's repository names are its repositories "
+       "without that host (docs/registry.md)."},
+      {"ICAT_REGISTRY_EVENTS_SECRET_FILE", kSecretFile, "", 32, 0, "", kHandlers,
+       "File holding the secret the registry sends with its push notifications (Authorization: Bearer); empty: "
+       "notifications are refused and only icatctl registry reconcile publishes pushes."},
+      {"ICAT_REGISTRY_PORT", kInt, "5000", 1, 65535, "", kStack,
+       "Port of the local registry on 127.0.0.1 (tools/stack writes ICAT_REGISTRY_UPSTREAM from it)."},
+      {"ICAT_REGISTRY_UPSTREAM", kText, "http://127.0.0.1:5000", 0, 0, "", kHandlers | kIcatctl | kStack,
+       "The Distribution registry itself, never exposed: nginx sends /v2/ there once the pull decision allows it; "
+       "the push handler and icatctl registry reconcile read manifests from it."},
       {"ICAT_SCAN_RETENTION_DAYS", kInt, "0", 0, 36500, "", kIcatctl,
        "icatctl scans prune removes the scans scanned more than this many days ago, except each version's latest "
        "(0: keep every scan)."},
@@ -418,6 +428,8 @@ Config Config::FromEnvironment() {
   c.rate_limit_per_minute = IntSetting("ICAT_RATE_LIMIT_PER_MINUTE");
   c.max_body_bytes = IntSetting("ICAT_MAX_BODY_BYTES");
   c.registry = TextSetting("ICAT_REGISTRY");
+  c.registry_upstream = TextSetting("ICAT_REGISTRY_UPSTREAM");
+  c.registry_events_secret = SecretSetting("ICAT_REGISTRY_EVENTS_SECRET_FILE");
   c.worker_cache_bytes = static_cast<size_t>(IntSetting("ICAT_WORKER_CACHE_MB")) << 20;
   c.worker_cache_seconds = IntSetting("ICAT_WORKER_CACHE_SECONDS");
   c.log_level = TextSetting("ICAT_LOG_LEVEL");

@@ -63,7 +63,7 @@ const std::vector<Command>& AllCommands() {
         {kTenantFlag,
          {"name", FlagKind::kRequired, "NAME", "what the key is for"},
          {"scopes", FlagKind::kRequired, "SCOPE,...",
-          "comma-separated: read:catalog, read:sbom, read:vulns, admission"},
+          "comma-separated: read:catalog, read:sbom, read:vulns, admission, pull"},
          {"expires", FlagKind::kOptional, "RFC3339", "expiry time (default: never)"}}},
        KeyCreate},
       {"key list", "Lists a tenant's API keys (never their secrets).",

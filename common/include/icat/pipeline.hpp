@@ -32,6 +32,7 @@ struct Principal {
   std::string role;                  // the token's, then (LoadCurrentPerson) the stored one
   std::string email;                 // the person's, once read from the database: for the audit log
   std::string session_id;            // portal callers: their access token's sign-in (JWT sid)
+  std::string publisher;             // registry callers with a publisher credential: its name
 };
 
 // An API key's last-used mark, left by a request for after its reply is out (TouchApiKey, auth.hpp).

@@ -28,6 +28,10 @@ enum class Access {
   // /api/auth/...: the same, any role, for a write on the caller's own account only (their password):
   // not a tenant resource, so not the admin's (docs/portal.md). CheckRouteTable keeps it under /api/auth/.
   kPortalSelf,
+  // /v2/ (the registry, docs/registry.md): HTTP Basic, the password an API key holding `scope` (a
+  // tenant, which pulls what its licences name) or a publisher's (the vendor, which pushes). Every
+  // error is answered in the registry's own shape (Route::refusal).
+  kRegistry,
 };
 
 // A route of the portal: an access token and X-Tenant, whatever the role (kPortal, kPortalAdmin,

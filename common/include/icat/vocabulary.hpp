@@ -13,13 +13,15 @@ inline constexpr std::array<std::string_view, 5> kSeverities = {"critical", "hig
 // not-affected comes from VEX statements and never counts.
 inline constexpr std::array<std::string_view, 5> kFixStates = {"fixed", "not-fixed", "wont-fix", "unknown",
                                                                "not-affected"};
-// What an API key may be allowed.
-inline constexpr std::array<std::string_view, 4> kScopes = {"read:catalog", "read:sbom", "read:vulns", "admission"};
+// What an API key may be allowed; `pull`: the registry's images of the tenant's licences (docs/registry.md).
+inline constexpr std::array<std::string_view, 5> kScopes = {"read:catalog", "read:sbom", "read:vulns", "admission",
+                                                            "pull"};
 // A portal user's role, most powerful first.
 inline constexpr std::array<std::string_view, 3> kRoles = {"admin", "user", "viewer"};
 // The outbox events a webhook can subscribe to.
-inline constexpr std::array<std::string_view, 6> kEventTypes = {
-    "scan.completed", "vulnerability.detected", "vulnerability.fixed", "cve_watch.matched", "vex.updated", "ping"};
+inline constexpr std::array<std::string_view, 7> kEventTypes = {
+    "scan.completed", "vulnerability.detected", "vulnerability.fixed", "cve_watch.matched", "vex.updated", "ping",
+    "version.published"};
 // A vendor VEX statement's status, and the justification of a not_affected one, as OpenVEX names
 // them (docs/vex.md); CycloneDX analyses are mapped onto these.
 inline constexpr std::array<std::string_view, 4> kVexStatuses = {"not_affected", "affected", "fixed",

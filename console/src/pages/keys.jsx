@@ -27,6 +27,7 @@ const kScopes = [
   ["read:sbom", "read:sbom: download SBOMs (SPDX, CycloneDX)"],
   ["read:vulns", "read:vulns: read vulnerabilities and look up CVEs"],
   ["admission", "admission: the Kubernetes admission webhook"],
+  ["pull", "pull: pull the licensed images from the registry (docker, skopeo, a cluster's imagePullSecret)"],
 ];
 
 const kStateTone = { active: "good", revoked: "bad", expired: "quiet" };
@@ -40,6 +41,7 @@ function exampleCalls(secret, scopes) {
     "read:sbom": `curl ${auth} "${base}/v1/images/IMAGE_ID/sbom?format=spdx"`,
     "read:vulns": `curl ${auth} ${base}/v1/cve/CVE-2024-3094`,
     admission: `curl -X POST ${auth} -H "Content-Type: application/json" --data @admission-review.json ${base}/v1/admission`,
+    pull: `skopeo login -u ${location.hostname.split(".")[0]} -p ${secret} ${location.host}`,
   };
   return kScopes.filter(([scope]) => scopes.includes(scope)).map(([scope]) => calls[scope]);
 }

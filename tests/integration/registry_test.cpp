@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "icat/crypto.hpp"
+#include "receiver.hpp"
 #include "registry_support.hpp"
 
 namespace it = icat::test;
@@ -132,9 +133,10 @@ BOOST_AUTO_TEST_CASE(a_refused_credential_gets_the_registrys_error_and_a_basic_c
   ExpectChallenge(it::Get(path, it::Basic(p.tenant.subdomain(), expired)));
 
   // A revoke is in force at once, however recently the key pulled.
-  BOOST_TEST(it::Get(path, p.Auth()).status == 200);
+  const std::string tags = "/v2/" + p.image.name + "/tags/list";
+  BOOST_TEST(it::Get(tags, p.Auth()).status == 200);
   p.tenant.RevokeKey(p.key.substr(0, 14));
-  ExpectChallenge(it::Get(path, p.Auth()));
+  ExpectChallenge(it::Get(tags, p.Auth()));
   BOOST_TEST(it::SkopeoInspect(p.image.name + ":1.0", p.Creds()).exit_code != 0);
   BOOST_TEST(it::SkopeoInspect(p.image.name + ":1.0", "").exit_code != 0);
 }
@@ -191,6 +193,27 @@ BOOST_AUTO_TEST_CASE(a_publishers_push_publishes_a_version_once_and_tells_its_li
   BOOST_TEST(!p.VersionDigest("latest"));
   BOOST_TEST(it::PgQuery("SELECT 1 FROM events WHERE tenant_id = $1 AND type = 'version.published'", {p.tenant.id()})
                  .size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_licensee_subscribed_to_version_published_gets_the_push_delivered) {
+  it::Tenant tenant;
+  it::RegistryImage image = it::CreateRegistryImage("hook");
+  tenant.License(image.image);
+  it::Receiver receiver;
+  it::PgQuery("INSERT INTO webhooks (tenant_id, url, events, secret) VALUES ($1, $2, '{version.published}', $3)",
+              {tenant.id(), receiver.Url(), "whsec_" + icat::Base64Encode(icat::RandomBytes(32))});
+  it::OciImage oci = it::BuildOciImage("2.1", "delivered");
+  BOOST_TEST_REQUIRE(it::SkopeoPush(oci, image.name, it::PublisherCreds()).exit_code == 0);
+  auto got = receiver.WaitFor(1, 15s);
+  BOOST_TEST_REQUIRE(got.size() == 1u);
+  rapidjson::Document body;
+  body.Parse(got[0].body.c_str());
+  BOOST_TEST_REQUIRE(body.IsObject());
+  BOOST_TEST(it::StringMember(body, "type") == "version.published");
+  BOOST_TEST(it::StringMember(body["data"]["image"], "repository") == image.image.repository);
+  BOOST_TEST(it::StringMember(body["data"]["version"], "tag") == "2.1");
+  BOOST_TEST(it::StringMember(body["data"]["version"], "digest") == oci.digest);
+  BOOST_TEST(it::IntMember(body["data"]["version"], "sizeBytes") == oci.bytes);
 }
 
 BOOST_AUTO_TEST_CASE(notifications_need_the_registrys_secret) {

@@ -3,6 +3,7 @@
 // like one that does not exist, refusals come in the registry's error shape, a publisher's push
 // publishes a version, and pulls are counted and audited.
 #include <boost/test/unit_test.hpp>
+#include <cstdlib>
 #include <thread>
 
 #include "icat/crypto.hpp"
@@ -214,6 +215,37 @@ BOOST_AUTO_TEST_CASE(a_licensee_subscribed_to_version_published_gets_the_push_de
   BOOST_TEST(it::StringMember(body["data"]["version"], "tag") == "2.1");
   BOOST_TEST(it::StringMember(body["data"]["version"], "digest") == oci.digest);
   BOOST_TEST(it::IntMember(body["data"]["version"], "sizeBytes") == oci.bytes);
+}
+
+// The registry keeps notifications in memory: a restart while they fail loses them. The reconciler
+// (icatctl registry reconcile, which make run runs a minute apart) publishes what they missed.
+BOOST_AUTO_TEST_CASE(a_push_whose_notification_was_lost_is_published_by_the_reconciler) {
+  it::Tenant tenant;
+  it::RegistryImage image = it::CreateRegistryImage("lost");
+  tenant.License(image.image);
+  it::OciImage oci = it::BuildOciImage("3.0", "notification lost");
+  {
+    // Notifications fail (the pool's socket is away), and the push goes straight to the registry.
+    it::HiddenPoolSocket hidden("registry");
+    const char* upstream = std::getenv("ICAT_REGISTRY_UPSTREAM");
+    BOOST_TEST_REQUIRE(upstream != nullptr);
+    std::string host = std::string(upstream).substr(std::string("http://").size());
+    it::ProcessResult pushed = it::Skopeo({"copy", "--dest-tls-verify=false", "oci:" + oci.layout + ":3.0",
+                                           "docker://" + host + "/" + image.name + ":3.0"});
+    BOOST_TEST_REQUIRE(pushed.exit_code == 0, pushed.err);
+    it::Stack("registry-stop");
+    it::Stack("registry-start");
+  }
+  std::this_thread::sleep_for(2s);
+  auto versions = [&] { return it::PgQuery("SELECT digest FROM image_versions WHERE image_id = $1", {image.image.id}); };
+  BOOST_TEST_REQUIRE(versions().empty(), "the notification was not lost; the test proves nothing");
+  it::ProcessResult reconciled = it::Icatctl({"registry", "reconcile"});
+  BOOST_TEST_REQUIRE(reconciled.exit_code == 0, reconciled.err);
+  BOOST_TEST_REQUIRE(versions().size() == 1u);
+  BOOST_TEST(*versions()[0][0] == oci.digest);
+  BOOST_TEST(it::Icatctl({"registry", "reconcile"}).exit_code == 0);  // a second pass changes nothing
+  BOOST_TEST(versions().size() == 1u);
+  BOOST_TEST(it::SkopeoInspect(image.name + ":3.0", tenant.subdomain() + ":" + tenant.CreateKey("pull")).exit_code == 0);
 }
 
 BOOST_AUTO_TEST_CASE(notifications_need_the_registrys_secret) {

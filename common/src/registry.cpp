@@ -1,5 +1,7 @@
 #include "icat/registry.hpp"
 
+#include <limits>
+
 #include "icat/json.hpp"
 
 namespace icat {
@@ -67,7 +69,7 @@ std::optional<long long> ManifestImageBytes(std::string_view manifest_json) {
   long long total = 0;
   auto add = [&total](const rapidjson::Value& descriptor) {
     long long size = SizeOf(descriptor);
-    if (size < 0) return false;
+    if (size < 0 || size > std::numeric_limits<long long>::max() - total) return false;
     total += size;
     return true;
   };

@@ -436,15 +436,16 @@ BOOST_AUTO_TEST_CASE(require_digest_names_the_digest_of_a_known_version) {
   BOOST_TEST((Judge(Pending(written, version), policy).outcome == Outcome::kPassed));
   // A host known only by its capitals is written as that host, not as a Docker Hub path.
   JudgedImage capitals = Judge(Pending("MYHOST/hardened/nginx:1.27", version), policy);
-  BOOST_TEST(capitals.reasons.at(0).message == "not pinned to a digest: write MYHOST/hardened/nginx@sha256:" +
-                                                   std::string(64, 'c'));
+  BOOST_TEST(capitals.reasons.at(0).message ==
+             "not pinned to a digest: write MYHOST/hardened/nginx@sha256:" + std::string(64, 'c'));
 }
 
 BOOST_AUTO_TEST_CASE(require_catalog_registry_admits_the_host_of_the_services_registry_only) {
   icat::AdmissionPolicy policy = Permissive();
   policy.require_catalog_registry = true;
-  for (const std::string& ok : {std::string("localhost:8443/hardened/nginx:1.27"), "LocalHost:8443/hardened/nginx@" + kDigest,
-                                std::string("localhost:8443/other/path/x")}) {
+  for (const std::string& ok :
+       {std::string("localhost:8443/hardened/nginx:1.27"), "LocalHost:8443/hardened/nginx@" + kDigest,
+        std::string("localhost:8443/other/path/x")}) {
     BOOST_TEST_CONTEXT(ok) { BOOST_TEST((Judge(Pending(ok), policy).outcome == Outcome::kPassed)); }
   }
   // Docker Hub in each of its spellings, the same host on another port or none, another host.
@@ -472,8 +473,8 @@ BOOST_AUTO_TEST_CASE(require_catalog_registry_denies_a_catalogue_digest_from_a_m
   policy.require_catalog_registry = true;
   JudgedImage mirror = Judge(Pending("mirror.example.test/hardened/nginx@" + kDigest, Resolved()), policy);
   BOOST_TEST((Rules(mirror) == std::vector<std::string>{"requireCatalogRegistry"}));
-  BOOST_TEST((Judge(Pending("localhost:8443/hardened/nginx@" + kDigest, Resolved()), policy).outcome ==
-              Outcome::kPassed));
+  BOOST_TEST(
+      (Judge(Pending("localhost:8443/hardened/nginx@" + kDigest, Resolved()), policy).outcome == Outcome::kPassed));
 }
 
 BOOST_AUTO_TEST_CASE(severity_threshold_counts_at_or_above_and_names_the_cves) {

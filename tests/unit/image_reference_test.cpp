@@ -59,7 +59,8 @@ BOOST_AUTO_TEST_CASE(a_bracketed_host_is_an_ipv6_address_with_a_colon_and_normal
 // MYHOST). Lower-cased, "myhost/app" would be Docker Hub's myhost/app: such a host keeps its
 // capitals, so its normalised form names the same registry. Every other host is lower-cased.
 BOOST_AUTO_TEST_CASE(a_host_known_only_by_its_capitals_keeps_them_and_normalises_to_itself) {
-  for (const char* text : {"MYHOST/app", "Myhost/hardened/nginx:1.27", "REGISTRY/x@sha256:" 
+  for (const char* text : {"MYHOST/app", "Myhost/hardened/nginx:1.27",
+                           "REGISTRY/x@sha256:"
                            "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}) {
     BOOST_TEST_CONTEXT(text) {
       std::optional<icat::ImageReference> ref = icat::ParseImageReference(text);

@@ -27,9 +27,9 @@ struct ImageReference {
 
 // Parses a reference per the Docker reference grammar: [host[:port]/]path[:tag][@digest], where the
 // first component is a host when it contains '.' or ':', is "localhost", or has upper case letters;
-// "index.docker.io" is docker.io; a one-component Docker Hub path gains "library/". A normalised
-// reference parses again to itself. Digests are
+// "index.docker.io" is docker.io; a one-component Docker Hub path gains "library/". Digests are
 // sha256, sha384 or sha512 in lower-case hex of their length. nullopt when the text is not one.
+// A normalised reference parses again to itself.
 std::optional<ImageReference> ParseImageReference(std::string_view text);
 
 // A tag of the grammar: [A-Za-z0-9_][A-Za-z0-9_.-]{0,127} (image_versions.tag holds no other).
@@ -66,7 +66,7 @@ std::optional<VersionRef> ParseVersionRef(std::string_view text);
 // SQL: the catalogue versions image references resolve to, as the admission webhook judges them and
 // GET /v1/images?reference= answers. $1 tenant, $2 digests ('' for none), $3 repositories, $4 tags
 // (EffectiveTag); arrays of equal length. One row per reference that resolved: its 1-based position
-// n, version_id, image_id, image_name, tag, digest (the version's), and scanned (the version has a scan).
+// n, version_id, image_id, image_name, tag, digest (the version's) and scanned (it has a scan).
 // A reference with a digest resolves by that digest only (the runtime pulls those bytes, whatever
 // the tag says), preferring a version of the same repository, then the newest published; one
 // without, by repository and tag. Only licensed images resolve.

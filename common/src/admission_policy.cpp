@@ -117,6 +117,7 @@ std::string AdmissionPolicyJson(const AdmissionPolicy& p) {
   WriteBool(w, "denyWatchedCves", p.deny_watched_cves);
   WriteBool(w, "trustVendorVex", p.trust_vendor_vex);
   WriteBool(w, "requireDigest", p.require_digest);
+  WriteBool(w, "requireCatalogRegistry", p.require_catalog_registry);
   WriteKey(w, "exceptions");
   w.StartArray();
   for (const PolicyException& e : p.exceptions) {
@@ -167,6 +168,7 @@ AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vecto
   if (auto v = reader.Bool("denyWatchedCves", Need::kOptional)) p.deny_watched_cves = *v;
   if (auto v = reader.Bool("trustVendorVex", Need::kOptional)) p.trust_vendor_vex = *v;
   if (auto v = reader.Bool("requireDigest", Need::kOptional)) p.require_digest = *v;
+  if (auto v = reader.Bool("requireCatalogRegistry", Need::kOptional)) p.require_catalog_registry = *v;
   if (const rapidjson::Value* list = reader.Member("exceptions", Need::kOptional)) {
     if (!list->IsArray()) {
       reader.Issue("exceptions", "must be an array of objects");

@@ -151,7 +151,10 @@ std::optional<ImageReference> ParseImageReference(std::string_view text) {
   size_t slash = text.find('/');
   if (slash != std::string_view::npos && LooksLikeDomain(text.substr(0, slash))) {
     if (!IsDomain(text.substr(0, slash))) return std::nullopt;
-    ref.domain = Lower(text.substr(0, slash));
+    // Host names are compared without regard to case, so lower case is the normal form; but a host
+    // known only by its capitals ("MYHOST") keeps them, as lower-cased it would read as a Docker Hub path.
+    std::string lower = Lower(text.substr(0, slash));
+    ref.domain = LooksLikeDomain(lower) ? lower : std::string(text.substr(0, slash));
     ref.path = std::string(text.substr(slash + 1));
   } else {
     ref.domain = "docker.io";

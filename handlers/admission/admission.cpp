@@ -5,6 +5,7 @@
 
 #include "icat/errors.hpp"
 #include "icat/metrics.hpp"
+#include "icat/registry.hpp"
 
 namespace icat::admission {
 
@@ -38,8 +39,8 @@ Reply AdmitReview(Context& ctx) {
   TenantRules rules = LoadTenantRules(ctx);
   std::vector<JudgedImage> images = PlanImages(request, rules.policy);
   ResolveImages(ctx, rules, images);
-  long long now = std::time(nullptr);
-  for (JudgedImage& image : images) JudgeImage(image, rules.policy, rules.watched, now);
+  JudgeContext context{rules.watched, std::string(RegistryHost(ctx.config.registry)), std::time(nullptr)};
+  for (JudgedImage& image : images) JudgeImage(image, rules.policy, context);
   Verdict verdict = Decide(rules.policy.mode, images);
   RecordDecision(ctx, request, rules.policy.mode, images, verdict);
   metrics::Add(OutcomeMetric(verdict, images));

@@ -81,6 +81,7 @@ inline constexpr std::string_view kRuleRegistries = "allowedRegistries";
 inline constexpr std::string_view kRuleSeverity = "severityThreshold";
 inline constexpr std::string_view kRuleWatched = "denyWatchedCves";
 inline constexpr std::string_view kRuleDigest = "requireDigest";
+inline constexpr std::string_view kRuleCatalogRegistry = "requireCatalogRegistry";
 
 // Severity ranks: 4 critical, 3 high, 2 medium, 1 low, 0 unknown (or anything else).
 int SeverityRank(std::string_view severity);
@@ -106,6 +107,7 @@ struct Resolution {
   bool scanned = false;           // the version has a scan; without one its findings are unknown, not none
   // The same kind of findings whose package the vendor's VEX marks not_affected (trustVendorVex).
   std::vector<Finding> vendor_not_affected;
+  std::string digest;  // the version's manifest digest: what requireDigest tells a tag-only reference to write
 };
 
 struct Reason {
@@ -140,11 +142,18 @@ struct JudgedImage {
 // that are not judged.
 std::vector<JudgedImage> PlanImages(const AdmissionRequest& request, const AdmissionPolicy& policy);
 
+// What the rules read besides the policy: the tenant's CVE watch list, the host (and port) of the
+// service's registry (RegistryHost of ICAT_REGISTRY, for requireCatalogRegistry), and now in epoch
+// seconds (exception expiry, grace periods).
+struct JudgeContext {
+  std::vector<std::string> watched;
+  std::string registry_host;
+  long long now = 0;
+};
+
 // Applies every rule of the policy to a kPending image (whose resolution, if any, is filled in),
-// setting its outcome, reasons and excepted CVEs. watched: the tenant's CVE watch list; now: epoch
-// seconds, for exception expiry and grace periods.
-void JudgeImage(JudgedImage& image, const AdmissionPolicy& policy, const std::vector<std::string>& watched,
-                long long now);
+// setting its outcome, reasons and excepted CVEs.
+void JudgeImage(JudgedImage& image, const AdmissionPolicy& policy, const JudgeContext& context);
 
 // What the webhook answers.
 struct Verdict {

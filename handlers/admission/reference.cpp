@@ -7,6 +7,14 @@
 
 namespace icat::admission {
 
+namespace {
+// The text with its host (what precedes the first '/') in lower case.
+std::string LowerHost(std::string_view text) {
+  size_t slash = text.find('/');
+  return Lower(text.substr(0, slash)) + std::string(slash == std::string_view::npos ? "" : text.substr(slash));
+}
+}  // namespace
+
 bool GlobMatch(std::string_view pattern, std::string_view text) {
   // Iterative matcher with one backtrack point: linear in practice, no recursion.
   size_t p = 0, t = 0;
@@ -29,13 +37,13 @@ bool GlobMatch(std::string_view pattern, std::string_view text) {
   return p == pattern.size();
 }
 
-bool RegistryAllowed(const std::vector<std::string>& prefixes, std::string_view repository) {
+bool RegistryAllowed(const std::vector<std::string>& prefixes, std::string_view repository_as_parsed) {
   if (prefixes.empty()) return true;
+  std::string repository = LowerHost(repository_as_parsed);  // a host known only by its capitals keeps them
   for (std::string prefix : prefixes) {
     while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
     if (prefix.empty()) continue;
-    size_t slash = prefix.find('/');
-    prefix = Lower(prefix.substr(0, slash)) + (slash == std::string::npos ? "" : prefix.substr(slash));
+    prefix = LowerHost(prefix);
     if (repository == prefix) return true;
     if (repository.size() > prefix.size() && repository.substr(0, prefix.size()) == prefix &&
         repository[prefix.size()] == '/') {

@@ -79,7 +79,8 @@ void Resolve(Context& ctx, const TenantRules& rules, const std::vector<JudgedIma
   Rows rows = ctx.db.Run(kResolveImages, {ctx.principal.tenant_id, TextArrayLiteral(digests),
                                           TextArrayLiteral(repositories), TextArrayLiteral(tags)});
   const int position = rows.Column("n"), version_id = rows.Column("version_id"), image_id = rows.Column("image_id"),
-            image_name = rows.Column("image_name"), tag = rows.Column("tag"), scanned = rows.Column("scanned");
+            image_name = rows.Column("image_name"), tag = rows.Column("tag"), scanned = rows.Column("scanned"),
+            digest = rows.Column("digest");
   for (int row = 0; row < rows.size(); row++) {
     long long n = rows.Int(row, position);  // the 1-based position of the asked image
     if (n < 1 || n > static_cast<long long>(asked.size())) continue;
@@ -88,7 +89,9 @@ void Resolve(Context& ctx, const TenantRules& rules, const std::vector<JudgedIma
                                           std::string(rows.Text(row, image_name)),
                                           std::string(rows.Text(row, tag)),
                                           {},
-                                          rows.Bool(row, scanned)};
+                                          rows.Bool(row, scanned),
+                                          {},
+                                          std::string(rows.Text(row, digest))};
   }
   ReadFindings(ctx, rules, asked);
 }

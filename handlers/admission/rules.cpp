@@ -189,8 +189,27 @@ void JudgeWatched(JudgedImage& image, const VulnerabilityView& view, const Admis
                            cves});
 }
 
+// requireDigest: a tag can be moved to other bytes, a digest cannot. The reason says what to write
+// instead: the digest of the version the tag names now, when it is a version of the catalogue.
+void JudgeDigest(JudgedImage& image, const AdmissionPolicy& policy) {
+  const ImageReference& ref = *image.reference;
+  if (!policy.require_digest || ref.digest) return;
+  std::string pinned = ref.Repository() + "@" + (image.resolution ? image.resolution->digest : "sha256:<digest>");
+  image.reasons.push_back({std::string(kRuleDigest), "not pinned to a digest: write " + pinned, {}});
+}
+
+// requireCatalogRegistry: the host of the reference is the service's registry. Hosts compare without
+// regard to case; a port is part of the host (localhost:8443 is not localhost).
+void JudgeCatalogRegistry(JudgedImage& image, const AdmissionPolicy& policy, std::string_view registry_host) {
+  const ImageReference& ref = *image.reference;
+  if (!policy.require_catalog_registry || Lower(ref.domain) == Lower(registry_host)) return;
+  image.reasons.push_back({std::string(kRuleCatalogRegistry),
+                           ref.Repository() + " is not on the catalogue's registry " + std::string(registry_host),
+                           {}});
+}
+
 // The rules that need only the reference and whether it resolved.
-void JudgeReference(JudgedImage& image, const AdmissionPolicy& policy) {
+void JudgeReference(JudgedImage& image, const AdmissionPolicy& policy, std::string_view registry_host) {
   const ImageReference& ref = *image.reference;
   if (!RegistryAllowed(policy.allowed_registries, ref.Repository())) {
     image.reasons.push_back(
@@ -198,9 +217,8 @@ void JudgeReference(JudgedImage& image, const AdmissionPolicy& policy) {
          ref.Repository() + " is not under an allowed registry (" + Join(policy.allowed_registries, ", ") + ")",
          {}});
   }
-  if (policy.require_digest && !ref.digest) {
-    image.reasons.push_back({std::string(kRuleDigest), "the reference is not pinned to a digest (@sha256:...)", {}});
-  }
+  JudgeCatalogRegistry(image, policy, registry_host);
+  JudgeDigest(image, policy);
   if (policy.require_catalog_images && !image.resolution) {
     std::string what = ref.digest ? "digest " + *ref.digest : ref.Repository() + ":" + ref.EffectiveTag();
     image.reasons.push_back({std::string(kRuleCatalog), what + " is not a version of your licensed catalogue", {}});
@@ -292,18 +310,17 @@ std::vector<JudgedImage> PlanImages(const AdmissionRequest& request, const Admis
   return images;
 }
 
-void JudgeImage(JudgedImage& image, const AdmissionPolicy& policy, const std::vector<std::string>& watched,
-                long long now) {
+void JudgeImage(JudgedImage& image, const AdmissionPolicy& policy, const JudgeContext& context) {
   if (image.outcome != Outcome::kPending) return;
   if (!image.reference) {
     image.reasons.push_back({std::string(kRuleImageReference), "not a valid image reference", {}});
   } else {
-    JudgeReference(image, policy);
+    JudgeReference(image, policy, context.registry_host);
     if (image.resolution) {
       VulnerabilityView view = ViewOf(*image.resolution, policy);
-      JudgeScan(image, policy, now);
-      JudgeSeverity(image, view, policy, now);
-      JudgeWatched(image, view, policy, watched, now);
+      JudgeScan(image, policy, context.now);
+      JudgeSeverity(image, view, policy, context.now);
+      JudgeWatched(image, view, policy, context.watched, context.now);
       for (const Finding& f : view.vendor_not_affected) image.vendor_not_affected_cves.push_back(f.vuln_id);
     }
   }

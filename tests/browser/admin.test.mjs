@@ -240,6 +240,7 @@ test("an admin changes the admission policy in its form, adds an exception, and 
     await (await byRole(page, "combobox", "Mode")).select("warn");
     await retype(await byLabel(page, "Grace period in days"), "7");
     await check(page, "Only references pinned by digest");
+    await check(page, "Only images from this service's registry");
     await clickButton(page, "Add an exception");
     const exception = await page.waitForSelector("fieldset.exception:last-of-type");
     // The page moves the focus after the new row renders (an effect): wait for it, do not race it.
@@ -260,6 +261,7 @@ test("an admin changes the admission policy in its form, adds an exception, and 
     assert.equal(policy.mode, "warn");
     assert.equal(policy.gracePeriodDays, 7);
     assert.equal(policy.requireDigest, true);
+    assert.equal(policy.requireCatalogRegistry, true);
     assert.deepEqual(policy.exceptions, [{ cveId: "CVE-2024-3094", imageId: null, justification: "xz is not executed in these images", expiresAt }]);
 
     // A namespace Kubernetes would not accept: the API says which line and why.

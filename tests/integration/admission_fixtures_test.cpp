@@ -1,8 +1,14 @@
 // POST /v1/admission with the real AdmissionReview requests of ../shared/fixtures/admission
 // (captured by connaisseur on EKS, and the Kubernetes API round-trip fixture), as they are.
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <boost/test/unit_test.hpp>
 
 #include "admission_support.hpp"
+#include "icat/config.hpp"
+#include "icat/registry.hpp"
+#include "icat/text.hpp"
 #include "scans_support.hpp"
 
 namespace it = icat::test;
@@ -49,6 +55,38 @@ const std::vector<Expected> kDefaultPolicy = {
     // Kind kindValue, operation operationValue: nothing it judges.
     {"kubernetes_api-testdata_admission.k8s.io.v1.AdmissionReview.json", "uidValue", true, {}},
 };
+
+// The review with every container image `from` of its objects replaced by `to`: a variant of a
+// real review that names images of the test's catalogue.
+void ReplaceImage(rapidjson::Value& value, const std::string& from, const std::string& to,
+                  rapidjson::Document::AllocatorType& allocator) {
+  if (value.IsArray()) {
+    for (rapidjson::Value& item : value.GetArray()) ReplaceImage(item, from, to, allocator);
+  } else if (value.IsObject()) {
+    for (auto& member : value.GetObject()) {
+      if (member.name == "image" && member.value.IsString() && member.value.GetString() == from) {
+        member.value.SetString(to.c_str(), static_cast<rapidjson::SizeType>(to.size()), allocator);
+      } else {
+        ReplaceImage(member.value, from, to, allocator);
+      }
+    }
+  }
+}
+
+std::string WithImage(const std::string& review, const std::string& from, const std::string& to) {
+  rapidjson::Document d;
+  d.Parse(review.c_str());
+  ReplaceImage(d["request"], from, to, d.GetAllocator());
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  d.Accept(writer);
+  std::string text = buffer.GetString();
+  BOOST_TEST_REQUIRE(text.find(to) != std::string::npos, "the review names " << from);
+  return text;
+}
+
+// The host (and port) of the stack's registry, as the handlers read ICAT_REGISTRY.
+std::string RegistryHost() { return icat::Lower(icat::RegistryHost(icat::TextSetting("ICAT_REGISTRY"))); }
 
 // The decisions of a tenant, oldest first: request uid, allowed, dry run.
 std::vector<it::PgRow> Decisions(const it::Tenant& tenant) {
@@ -126,6 +164,71 @@ BOOST_AUTO_TEST_CASE(reviews_of_catalogue_images_are_allowed) {
   BOOST_TEST(
       !it::ExpectAnswer(it::PostReview(key, Fixture("connaisseur_08_job.json")), "4b84524b-2dc4-4e69-935d-833c86ff0c10")
            .allowed);
+}
+
+// "Only licensed, pinned images from our registry": the real Pod (charlie-image by digest, from
+// Docker Hub) and ReplicationController (nginx, a tag) reviews, as they are and with their images
+// moved to the stack's registry.
+BOOST_AUTO_TEST_CASE(real_reviews_under_require_catalog_registry_and_require_digest) {
+  it::Tenant tenant;
+  std::string key = tenant.CreateKey("admission");
+  const std::string host = RegistryHost();
+  const std::string charlie = "securesystemsengineering/charlie-image@" + kCharlieDigest;
+  std::string suffix = it::RandomSuffix(8);
+  const std::string charlie_here = host + "/it/charlie-" + suffix;
+  const std::string nginx_here = host + "/it/nginx-" + suffix;
+  const std::string nginx_digest = it::RandomDigest();
+  it::IcatctlOk({"image", "create", "--name", "it-fx-rc-charlie-" + suffix, "--repository", charlie_here});
+  it::IcatctlOk(
+      {"version", "add", "--image", "it-fx-rc-charlie-" + suffix, "--tag", "test", "--digest", kCharlieDigest});
+  it::IcatctlOk({"image", "create", "--name", "it-fx-rc-nginx-" + suffix, "--repository", nginx_here});
+  it::IcatctlOk({"version", "add", "--image", "it-fx-rc-nginx-" + suffix, "--tag", "latest", "--digest", nginx_digest});
+  for (const std::string& name : {"it-fx-rc-charlie-" + suffix, "it-fx-rc-nginx-" + suffix}) {
+    it::IcatctlOk({"license", "grant", "--tenant", tenant.subdomain(), "--image", name});
+  }
+  for (const it::PgRow& version : it::PgQuery("SELECT v.id FROM image_versions v JOIN images i ON i.id = v.image_id "
+                                              "WHERE i.name IN ($1, $2)",
+                                              {"it-fx-rc-charlie-" + suffix, "it-fx-rc-nginx-" + suffix})) {
+    it::InsertLatestScan(*version[0], {});
+  }
+  const std::string pod = Fixture("connaisseur_02_pod.json"), pod_uid = "0c3331b6-1812-11ea-b3fc-02897404852e";
+  const std::string rc = Fixture("connaisseur_05_replication_controller.json"),
+                    rc_uid = "faa399ba-a51b-4790-a404-dd1aaac7421e";
+  auto put_policy = [&](const std::string& json) {
+    it::PgQuery(
+        "INSERT INTO admission_policies (tenant_id, policy) VALUES ($1, $2::jsonb) ON CONFLICT (tenant_id) "
+        "DO UPDATE SET policy = EXCLUDED.policy",
+        {tenant.id(), json});
+  };
+
+  put_policy(R"({"requireCatalogRegistry": true})");
+  // The digest is a licensed version, but the Pod pulls it from Docker Hub.
+  it::AdmissionAnswer hub = it::ExpectAnswer(it::PostReview(key, pod), pod_uid);
+  BOOST_TEST(!hub.allowed);
+  BOOST_TEST(hub.message.find(charlie +
+                              " (container test-connaisseur): requireCatalogRegistry: "
+                              "docker.io/securesystemsengineering/charlie-image is not on the catalogue's registry " +
+                              host) != std::string::npos,
+             hub.message);
+  std::string pod_here = WithImage(pod, charlie, charlie_here + "@" + kCharlieDigest);
+  BOOST_TEST(it::ExpectAnswer(it::PostReview(key, pod_here), pod_uid).allowed);
+
+  put_policy(R"({"requireCatalogRegistry": true, "requireDigest": true})");
+  std::string rc_tag = WithImage(rc, "nginx", nginx_here);  // the implicit tag latest
+  it::AdmissionAnswer tag = it::ExpectAnswer(it::PostReview(key, rc_tag), rc_uid);
+  BOOST_TEST(!tag.allowed);
+  const std::string write = nginx_here + "@" + nginx_digest;
+  BOOST_TEST(tag.message.find("requireDigest: not pinned to a digest: write " + write) != std::string::npos,
+             tag.message);
+  BOOST_TEST(tag.message.find("requireCatalogRegistry") == std::string::npos, tag.message);
+  BOOST_TEST(it::ExpectAnswer(it::PostReview(key, WithImage(rc, "nginx", write)), rc_uid).allowed);
+  // The fixture as it is breaks both rules (and is no catalogue image).
+  it::AdmissionAnswer both = it::ExpectAnswer(it::PostReview(key, rc), rc_uid);
+  BOOST_TEST(!both.allowed);
+  for (const char* rule : {"requireCatalogRegistry", "requireDigest", "requireCatalogImages"}) {
+    BOOST_TEST(both.message.find(rule) != std::string::npos, rule << ": " << both.message);
+  }
+  BOOST_TEST(it::ExpectAnswer(it::PostReview(key, pod_here), pod_uid).allowed);
 }
 
 BOOST_AUTO_TEST_CASE(v1beta1_reviews_are_400_naming_api_version) {

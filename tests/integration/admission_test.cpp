@@ -11,6 +11,9 @@
 
 #include "admission_support.hpp"
 #include "icat/api_key.hpp"
+#include "icat/config.hpp"
+#include "icat/registry.hpp"
+#include "icat/text.hpp"
 
 namespace it = icat::test;
 
@@ -146,6 +149,15 @@ struct Cluster {
 };
 
 std::string TagRef(const it::Image& image) { return image.repository + ":" + image.versions.at(0).tag; }
+
+// The host (and port) of the stack's registry, as the handlers read ICAT_REGISTRY.
+std::string RegistryHost() { return icat::Lower(icat::RegistryHost(icat::TextSetting("ICAT_REGISTRY"))); }
+
+// Moves the image's repository onto the stack's registry host (<host>/it/<name>).
+void PutOnRegistry(it::Image& image) {
+  image.repository = RegistryHost() + "/it/" + image.name;
+  it::PgQuery("UPDATE images SET repository = $2 WHERE id = $1", {image.id, image.repository});
+}
 std::string DigestRef(const it::Image& image) { return image.repository + "@" + image.versions.at(0).digest; }
 
 struct FindingSpec {
@@ -670,14 +682,30 @@ BOOST_AUTO_TEST_CASE(require_scan_denies_a_version_never_scanned) {
   BOOST_TEST(c.Pod({TagRef(image)}).allowed);
 }
 
-BOOST_AUTO_TEST_CASE(require_digest_denies_tags_alone) {
+// The denial of a tag says what to write instead: for a version of the catalogue, its digest, and
+// what it says passes.
+BOOST_AUTO_TEST_CASE(require_digest_denies_tags_alone_and_names_the_digest_to_write) {
   Cluster c;
   it::Image image = c.Image("digest");
   c.Policy(R"({"requireDigest": true})");
-  it::AdmissionAnswer a = c.Pod({TagRef(image)});
+  ReviewSpec spec;
+  spec.containers = {TagRef(image)};
+  it::AdmissionAnswer a = c.Review(spec);
   BOOST_TEST(!a.allowed);
-  BOOST_TEST(Contains(a.message, "requireDigest: the reference is not pinned to a digest"), a.message);
+  const std::string write = "requireDigest: not pinned to a digest: write " + DigestRef(image);
+  BOOST_TEST(Contains(a.message, TagRef(image) + " (container containers-0): " + write), a.message);
+  Decision d = Recorded(c, spec.uid);
+  BOOST_TEST_REQUIRE(d.reasons.Size() == 1u);
+  BOOST_TEST(it::StringMember(d.reasons[0], "rule") == "requireDigest");
+  BOOST_TEST(it::StringMember(d.reasons[0], "message") == "not pinned to a digest: write " + DigestRef(image));
   BOOST_TEST(c.Pod({DigestRef(image)}).allowed);
+  BOOST_TEST(c.Pod({TagRef(image) + "@" + image.versions[0].digest}).allowed);
+  // A tag the catalogue does not know: the form to write, and requireCatalogImages as before.
+  it::AdmissionAnswer unknown = c.Pod({"nginx:1.27"});
+  BOOST_TEST(
+      Contains(unknown.message, "requireDigest: not pinned to a digest: write docker.io/library/nginx@sha256:<digest>"),
+      unknown.message);
+  BOOST_TEST(Contains(unknown.message, "requireCatalogImages"), unknown.message);
 }
 
 BOOST_AUTO_TEST_CASE(exceptions_lift_a_cve_until_they_expire) {
@@ -716,6 +744,113 @@ BOOST_AUTO_TEST_CASE(stored_policy_fields_left_out_take_their_defaults) {
   BOOST_TEST(a.allowed);
   BOOST_TEST_REQUIRE(a.warnings.size() == 1u);
   BOOST_TEST(Contains(a.warnings[0], "requireCatalogImages"), a.warnings[0]);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// requireCatalogRegistry and requireDigest: "only licensed, pinned images from our registry".
+BOOST_AUTO_TEST_SUITE(admission_registry)
+
+BOOST_AUTO_TEST_CASE(require_catalog_registry_admits_the_services_registry_and_denies_every_other) {
+  Cluster c;
+  it::Image image = c.Image("registry");
+  PutOnRegistry(image);
+  const std::string digest = image.versions[0].digest;
+  const std::string host = RegistryHost();
+  c.Policy(R"({"requireCatalogRegistry": true})");
+  BOOST_TEST(c.Pod({TagRef(image)}).allowed);
+  BOOST_TEST(c.Pod({DigestRef(image)}).allowed);
+  // The host without regard to case (an upper-case host with a '.' or ':' is the same host).
+  BOOST_TEST(c.Pod({icat::Upper(host) + "/it/" + image.name + "@" + digest}).allowed);
+  // The same bytes from a mirror resolve to the catalogue version, but do not come from the registry.
+  it::AdmissionAnswer mirror = c.Pod({"mirror.example.test/it/" + image.name + "@" + digest});
+  BOOST_TEST(!mirror.allowed);
+  BOOST_TEST(Contains(mirror.message, "requireCatalogRegistry: mirror.example.test/it/" + image.name +
+                                          " is not on the catalogue's registry " + host),
+             mirror.message);
+  BOOST_TEST(!Contains(mirror.message, "requireCatalogImages"), mirror.message);
+  // Docker Hub in every spelling, by digest so that only this rule can object.
+  for (std::string hub :
+       {"charlie", "library/charlie", "docker.io/library/charlie", "index.docker.io/library/charlie"}) {
+    BOOST_TEST_CONTEXT(hub) {
+      it::AdmissionAnswer a = c.Pod({hub + "@" + digest});
+      BOOST_TEST(!a.allowed);
+      BOOST_TEST(
+          Contains(a.message, "requireCatalogRegistry: docker.io/library/charlie is not on the catalogue's registry"),
+          a.message);
+    }
+  }
+  // Another port of the same host name is another registry.
+  std::string other_port = host.substr(0, host.find(':')) + ":1" + "/it/" + image.name + "@" + digest;
+  it::AdmissionAnswer port = c.Pod({other_port});
+  BOOST_TEST(!port.allowed);
+  BOOST_TEST(Contains(port.message, "requireCatalogRegistry"), port.message);
+}
+
+// With requireCatalogImages off, the rule alone decides where images come from.
+BOOST_AUTO_TEST_CASE(require_catalog_registry_alone_keeps_out_every_other_registry) {
+  Cluster c;
+  c.Policy(R"({"requireCatalogImages": false, "severityThreshold": null, "requireCatalogRegistry": true})");
+  BOOST_TEST(c.Pod({RegistryHost() + "/anything/else:1"}).allowed);
+  ReviewSpec spec;
+  spec.containers = {"nginx:1.27", "quay.io/x/y:1"};
+  spec.init_containers = {RegistryHost() + "/tools/init:1"};
+  it::AdmissionAnswer a = c.Review(spec);
+  BOOST_TEST(!a.allowed);
+  BOOST_TEST(Contains(a.message, "denied 2 images"), a.message);
+  BOOST_TEST(Contains(a.message, "quay.io/x/y is not on the catalogue's registry " + RegistryHost()), a.message);
+  Decision d = Recorded(c, spec.uid);
+  BOOST_TEST_REQUIRE(d.reasons.Size() == 2u);
+  for (const rapidjson::Value& reason : d.reasons.GetArray()) {
+    BOOST_TEST(it::StringMember(reason, "rule") == "requireCatalogRegistry");
+  }
+  BOOST_TEST(it::StringMember(d.images[2], "outcome") == "passed");
+}
+
+// Both rules are off unless a policy turns them on: with no policy, and with a policy stored before
+// they existed, a tag and another registry's digest of a catalogue version are admitted.
+BOOST_AUTO_TEST_CASE(both_rules_are_off_by_default_and_in_policies_stored_without_them) {
+  Cluster c;
+  it::Image image = c.Image("defaults");
+  PutOnRegistry(image);
+  const std::vector<std::string> images = {TagRef(image), "mirror.example.test/it/x@" + image.versions[0].digest};
+  BOOST_TEST(c.Pod(images).allowed);
+  c.Policy(R"({"mode": "enforce", "allowedRegistries": [], "severityThreshold": "critical"})");
+  BOOST_TEST(c.Pod(images).allowed);
+  c.Policy(R"({"requireDigest": false, "requireCatalogRegistry": false})");
+  BOOST_TEST(c.Pod(images).allowed);
+}
+
+// Each mode treats the two rules as any other: enforce denies, warn warns, audit records; every
+// mode records the reasons.
+BOOST_AUTO_TEST_CASE(both_rules_obey_the_mode_and_are_recorded) {
+  Cluster c;
+  it::Image image = c.Image("modes");
+  PutOnRegistry(image);
+  const std::string tag_from_mirror = "mirror.example.test/it/" + image.name + ":1.0";
+  const std::vector<std::string> rules = {"requireCatalogRegistry", "requireDigest"};
+  for (const char* mode : {"enforce", "warn", "audit"}) {
+    BOOST_TEST_CONTEXT(mode) {
+      c.Policy(R"({"mode": ")" + std::string(mode) +
+               R"(", "requireCatalogImages": false, "requireDigest": true, "requireCatalogRegistry": true})");
+      ReviewSpec spec;
+      spec.containers = {tag_from_mirror};
+      it::AdmissionAnswer a = c.Review(spec);
+      BOOST_TEST(a.allowed == (std::string(mode) != "enforce"));
+      for (const std::string& rule : rules) {
+        if (std::string(mode) == "enforce") BOOST_TEST(Contains(a.message, rule), a.message);
+        bool warned = std::any_of(a.warnings.begin(), a.warnings.end(), [&](const std::string& w) {
+          return Contains(w, "icat admission (warn): " + tag_from_mirror) && Contains(w, rule);
+        });
+        BOOST_TEST(warned == (std::string(mode) == "warn"), rule);
+      }
+      Decision d = Recorded(c, spec.uid);
+      BOOST_TEST(d.mode == mode);
+      std::vector<std::string> recorded;
+      for (const rapidjson::Value& reason : d.reasons.GetArray()) recorded.push_back(it::StringMember(reason, "rule"));
+      BOOST_TEST(recorded == rules, boost::test_tools::per_element());
+    }
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -357,7 +357,36 @@ BOOST_AUTO_TEST_CASE(get_without_a_stored_policy_is_the_defaults) {
   BOOST_TEST(p["exemptNamespaces"].Size() == 1u);
   BOOST_TEST(p["exceptions"].Size() == 0u);
   BOOST_TEST(p["trustVendorVex"].GetBool());
-  BOOST_TEST(p.MemberCount() == 13u);
+  BOOST_TEST(!p["requireDigest"].GetBool());
+  BOOST_TEST(!p["requireCatalogRegistry"].GetBool());
+  BOOST_TEST(p.MemberCount() == 14u);
+}
+
+// The registry and digest rules: booleans, each problem named by its field, nothing stored on a 400;
+// a later PUT that leaves them out turns them off again.
+BOOST_AUTO_TEST_CASE(put_checks_and_stores_require_catalog_registry_and_require_digest) {
+  it::PortalTenant t;
+  it::Response bad = it::Send("PUT", "/api/admission-policy", t.As(t.admin),
+                              R"({"requireDigest": 1, "requireCatalogRegistry": "localhost:8443"})");
+  it::ExpectError(bad, 400, "VALIDATION_ERROR");
+  BOOST_TEST(it::DetailFields(bad) == (std::vector<std::string>{"requireDigest", "requireCatalogRegistry"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(bad.body.find("must be true or false") != std::string::npos, bad.body);
+  it::Response misnamed = it::Send("PUT", "/api/admission-policy", t.As(t.admin), R"({"requireRegistry": true})");
+  it::ExpectError(misnamed, 400, "VALIDATION_ERROR");
+  BOOST_TEST(it::DetailFields(misnamed) == std::vector<std::string>{"requireRegistry"},
+             boost::test_tools::per_element());
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM admission_policies WHERE tenant_id = $1", {t.id()}).empty());
+
+  rapidjson::Document on = it::ExpectJson200(it::Send("PUT", "/api/admission-policy", t.As(t.admin),
+                                                      R"({"requireDigest": true, "requireCatalogRegistry": true})"));
+  BOOST_TEST(on["requireDigest"].GetBool());
+  BOOST_TEST(on["requireCatalogRegistry"].GetBool());
+  BOOST_TEST(it::ExpectJson200(it::Get("/api/admission-policy", t.As(t.viewer)))["requireCatalogRegistry"].GetBool());
+  rapidjson::Document off =
+      it::ExpectJson200(it::Send("PUT", "/api/admission-policy", t.As(t.admin), R"({"mode": "warn"})"));
+  BOOST_TEST(!off["requireDigest"].GetBool());
+  BOOST_TEST(!off["requireCatalogRegistry"].GetBool());
 }
 
 BOOST_AUTO_TEST_CASE(put_stores_fields_given_and_defaults_the_rest) {

@@ -87,9 +87,12 @@ adm::Finding MakeFinding(const std::string& id, const std::string& severity, con
   return findings.at(0);
 }
 
+// The service's registry (RegistryHost of ICAT_REGISTRY) as the rules see it.
+const std::string kRegistryHost = "localhost:8443";
+
 JudgedImage Judge(JudgedImage image, const icat::AdmissionPolicy& policy,
                   const std::vector<std::string>& watched = {}) {
-  adm::JudgeImage(image, policy, watched, kNow);
+  adm::JudgeImage(image, policy, {watched, kRegistryHost, kNow});
   return image;
 }
 
@@ -137,7 +140,12 @@ BOOST_AUTO_TEST_CASE(first_component_is_a_host_only_with_dot_colon_localhost_or_
   BOOST_TEST(Normalised("quay.io/fluentd_elasticsearch/fluentd:v2.5.2") ==
              "quay.io/fluentd_elasticsearch/fluentd:v2.5.2");
   BOOST_TEST(Normalised("myregistry/app") == "docker.io/myregistry/app:latest");
-  BOOST_TEST(Normalised("Myregistry/app") == "myregistry/app:latest");
+  // A host known only by its capitals keeps them: lower-cased it would read as Docker Hub's
+  // myregistry/app. Any other host is lower-cased.
+  BOOST_TEST(Normalised("Myregistry/app") == "Myregistry/app:latest");
+  BOOST_TEST(Normalised("MYHOST/hardened/nginx:1") == "MYHOST/hardened/nginx:1");
+  BOOST_TEST(Normalised("LOCALHOST/app") == "localhost/app:latest");
+  BOOST_TEST(Normalised("MyHost.Example:5000/app") == "myhost.example:5000/app:latest");
   BOOST_TEST(Normalised("[::1]:5000/app") == "[::1]:5000/app:latest");
   // "localhost:5000" alone is Docker Hub's library/localhost with tag 5000, as Docker reads it.
   BOOST_TEST(Normalised("localhost:5000") == "docker.io/library/localhost:5000");
@@ -212,6 +220,11 @@ BOOST_AUTO_TEST_CASE(registry_prefixes_match_at_path_boundaries) {
   BOOST_TEST(!adm::RegistryAllowed(allowed, "registry.example.test/other/nginx"));
   BOOST_TEST(!adm::RegistryAllowed(allowed, "quay.io.evil.test/x"));
   BOOST_TEST(!adm::RegistryAllowed({"registry.example.test"}, "registry.example.test:5000/x"));
+  // Hosts compare without regard to case, also a host known only by its capitals (which the parser
+  // keeps); in lower case that name is a Docker Hub path.
+  BOOST_TEST(adm::RegistryAllowed({"myhost/hardened"}, adm::ParseImageReference("MYHOST/hardened/x")->Repository()));
+  BOOST_TEST(adm::RegistryAllowed({"MYHOST"}, adm::ParseImageReference("MYHOST/hardened/x")->Repository()));
+  BOOST_TEST(!adm::RegistryAllowed({"MYHOST/hardened"}, adm::ParseImageReference("myhost/hardened/x")->Repository()));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -400,8 +413,68 @@ BOOST_AUTO_TEST_CASE(allowed_registries_rule) {
 BOOST_AUTO_TEST_CASE(require_digest_rule) {
   icat::AdmissionPolicy policy = Permissive();
   policy.require_digest = true;
-  BOOST_TEST((Rules(Judge(Pending("nginx:1"), policy)) == std::vector<std::string>{"requireDigest"}));
+  JudgedImage unknown = Judge(Pending("nginx:1"), policy);
+  BOOST_TEST((Rules(unknown) == std::vector<std::string>{"requireDigest"}));
+  BOOST_TEST(unknown.reasons.at(0).message == "not pinned to a digest: write docker.io/library/nginx@sha256:<digest>");
   BOOST_TEST((Judge(Pending("nginx:1@" + kDigest), policy).outcome == Outcome::kPassed));
+  BOOST_TEST((Judge(Pending("localhost:8443/hardened/nginx@" + kDigest), policy).outcome == Outcome::kPassed));
+}
+
+// A tag of a catalogue version: the reason names the digest that tag stands for, ready to copy.
+BOOST_AUTO_TEST_CASE(require_digest_names_the_digest_of_a_known_version) {
+  icat::AdmissionPolicy policy;
+  policy.require_digest = true;
+  adm::Resolution version = Resolved();
+  version.digest = "sha256:" + std::string(64, 'c');
+  JudgedImage known = Judge(Pending("localhost:8443/hardened/nginx:1.27", version), policy);
+  BOOST_TEST((Rules(known) == std::vector<std::string>{"requireDigest"}));
+  BOOST_TEST(known.reasons.at(0).message ==
+             "not pinned to a digest: write localhost:8443/hardened/nginx@sha256:" + std::string(64, 'c'));
+  // What it says to write is a reference to the same repository, pinned, that the rule passes.
+  std::string written = known.reasons[0].message.substr(known.reasons[0].message.find("write ") + 6);
+  BOOST_TEST(Normalised(written) == written);
+  BOOST_TEST((Judge(Pending(written, version), policy).outcome == Outcome::kPassed));
+  // A host known only by its capitals is written as that host, not as a Docker Hub path.
+  JudgedImage capitals = Judge(Pending("MYHOST/hardened/nginx:1.27", version), policy);
+  BOOST_TEST(capitals.reasons.at(0).message ==
+             "not pinned to a digest: write MYHOST/hardened/nginx@sha256:" + std::string(64, 'c'));
+}
+
+BOOST_AUTO_TEST_CASE(require_catalog_registry_admits_the_host_of_the_services_registry_only) {
+  icat::AdmissionPolicy policy = Permissive();
+  policy.require_catalog_registry = true;
+  for (const std::string& ok :
+       {std::string("localhost:8443/hardened/nginx:1.27"), "LocalHost:8443/hardened/nginx@" + kDigest,
+        std::string("localhost:8443/other/path/x")}) {
+    BOOST_TEST_CONTEXT(ok) { BOOST_TEST((Judge(Pending(ok), policy).outcome == Outcome::kPassed)); }
+  }
+  // Docker Hub in each of its spellings, the same host on another port or none, another host.
+  for (const std::string& other :
+       {std::string("nginx"), std::string("library/nginx:1.27"), std::string("docker.io/library/nginx"),
+        "index.docker.io/library/nginx@" + kDigest, std::string("localhost/hardened/nginx"),
+        std::string("localhost:5000/hardened/nginx"), std::string("localhost:84430/hardened/nginx"),
+        std::string("mirror.example.test/localhost/x"), std::string("LOCALHOST8443/hardened/nginx")}) {
+    BOOST_TEST_CONTEXT(other) {
+      JudgedImage denied = Judge(Pending(other), policy);
+      BOOST_TEST((Rules(denied) == std::vector<std::string>{"requireCatalogRegistry"}));
+    }
+  }
+  JudgedImage hub = Judge(Pending("nginx:1.27"), policy);
+  BOOST_TEST(hub.reasons.at(0).message == "docker.io/library/nginx is not on the catalogue's registry localhost:8443");
+  // Off by default, and off it denies nothing.
+  BOOST_TEST(!icat::AdmissionPolicy{}.require_catalog_registry);
+  BOOST_TEST((Judge(Pending("nginx"), Permissive()).outcome == Outcome::kPassed));
+}
+
+// A digest of the catalogue pulled from another registry resolves to its version (the bytes are the
+// same), but requireCatalogRegistry still wants them pulled from the service's registry.
+BOOST_AUTO_TEST_CASE(require_catalog_registry_denies_a_catalogue_digest_from_a_mirror) {
+  icat::AdmissionPolicy policy;
+  policy.require_catalog_registry = true;
+  JudgedImage mirror = Judge(Pending("mirror.example.test/hardened/nginx@" + kDigest, Resolved()), policy);
+  BOOST_TEST((Rules(mirror) == std::vector<std::string>{"requireCatalogRegistry"}));
+  BOOST_TEST(
+      (Judge(Pending("localhost:8443/hardened/nginx@" + kDigest, Resolved()), policy).outcome == Outcome::kPassed));
 }
 
 BOOST_AUTO_TEST_CASE(severity_threshold_counts_at_or_above_and_names_the_cves) {
@@ -729,7 +802,7 @@ BOOST_AUTO_TEST_CASE(huge_reviews_stay_readable_and_keep_every_container) {
   BOOST_TEST_REQUIRE(r.images.size() == 1500u);
   BOOST_TEST(r.images[7].containers.size() == 2u);
   std::vector<JudgedImage> images = adm::PlanImages(r, icat::AdmissionPolicy{});
-  for (JudgedImage& image : images) adm::JudgeImage(image, icat::AdmissionPolicy{}, {}, kNow);
+  for (JudgedImage& image : images) adm::JudgeImage(image, icat::AdmissionPolicy{}, {{}, kRegistryHost, kNow});
   adm::Verdict denied = adm::Decide("enforce", images);
   BOOST_TEST(denied.message.find("denied 1500 images") != std::string::npos);
   BOOST_TEST(denied.message.find("and 1450 more images (the decision record lists them all)") != std::string::npos);

@@ -55,6 +55,30 @@ BOOST_AUTO_TEST_CASE(a_bracketed_host_is_an_ipv6_address_with_a_colon_and_normal
   }
 }
 
+// A first component with capitals names a host, as Docker reads it ("MYHOST/app" is the registry
+// MYHOST). Lower-cased, "myhost/app" would be Docker Hub's myhost/app: such a host keeps its
+// capitals, so its normalised form names the same registry. Every other host is lower-cased.
+BOOST_AUTO_TEST_CASE(a_host_known_only_by_its_capitals_keeps_them_and_normalises_to_itself) {
+  for (const char* text : {"MYHOST/app", "Myhost/hardened/nginx:1.27",
+                           "REGISTRY/x@sha256:"
+                           "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}) {
+    BOOST_TEST_CONTEXT(text) {
+      std::optional<icat::ImageReference> ref = icat::ParseImageReference(text);
+      BOOST_TEST_REQUIRE(ref.has_value());
+      BOOST_TEST(ref->domain != "docker.io");
+      std::optional<icat::ImageReference> again = icat::ParseImageReference(ref->Normalised());
+      BOOST_TEST_REQUIRE(again.has_value());
+      BOOST_TEST(again->domain == ref->domain);
+      BOOST_TEST(again->Normalised() == ref->Normalised());
+    }
+  }
+  BOOST_TEST(icat::ParseImageReference("MYHOST/app")->Repository() == "MYHOST/app");
+  BOOST_TEST(icat::ParseImageReference("myhost/app")->Repository() == "docker.io/myhost/app");
+  BOOST_TEST(icat::ParseImageReference("MyHost.Example:5000/app")->domain == "myhost.example:5000");
+  BOOST_TEST(icat::ParseImageReference("LOCALHOST:5000/app")->domain == "localhost:5000");
+  BOOST_TEST(icat::ParseImageReference("LOCALHOST/app")->domain == "localhost");
+}
+
 // Found by the image_reference fuzz harness: a 251-character Docker Hub name fitted the limit as
 // written, and its normalised form "docker.io/library/<251>:latest" did not.
 BOOST_AUTO_TEST_CASE(the_255_character_limit_holds_for_the_normalised_name) {

@@ -33,8 +33,9 @@ BOOST_AUTO_TEST_CASE(defaults_are_those_of_design_section_8) {
   BOOST_TEST(!d["denyWatchedCves"].GetBool());
   BOOST_TEST(d["trustVendorVex"].GetBool());
   BOOST_TEST(!d["requireDigest"].GetBool());
+  BOOST_TEST(!d["requireCatalogRegistry"].GetBool());
   BOOST_TEST(d["exceptions"].Size() == 0u);
-  BOOST_TEST(d.MemberCount() == 13u);
+  BOOST_TEST(d.MemberCount() == 14u);
 }
 
 BOOST_AUTO_TEST_CASE(trust_vendor_vex_reads_like_the_other_switches) {
@@ -47,6 +48,32 @@ BOOST_AUTO_TEST_CASE(trust_vendor_vex_reads_like_the_other_switches) {
   BOOST_TEST(icat::StoredAdmissionPolicy("{}").trust_vendor_vex);  // a policy saved before it: the default
   (void)icat::ReadAdmissionPolicy(icat::ParseJson(R"({"trustVendorVex": "no"})"), issues);
   BOOST_TEST(Fields(issues) == std::vector<std::string>{"trustVendorVex"}, boost::test_tools::per_element());
+}
+
+// A policy stored before requireCatalogRegistry existed keeps behaving as it did: the rule is off.
+BOOST_AUTO_TEST_CASE(require_catalog_registry_reads_like_the_other_switches_and_is_off_unless_stored_on) {
+  std::vector<icat::FieldIssue> issues;
+  icat::AdmissionPolicy p =
+      icat::ReadAdmissionPolicy(icat::ParseJson(R"({"requireCatalogRegistry": true, "requireDigest": true})"), issues);
+  BOOST_TEST(issues.empty());
+  BOOST_TEST(p.require_catalog_registry);
+  BOOST_TEST(icat::ParseJson(icat::AdmissionPolicyJson(p))["requireCatalogRegistry"].GetBool());
+  BOOST_TEST(icat::StoredAdmissionPolicy(R"({"requireCatalogRegistry": true})").require_catalog_registry);
+  BOOST_TEST(!icat::StoredAdmissionPolicy(R"({"mode": "enforce", "requireDigest": true})").require_catalog_registry);
+  BOOST_TEST(!icat::StoredAdmissionPolicy("{}").require_catalog_registry);
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {R"({"requireCatalogRegistry": "true"})", "requireCatalogRegistry"},
+      {R"({"requireCatalogRegistry": 1})", "requireCatalogRegistry"},
+      {R"({"requireCatalogRegistry": ["localhost:8443"]})", "requireCatalogRegistry"},
+      {R"({"requireRegistry": true})", "requireRegistry"},  // no such field
+  };
+  for (const auto& [json, field] : bad) {
+    BOOST_TEST_CONTEXT(json) {
+      issues.clear();
+      (void)icat::ReadAdmissionPolicy(icat::ParseJson(json), issues);
+      BOOST_TEST(Fields(issues) == std::vector<std::string>{field}, boost::test_tools::per_element());
+    }
+  }
 }
 
 BOOST_AUTO_TEST_CASE(empty_body_is_the_defaults) {

@@ -39,7 +39,9 @@ struct AdmissionPolicy {
   bool deny_watched_cves = false;
   // The vendor's VEX: a CVE it marks not_affected for the version counts toward no rule (docs/vex.md).
   bool trust_vendor_vex = true;
-  bool require_digest = false;
+  bool require_digest = false;  // a reference must carry a digest (@sha256:...)
+  // An image must come from the service's own registry: the host (and port) of ICAT_REGISTRY.
+  bool require_catalog_registry = false;
   std::vector<PolicyException> exceptions;
 };
 

@@ -11,7 +11,9 @@ namespace icat {
 // A container image reference after Docker's normalisation (distribution/reference,
 // ParseNormalizedNamed): "nginx" is docker.io/library/nginx with the implicit tag latest.
 struct ImageReference {
-  std::string domain;                 // registry host[:port], lower case; "docker.io" for Docker Hub
+  // Registry host[:port], lower case ("docker.io" for Docker Hub); a host known only by its
+  // capitals ("MYHOST") keeps them, so that the normalised text still reads as that host.
+  std::string domain;
   std::string path;                   // repository path, e.g. "library/nginx", "hardened/nginx"
   std::optional<std::string> tag;     // as written; none when absent
   std::optional<std::string> digest;  // "sha256:<hex>"; none when absent
@@ -27,6 +29,7 @@ struct ImageReference {
 // first component is a host when it contains '.' or ':', is "localhost", or has upper case letters;
 // "index.docker.io" is docker.io; a one-component Docker Hub path gains "library/". Digests are
 // sha256, sha384 or sha512 in lower-case hex of their length. nullopt when the text is not one.
+// A normalised reference parses again to itself.
 std::optional<ImageReference> ParseImageReference(std::string_view text);
 
 // A tag of the grammar: [A-Za-z0-9_][A-Za-z0-9_.-]{0,127} (image_versions.tag holds no other).
@@ -63,23 +66,23 @@ std::optional<VersionRef> ParseVersionRef(std::string_view text);
 // SQL: the catalogue versions image references resolve to, as the admission webhook judges them and
 // GET /v1/images?reference= answers. $1 tenant, $2 digests ('' for none), $3 repositories, $4 tags
 // (EffectiveTag); arrays of equal length. One row per reference that resolved: its 1-based position
-// n, version_id, image_id, image_name, tag, and scanned (the version has a scan).
+// n, version_id, image_id, image_name, tag, digest (the version's) and scanned (it has a scan).
 // A reference with a digest resolves by that digest only (the runtime pulls those bytes, whatever
 // the tag says), preferring a version of the same repository, then the newest published; one
 // without, by repository and tag. Only licensed images resolve.
 // clang-format off
 #define ICAT_RESOLVE_IMAGE_REFERENCES \
-  "SELECT r.n, m.version_id, m.image_id, m.image_name, m.tag, m.scanned " \
+  "SELECT r.n, m.version_id, m.image_id, m.image_name, m.tag, m.digest, m.scanned " \
   "FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS r(digest, repository, tag, n) " \
   "CROSS JOIN LATERAL (" \
-  "  SELECT v.id AS version_id, i.id AS image_id, i.name AS image_name, v.tag, " \
+  "  SELECT v.id AS version_id, i.id AS image_id, i.name AS image_name, v.tag, v.digest, " \
   "         v.latest_scan_id IS NOT NULL AS scanned, i.repository = r.repository AS same_repository, " \
   "         v.published_at " \
   "  FROM image_versions v JOIN images i ON i.id = v.image_id " \
   "  JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 " \
   "  WHERE r.digest <> '' AND v.digest = r.digest " \
   "  UNION ALL " \
-  "  SELECT v.id, i.id, i.name, v.tag, v.latest_scan_id IS NOT NULL, true, v.published_at " \
+  "  SELECT v.id, i.id, i.name, v.tag, v.digest, v.latest_scan_id IS NOT NULL, true, v.published_at " \
   "  FROM images i JOIN image_versions v ON v.image_id = i.id AND v.tag = r.tag " \
   "  JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 " \
   "  WHERE r.digest = '' AND i.repository = r.repository " \

@@ -42,7 +42,8 @@ const kThresholds = [
 const kSwitches = {
   requireCatalogImages: ["Only images of the licensed catalogue", "Every image must resolve to a version of the catalogue licensed to you."],
   requireScan: ["Only scanned versions", "A catalogue version that was never scanned is denied: its vulnerabilities are unknown, not none."],
-  requireDigest: ["Only references pinned by digest", "Every image reference must carry an @sha256:… digest."],
+  requireDigest: ["Only references pinned by digest", "Every image reference must carry an @sha256:… digest; a denial names the one to write."],
+  requireCatalogRegistry: ["Only images from this service's registry", "Every image must be pulled from the registry that serves your licensed images; Docker Hub and every other registry or mirror are denied."],
   onlyFixable: ["Count only fixable vulnerabilities", "A vulnerability counts only at the highest severity among its findings that have a fix."],
   denyWatchedCves: ["Deny watched CVEs", "Deny images carrying a CVE of your watch list, whatever its severity; no grace period applies."],
   trustVendorVex: ["Trust the vendor's VEX", "A CVE the image vendor's VEX statement marks not_affected for that version counts toward no rule."],
@@ -88,6 +89,7 @@ function toForm(policy) {
     requireCatalogImages: policy.requireCatalogImages,
     requireScan: policy.requireScan,
     requireDigest: policy.requireDigest,
+    requireCatalogRegistry: policy.requireCatalogRegistry,
     allowedRegistries: policy.allowedRegistries.join("\n"),
     exemptNamespaces: policy.exemptNamespaces.join("\n"),
     exemptImages: policy.exemptImages.join("\n"),
@@ -113,6 +115,7 @@ function toPolicy(form) {
     requireCatalogImages: form.requireCatalogImages,
     requireScan: form.requireScan,
     requireDigest: form.requireDigest,
+    requireCatalogRegistry: form.requireCatalogRegistry,
     allowedRegistries: lines(form.allowedRegistries),
     exemptNamespaces: lines(form.exemptNamespaces),
     exemptImages: lines(form.exemptImages),
@@ -180,7 +183,7 @@ function PolicyView({ policy, images }) {
       </Section>
       <Section title="Which images may run">
         <dl class="facts">
-          {["requireCatalogImages", "requireScan", "requireDigest"].map((name) => (
+          {["requireCatalogImages", "requireScan", "requireDigest", "requireCatalogRegistry"].map((name) => (
             <Fragment key={name}>
               <dt>{kSwitches[name][0]}</dt>
               <dd>{yesNo(policy[name])}</dd>
@@ -366,6 +369,7 @@ function PolicyForm({ policy, images }) {
         <Switch name="requireCatalogImages" form={form} change={change} />
         <Switch name="requireScan" form={form} change={change} />
         <Switch name="requireDigest" form={form} change={change} />
+        <Switch name="requireCatalogRegistry" form={form} change={change} />
         <ListField name="allowedRegistries" value={form.allowedRegistries} onInput={(allowedRegistries) => change({ allowedRegistries })} />
       </Section>
       <Section title="Vulnerabilities">

@@ -33,8 +33,9 @@ void ExpectPulls(const rapidjson::Value& version, const Pulls& expected, const s
     if (!expected.last) {
       BOOST_TEST(it::IsNullMember(version, "lastPulledAt"));
     } else {
-      std::optional<long long> shown = it::ParseRfc3339(it::StringMember(version, "lastPulledAt"));
-      BOOST_TEST((shown && shown == it::ParseRfc3339(*expected.last)), it::StringMember(version, "lastPulledAt"));
+      std::string shown = it::StringMember(version, "lastPulledAt");
+      BOOST_TEST((it::ParseRfc3339(shown) && it::ParseRfc3339(shown) == it::ParseRfc3339(*expected.last)),
+                 shown << " is not " << *expected.last);
     }
   }
 }

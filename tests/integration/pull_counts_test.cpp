@@ -3,6 +3,8 @@
 // tenant's pulls never show. The rows are written as the registry's auth decision writes them,
 // here straight into version_pulls as the owner.
 #include <boost/test/unit_test.hpp>
+#include <cstdlib>
+#include <tuple>
 
 #include "../../handlers/catalog/queries.hpp"
 #include "scans_support.hpp"
@@ -121,30 +123,55 @@ BOOST_AUTO_TEST_CASE(pulls_of_an_image_no_longer_licensed_show_nowhere) {
   ExpectEverywhere(b, image, {0, std::nullopt}, {0, std::nullopt});
 }
 
-// The first wall alone (as tenant_filters_test.cpp tests the others): the statements' own tenant
-// condition, run as the owner, whom row-level security does not filter, show tenant A none of B's
-// pulls of an image both are licensed for.
-BOOST_AUTO_TEST_CASE(the_statements_own_tenant_condition_hides_another_tenant_s_pulls) {
+// Each wall alone (as tenant_filters_test.cpp and row_security_test.cpp test the others), over an
+// image both A and B are licensed for: the statements' own tenant condition, run as the owner, whom
+// row-level security does not filter; and row-level security, the statements run as icat_app with
+// that condition taken out. Either way A sees its own pulls and none of B's.
+BOOST_AUTO_TEST_CASE(each_wall_alone_hides_another_tenant_s_pulls) {
   it::Tenant a, b;
   it::Image image = a.AddImage("pulls-wall", TwoVersions());
   b.License(image);
+  const it::Version& v10 = image.versions[0];
   const it::Version& v20 = image.versions[1];
+  RecordPulls(a, v10, 424242, "2026-11-21T12:45:00Z");
   RecordPulls(b, v20, 987654, "2026-11-22T12:45:00Z");
+  const std::string condition = "p.tenant_id = $1 AND ";
   it::PgConnection owner;
-  owner.Query("SELECT set_config('app.tenant_id', $1, false)", {a.id()});
+  const char* app_dsn = std::getenv("ICAT_PG_DSN");
+  BOOST_TEST_REQUIRE(app_dsn != nullptr);
+  it::PgConnection app(app_dsn);
+  for (it::PgConnection* db : {&owner, &app}) db->Query("SELECT set_config('app.tenant_id', $1, false)", {a.id()});
   BOOST_TEST_REQUIRE(owner.Query("SELECT 1 FROM version_pulls WHERE pull_count = 987654").size() == 1u,
                      "the owner sees B's row: only the statements' condition stands between A and it");
+
   using namespace icat::catalog;
-  const std::vector<std::pair<const icat::Statement*, std::vector<std::optional<std::string>>>> reads = {
-      {&kListVersions, {a.id(), image.id}},
-      {&kPageVersions, {a.id(), image.id, std::nullopt, std::nullopt, "50"}},
-      {&kGetVersion, {a.id(), image.id, v20.id, v20.tag}},
+  struct Read {
+    const icat::Statement* statement;
+    std::vector<std::optional<std::string>> params;
+    bool shows_v10;  // and so A's own pulls
   };
-  for (const auto& [statement, params] : reads) {
-    std::vector<it::PgRow> rows = owner.Query(std::string(statement->sql), params);
-    BOOST_TEST_REQUIRE(!rows.empty(), statement->name);
-    for (const it::PgRow& row : rows) {
-      for (const auto& cell : row) BOOST_TEST(!(cell && *cell == "987654"), statement->name << " shows B's pulls to A");
+  const std::vector<Read> reads = {
+      {&kListVersions, {a.id(), image.id}, true},
+      {&kPageVersions, {a.id(), image.id, std::nullopt, std::nullopt, "50"}, true},
+      {&kGetVersion, {a.id(), image.id, v20.id, v20.tag}, false},
+      {&kGetVersion, {a.id(), image.id, v10.id, v10.tag}, true},
+  };
+  for (const auto& [statement, params, shows_v10] : reads) {
+    std::string sql(statement->sql);
+    size_t at = sql.find(condition);
+    BOOST_TEST_REQUIRE(at != std::string::npos, statement->name);
+    std::string without_condition = sql.substr(0, at) + sql.substr(at + condition.size());
+    for (const auto& [db, text, wall] : {std::tuple(&owner, sql, "the statement's condition"),
+                                         std::tuple(&app, without_condition, "row-level security")}) {
+      bool own = false, other = false;
+      for (const it::PgRow& row : db->Query(text, params)) {
+        for (const auto& cell : row) {
+          own = own || (cell && *cell == "424242");
+          other = other || (cell && *cell == "987654");
+        }
+      }
+      BOOST_TEST(!other, statement->name << " with " << wall << " alone shows B's pulls to A");
+      if (shows_v10) BOOST_TEST(own, statement->name << " with " << wall << " alone hides A's own pulls");
     }
   }
 }

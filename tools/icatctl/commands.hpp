@@ -30,6 +30,10 @@ void ScansPrune(const Args& args);     // retention.cpp
 void SbomCheck(const Args& args);      // sbom_check.cpp
 void VexIngest(const Args& args);      // vex_ingest.cpp
 void VexCheck(const Args& args);       // vex_check.cpp
+void PublisherCreate(const Args& args);    // publishers.cpp
+void PublisherRevoke(const Args& args);    // publishers.cpp
+void PublisherList(const Args& args);      // publishers.cpp
+void RegistryReconcile(const Args& args);  // registry_reconcile.cpp
 
 // 'text' for sh and bash, each ' written '\'' (config.cpp; unit-tested through bash).
 std::string ShellQuoted(std::string_view text);

@@ -52,21 +52,6 @@ std::vector<std::string> ParseScopes(const std::string& list) {
   return scopes;
 }
 
-void PrintTable(const std::vector<std::vector<std::string>>& table) {
-  std::vector<size_t> widths(table.front().size(), 0);
-  for (const auto& row : table) {
-    for (size_t col = 0; col < row.size(); ++col) widths[col] = std::max(widths[col], Utf8Chars(row[col]));
-  }
-  for (const auto& row : table) {
-    std::string line;
-    for (size_t col = 0; col < row.size(); ++col) {
-      line += row[col];
-      if (col + 1 < row.size()) line += std::string(widths[col] - Utf8Chars(row[col]) + 2, ' ');
-    }
-    std::cout << line << '\n';
-  }
-}
-
 void PrintKeysTable(const Rows& keys) {
   std::vector<std::vector<std::string>> table = {
       {"ID", "NAME", "PREFIX", "SCOPES", "CREATED", "EXPIRES", "LAST USED", "STATE"}};

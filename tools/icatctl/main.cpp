@@ -1,5 +1,5 @@
-// icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys, ingest,
-// vendor VEX, gc, scan retention).
+// icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys,
+// publishers and the registry, ingest, vendor VEX, gc, scan retention).
 // Exit status: 0 done, 1 failed at run time (not found, conflict, database down), 2 bad arguments
 // or a bad setting.
 #include <csignal>
@@ -74,6 +74,18 @@ const std::vector<Command>& AllCommands() {
        "second. Exit 1 says whether the key still works or the outcome is unknown (run it again).",
        {{"ID_OR_PREFIX"}, {kTenantFlag}},
        KeyRevoke},
+      {"publisher create",
+       "Creates a credential for pushing to the registry; prints its password alone on stdout, once.",
+       {{"NAME"}, {}},
+       PublisherCreate},
+      {"publisher revoke", "Revokes a publisher: its pushes are refused from now on.", {{"NAME"}, {}},
+       PublisherRevoke},
+      {"publisher list", "Lists the publishers (never their passwords).", {}, PublisherList},
+      {"registry reconcile",
+       "Publishes the registry's tags of catalogue images that push notifications missed; prints a summary.",
+       {{},
+        {{"every", FlagKind::kOptional, "SECONDS", "run again every SECONDS until SIGTERM (a daemon)"}}},
+       RegistryReconcile},
       {"ingest", "Stores one scanner run of an image version: its report and SBOMs, signed; prints the new scan.",
        {{},
         {{"image", FlagKind::kRequired, "NAME", "the catalogue image (created when unknown)"},
@@ -158,9 +170,10 @@ const Command& FindCommand(const std::vector<std::string>& tokens) {
 void PrintOverview() {
   std::cout << "usage: icatctl COMMAND [ARGUMENTS]   (icatctl COMMAND --help for its arguments)\n\n";
   for (const Command& command : AllCommands()) {
-    std::cout << "  " << command.name << std::string(18 - command.name.size(), ' ') << command.summary << '\n';
+    std::cout << "  " << command.name << std::string(20 - command.name.size(), ' ') << command.summary << '\n';
   }
-  std::cout << "\nConnects with ICAT_PG_ADMIN_DSN (the owner role) and ICAT_REDIS_URL.\n";
+  std::cout << "\nConnects with ICAT_PG_ADMIN_DSN (the owner role) and ICAT_REDIS_URL; registry reconcile reads\n"
+               "ICAT_REGISTRY_UPSTREAM.\n";
 }
 
 // Messages from libpq span lines (DETAIL, HINT); an error here stays on one line.

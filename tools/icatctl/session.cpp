@@ -1,6 +1,7 @@
 // The owner's database session and the look-ups and checks every icatctl command uses.
 #include "session.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <iostream>
 #include <regex>
@@ -51,6 +52,21 @@ std::string ImageId(Db& db, std::string_view name) {
 void RequireMatch(std::string_view flag, std::string_view value, const char* pattern, std::string_view expectation) {
   if (!std::regex_match(value.begin(), value.end(), std::regex(pattern))) {
     throw UsageError(std::string(flag) + ": '" + std::string(value) + "' " + std::string(expectation));
+  }
+}
+
+void PrintTable(const std::vector<std::vector<std::string>>& table) {
+  std::vector<size_t> widths(table.front().size(), 0);
+  for (const auto& row : table) {
+    for (size_t col = 0; col < row.size(); ++col) widths[col] = std::max(widths[col], Utf8Chars(row[col]));
+  }
+  for (const auto& row : table) {
+    std::string line;
+    for (size_t col = 0; col < row.size(); ++col) {
+      line += row[col];
+      if (col + 1 < row.size()) line += std::string(widths[col] - Utf8Chars(row[col]) + 2, ' ');
+    }
+    std::cout << line << '\n';
   }
 }
 

@@ -56,5 +56,7 @@ void RequireMatch(std::string_view flag, std::string_view value, const char* pat
 // past. Throws UsageError naming the flag otherwise.
 bool TimestampIsPast(std::string_view flag, const std::string& value);
 
+// Rows as columns aligned with two spaces (widths in characters); the first row is the heading.
+void PrintTable(const std::vector<std::vector<std::string>>& table);
 
 }  // namespace icat::ctl

@@ -1,0 +1,374 @@
+// icatctl registry reconcile against a real Distribution registry (Debian's docker-registry) that
+// each test starts on a free loopback port, with images pushed by skopeo from OCI layouts the test
+// builds: the versions appear with the manifest's digest and size, a second run changes nothing, a
+// tag whose digest differs from the catalogue's is a conflict named on stderr, and a registry that is
+// down or answers garbage is a clear error line and exit 1.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/test/unit_test.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+
+#include "icat/crypto.hpp"
+#include "icat/worker_cache.hpp"
+#include "receiver.hpp"
+#include "scans_support.hpp"
+#include "support.hpp"
+
+namespace it = icat::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+// docker-registry on 127.0.0.1, storage in a scratch directory, no auth: as tools/stack and the
+// deploy files run it, minus nginx. Stopped (SIGTERM, then waited for) by the destructor, pass or fail.
+class TestRegistry {
+ public:
+  TestRegistry() {
+    // A port free a moment ago may be taken before the registry binds it: then another one.
+    for (int attempt = 1; attempt <= 3 && pid_ <= 0; attempt++) {
+      port_ = it::FreePort();
+      TryStart();
+    }
+    BOOST_TEST_REQUIRE(pid_ > 0, "docker-registry did not start on three ports; its log: " << LogTail());
+  }
+  ~TestRegistry() { Stop(); }
+  TestRegistry(const TestRegistry&) = delete;
+  TestRegistry& operator=(const TestRegistry&) = delete;
+
+  std::string Url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  std::string HostPort() const { return "127.0.0.1:" + std::to_string(port_); }
+
+  void Stop() {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGTERM);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+
+ private:
+  // Spawns the registry (through sh, for its log) and waits until GET /v2/ answers 200 (pid_ set)
+  // or it has exited, as when the port was taken (pid_ -1); 30 s at most.
+  void TryStart() {
+    it::WriteFileBytes(scratch_.path() + "/config.yml",
+                       "version: 0.1\n"
+                       "log:\n  level: warn\n"
+                       "storage:\n  filesystem:\n    rootdirectory: " + scratch_.path() + "/data\n"
+                       "http:\n  addr: 127.0.0.1:" + std::to_string(port_) + "\n");
+    pid_ = it::SpawnQuiet({"/bin/sh", "-c", "exec /usr/bin/docker-registry serve \"$0\" >\"$1\" 2>&1",
+                           scratch_.path() + "/config.yml", scratch_.path() + "/registry.log"});
+    bool exited = false;
+    bool answers = it::WaitFor([&] {
+      exited = waitpid(pid_, nullptr, WNOHANG) == pid_;
+      return exited || it::Get(Url() + "/v2/").status == 200;
+    }, 30s);
+    if (exited) {
+      pid_ = -1;
+    } else if (!answers) {
+      Stop();
+    }
+  }
+  std::string LogTail() const {
+    std::ifstream file(scratch_.path() + "/registry.log");
+    std::string log((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    return log.substr(log.size() > 2000 ? log.size() - 2000 : 0);
+  }
+
+  it::TempDir scratch_;
+  int port_ = 0;
+  pid_t pid_ = -1;
+};
+
+std::string Descriptor(const std::string& media_type, const std::string& bytes) {
+  return R"({"mediaType":")" + media_type + R"(","digest":"sha256:)" + icat::Sha256Hex(bytes) +
+         R"(","size":)" + std::to_string(bytes.size()) + "}";
+}
+
+// A small real image (one layer: a tar of one file whose text is `content`) as an OCI layout, pushed
+// with skopeo as repository:tag; its manifest's digest and the bytes it names (config and layer).
+struct PushedImage {
+  std::string digest;
+  long long size_bytes = 0;
+};
+
+PushedImage PushImage(const TestRegistry& registry, const std::string& repository_name, const std::string& tag,
+                      const std::string& content) {
+  it::TempDir layout;
+  const std::string& dir = layout.path();
+  it::WriteFileBytes(dir + "/hello.txt", content);
+  it::ProcessResult tar = it::RunProcess({"tar", "--create", "--file", dir + "/layer.tar", "--directory", dir,
+                                          "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "hello.txt"});
+  BOOST_TEST_REQUIRE(tar.exit_code == 0, tar.err);
+  std::string layer = it::ReadFileBytes(dir + "/layer.tar");
+  std::string config = R"({"architecture":"amd64","os":"linux","config":{},"rootfs":{"type":"layers","diff_ids":["sha256:)" +
+                       icat::Sha256Hex(layer) + R"("]}})";
+  std::string manifest = R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":)" +
+                         Descriptor("application/vnd.oci.image.config.v1+json", config) + R"(,"layers":[)" +
+                         Descriptor("application/vnd.oci.image.layer.v1.tar", layer) + "]}";
+  std::filesystem::create_directories(dir + "/oci/blobs/sha256");
+  for (const std::string* blob : {&layer, &config, &manifest}) {
+    it::WriteFileBytes(dir + "/oci/blobs/sha256/" + icat::Sha256Hex(*blob), *blob);
+  }
+  it::WriteFileBytes(dir + "/oci/oci-layout", R"({"imageLayoutVersion":"1.0.0"})");
+  it::WriteFileBytes(dir + "/oci/index.json",
+                     R"({"schemaVersion":2,"manifests":[)" +
+                         Descriptor("application/vnd.oci.image.manifest.v1+json", manifest).insert(1, R"("annotations":{"org.opencontainers.image.ref.name":"it"},)") +
+                         "]}");
+  it::ProcessResult copy = it::RunProcess({"skopeo", "--insecure-policy", "copy", "--quiet", "--preserve-digests",
+                                           "--dest-tls-verify=false", "oci:" + dir + "/oci:it",
+                                           "docker://" + registry.HostPort() + "/" + repository_name + ":" + tag});
+  BOOST_TEST_REQUIRE(copy.exit_code == 0, "skopeo copy: " << copy.err);
+  return {"sha256:" + icat::Sha256Hex(manifest), static_cast<long long>(config.size() + layer.size())};
+}
+
+// A catalogue image on a registry host of its own (ICAT_REGISTRY of the runs below), so a run walks
+// this test's images only, whatever other tests left in the catalogue.
+struct CatalogueImage {
+  std::string host;            // "reconcile-<random>.test"
+  std::string name;            // the catalogue's name and the registry's repository's last part
+  std::string registry_name;   // "hardened/<name>"
+  std::string repository;      // "<host>/hardened/<name>"
+  std::string id;
+};
+
+CatalogueImage NewCatalogueImage(const std::string& host) {
+  CatalogueImage image;
+  image.host = host;
+  image.name = "it-reconcile-" + it::RandomSuffix(8);
+  image.registry_name = "hardened/" + image.name;
+  image.repository = host + "/" + image.registry_name;
+  image.id = it::IcatctlOk({"image", "create", "--name", image.name, "--repository", image.repository, "--base-os",
+                            "debian-12"});
+  return image;
+}
+
+std::string NewRegistryHost() { return "reconcile-" + it::RandomSuffix(8) + ".test"; }
+
+// icatctl registry reconcile with ICAT_REGISTRY on host and ICAT_REGISTRY_UPSTREAM at upstream.
+it::ProcessResult Reconcile(const std::string& host, const std::string& upstream) {
+  return it::RunProcess({"env", "ICAT_REGISTRY=" + host + "/hardened", "ICAT_REGISTRY_UPSTREAM=" + upstream,
+                         it::GetEnv().bin_dir + "/icatctl", "registry", "reconcile"});
+}
+
+struct StoredVersion {
+  std::string digest;
+  std::optional<std::string> size_bytes, scan_status;
+};
+
+// The catalogue's cache generation in Redis (worker_cache.hpp), which a write of the catalogue changes.
+std::string CacheGeneration() {
+  std::optional<icat::RedisReply> generation = it::RedisCommand({"GET", std::string(icat::kCacheGenerationKey)});
+  BOOST_TEST_REQUIRE(generation.has_value());
+  return generation->text;
+}
+
+std::map<std::string, StoredVersion> VersionsByTag(const std::string& image_id) {
+  std::map<std::string, StoredVersion> versions;
+  for (const it::PgRow& row :
+       it::PgQuery("SELECT tag, digest, size_bytes::text FROM image_versions WHERE image_id = $1", {image_id})) {
+    versions[*row[0]] = {*row[1], row[2], std::nullopt};
+  }
+  return versions;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(registry_reconcile)
+
+BOOST_AUTO_TEST_CASE(pushed_tags_become_versions_with_the_manifests_digest_and_size_once) {
+  TestRegistry registry;
+  std::string host = NewRegistryHost();
+  CatalogueImage image = NewCatalogueImage(host);
+  CatalogueImage never_pushed = NewCatalogueImage(host);
+  it::Tenant tenant;
+  it::IcatctlOk({"license", "grant", "--tenant", tenant.subdomain(), "--image", image.name});
+  std::string key = tenant.CreateKey();
+  // Read once before, so a catalogue worker may hold the image without the version: the run tells
+  // them all (the cache generation) so that the versions show at once.
+  rapidjson::Document before = it::ExpectJson200(it::Get("/v1/images/" + image.id, it::Bearer(key)));
+  BOOST_TEST(before["versions"].Size() == 0u);
+
+  std::string first_content = "first " + it::RandomSuffix();
+  PushedImage first = PushImage(registry, image.registry_name, "1.0.0", first_content);
+  PushedImage second = PushImage(registry, image.registry_name, "1.1.0", "second " + it::RandomSuffix());
+
+  std::string generation = CacheGeneration();
+  it::ProcessResult run = Reconcile(host, registry.Url());
+  BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
+  BOOST_TEST(CacheGeneration() != generation);  // the workers drop what they cached
+  BOOST_TEST(run.out == "registry reconcile: 2 images, 2 tags: published 2, known 0, conflicts 0, not pushed 1, "
+                        "errors 0\n");
+  std::map<std::string, StoredVersion> versions = VersionsByTag(image.id);
+  BOOST_TEST_REQUIRE(versions.size() == 2u);
+  BOOST_TEST(versions["1.0.0"].digest == first.digest);
+  BOOST_TEST(versions["1.0.0"].size_bytes.value_or("") == std::to_string(first.size_bytes));
+  BOOST_TEST(versions["1.1.0"].digest == second.digest);
+  BOOST_TEST(versions["1.1.0"].size_bytes.value_or("") == std::to_string(second.size_bytes));
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM image_versions WHERE image_id = $1", {never_pushed.id}).empty());
+
+  // The licensed tenant sees them at once, unscanned, and is told (version.published).
+  rapidjson::Document after = it::ExpectJson200(it::Get("/v1/images/" + image.id, it::Bearer(key)));
+  BOOST_TEST_REQUIRE(after["versions"].Size() == 2u);
+  for (const rapidjson::Value& version : after["versions"].GetArray()) {
+    BOOST_TEST(it::StringMember(version, "scanStatus") == "unscanned");
+  }
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM events WHERE tenant_id = $1 AND type = 'version.published'",
+                         {tenant.id()}).size() == 2u);
+
+  // Twice: nothing changes.
+  generation = CacheGeneration();
+  it::ProcessResult again = Reconcile(host, registry.Url());
+  BOOST_TEST(CacheGeneration() == generation);
+  BOOST_TEST_REQUIRE(again.exit_code == 0, again.err);
+  BOOST_TEST(again.out == "registry reconcile: 2 images, 2 tags: published 0, known 2, conflicts 0, not pushed 1, "
+                          "errors 0\n");
+  BOOST_TEST(VersionsByTag(image.id).size() == 2u);
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM events WHERE tenant_id = $1 AND type = 'version.published'",
+                         {tenant.id()}).size() == 2u);
+
+  // A tag moved to a digest the catalogue has: known, no new version.
+  PushedImage latest = PushImage(registry, image.registry_name, "latest", first_content);
+  BOOST_TEST_REQUIRE(latest.digest == first.digest);
+  it::ProcessResult moved = Reconcile(host, registry.Url());
+  BOOST_TEST_REQUIRE(moved.exit_code == 0, moved.err);
+  BOOST_TEST(moved.out == "registry reconcile: 2 images, 3 tags: published 0, known 3, conflicts 0, not pushed 1, "
+                          "errors 0\n");
+  BOOST_TEST(VersionsByTag(image.id).size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_tag_the_catalogue_has_with_another_digest_is_a_conflict_named_on_stderr) {
+  TestRegistry registry;
+  std::string host = NewRegistryHost();
+  CatalogueImage image = NewCatalogueImage(host);
+  std::string catalogued = it::RandomDigest();
+  it::IcatctlOk({"version", "add", "--image", image.name, "--tag", "2.0.0", "--digest", catalogued});
+  PushedImage pushed = PushImage(registry, image.registry_name, "2.0.0", "rebuilt " + it::RandomSuffix());
+
+  it::ProcessResult run = Reconcile(host, registry.Url());
+  BOOST_TEST(run.exit_code == 0, run.err);
+  BOOST_TEST(run.out == "registry reconcile: 1 images, 1 tags: published 0, known 0, conflicts 1, not pushed 0, "
+                        "errors 0\n");
+  BOOST_TEST(run.err.find("conflict: " + image.repository + ":2.0.0 is " + pushed.digest) != std::string::npos,
+             run.err);
+  BOOST_TEST(run.err.find(catalogued) != std::string::npos, run.err);
+  std::map<std::string, StoredVersion> versions = VersionsByTag(image.id);
+  BOOST_TEST_REQUIRE(versions.size() == 1u);
+  BOOST_TEST(versions["2.0.0"].digest == catalogued);  // a version's digest never changes
+}
+
+BOOST_AUTO_TEST_CASE(a_registry_that_is_down_is_one_clear_error_and_exit_1) {
+  std::string host = NewRegistryHost();
+  CatalogueImage image = NewCatalogueImage(host);
+  std::string nothing_there = "http://127.0.0.1:" + std::to_string(it::FreePort());
+  it::ProcessResult run = Reconcile(host, nothing_there);
+  BOOST_TEST(run.exit_code == 1);
+  BOOST_TEST(run.out.empty());
+  BOOST_TEST(run.err.find("icatctl: the registry cannot be read: GET " + nothing_there + "/v2/") == 0, run.err);
+  BOOST_TEST(std::count(run.err.begin(), run.err.end(), '\n') == 1, run.err);
+}
+
+// Each answer of a server that is no registry, or a registry that answers garbage, given to a run:
+// an error line naming what was wrong and exit 1, nothing published, no crash (exit 1, not a signal).
+BOOST_AUTO_TEST_CASE(a_registry_that_answers_garbage_is_an_error_line_never_a_crash) {
+  std::string host = NewRegistryHost();
+  CatalogueImage image = NewCatalogueImage(host);
+  const std::string api = "HTTP/1.1 200 OK\r\nDocker-Distribution-API-Version: registry/2.0\r\nConnection: close\r\n";
+  auto reply = [&](const std::string& headers, const std::string& body) {
+    return headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  };
+  std::string manifest = R"({"schemaVersion":2,"config":{"size":1},"layers":[{"size":2}]})";
+  std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  struct Case {
+    std::string label, tags, manifest, expected;
+  };
+  const std::vector<Case> cases = {
+      {"not JSON", reply(api, "{\"tags\": [nonsense"), "", "tags/list is not JSON"},
+      {"no tags array", reply(api, R"({"name":"x","tags":"1.0"})"), "", "tags/list has no tags array"},
+      {"a tag with a slash", reply(api, R"({"tags":["../../x"]})"), "", "names something that is no tag"},
+      {"deep nesting", reply(api, deep), "", "tags/list is not JSON"},
+      {"a link elsewhere",
+       reply(api + "Link: <http://evil.example/v2/x/tags/list?n=1>; rel=\"next\"\r\n", R"({"tags":[]})"), "",
+       "a Link header"},
+      {"a manifest of no known type", reply(api, R"({"tags":["1.0"]})"),
+       reply(api + "Content-Type: text/html\r\n", "<html></html>"), "none of the OCI or Docker v2 manifest types"},
+      {"a digest that does not match", reply(api, R"({"tags":["1.0"]})"),
+       reply(api + "Content-Type: application/vnd.oci.image.manifest.v1+json\r\nDocker-Content-Digest: sha256:" +
+                 std::string(64, '0') + "\r\n",
+             manifest),
+       "the manifest's bytes are sha256:" + icat::Sha256Hex(manifest)},
+      {"a manifest nested deep",
+       reply(api, R"({"tags":["1.0"]})"),
+       reply(api + "Content-Type: application/vnd.oci.image.manifest.v1+json\r\nDocker-Content-Digest: sha256:" +
+                 icat::Sha256Hex(deep) + "\r\n",
+             deep),
+       "the manifest is not JSON"},
+  };
+  for (const Case& c : cases) {
+    BOOST_TEST_CONTEXT(c.label) {
+      it::Receiver garbage("127.0.0.1", [&](const it::ReceivedRequest& request) {
+        if (request.target == "/v2/") return reply(api, "{}");
+        if (request.target.find("/tags/list") != std::string::npos) return c.tags;
+        return c.manifest;
+      });
+      it::ProcessResult run = Reconcile(host, garbage.BaseUrl());
+      BOOST_TEST(run.exit_code == 1, run.err);
+      BOOST_TEST(run.err.find(c.expected) != std::string::npos, run.err);
+      BOOST_TEST(run.out.find("errors 1") != std::string::npos, run.out);
+      BOOST_TEST(VersionsByTag(image.id).empty());
+    }
+  }
+  // A server that is no registry: the run stops at its first request.
+  it::Receiver web("127.0.0.1", [&](const it::ReceivedRequest&) {
+    return reply("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\n", "<html>hello</html>");
+  });
+  it::ProcessResult run = Reconcile(host, web.BaseUrl());
+  BOOST_TEST(run.exit_code == 1);
+  BOOST_TEST(run.err.find("not a Distribution registry") != std::string::npos, run.err);
+  BOOST_TEST(web.Received().size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(every_runs_until_sigterm_and_stops_cleanly) {
+  TestRegistry registry;
+  std::string host = NewRegistryHost();
+  CatalogueImage image = NewCatalogueImage(host);
+  it::TempDir scratch;
+  std::string log = scratch.path() + "/reconcile.log";
+  pid_t daemon = it::SpawnQuiet({"/bin/sh", "-c",
+                                 "exec env ICAT_REGISTRY=\"$0\" ICAT_REGISTRY_UPSTREAM=\"$1\" \"$2\" registry reconcile "
+                                 "--every 1 >\"$3\" 2>&1",
+                                 host + "/hardened", registry.Url(), it::GetEnv().bin_dir + "/icatctl", log});
+  struct Reaper {  // SIGKILL and waited for, whatever happens below
+    pid_t pid;
+    bool reaped = false;
+    ~Reaper() {
+      if (!reaped) {
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+      }
+    }
+  } reaper{daemon};
+
+  // A push after the daemon started is published by one of its next passes.
+  PushedImage pushed = PushImage(registry, image.registry_name, "3.0.0", "daemon " + it::RandomSuffix());
+  BOOST_TEST_REQUIRE(it::WaitFor([&] { return VersionsByTag(image.id).count("3.0.0") == 1; }, 30s),
+                     it::ReadFileBytes(log));
+  BOOST_TEST(VersionsByTag(image.id)["3.0.0"].digest == pushed.digest);
+
+  BOOST_TEST_REQUIRE(kill(daemon, SIGTERM) == 0);
+  int status = 0;
+  bool exited = it::WaitFor([&] { return waitpid(daemon, &status, WNOHANG) == daemon; }, 30s);
+  BOOST_TEST_REQUIRE(exited, "no exit within 30 s of SIGTERM");
+  reaper.reaped = true;
+  BOOST_TEST(WIFEXITED(status));
+  BOOST_TEST(WEXITSTATUS(status) == 0);
+  std::string output = it::ReadFileBytes(log);
+  BOOST_TEST(output.find("published 1") != std::string::npos, output);
+  BOOST_TEST(output.find("registry reconcile stopped") != std::string::npos, output);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

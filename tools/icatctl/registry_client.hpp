@@ -1,0 +1,63 @@
+// What icatctl registry reconcile reads from the Distribution registry itself (ICAT_REGISTRY_UPSTREAM,
+// loopback or a cluster Service, no auth of its own): its API version, a repository's tags and a
+// tag's manifest. Every request is bounded (timeouts, a body limit) and every answer checked, so a
+// registry that answers garbage is an error, never a crash.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace icat::ctl {
+
+// The registry cannot be reached, or what answers is no registry: nothing can be read from it.
+class RegistryUnreachable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// One repository's answer is unusable (not JSON, a digest that does not match, too large, ...).
+class RegistryAnswerError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A tag's manifest as the registry serves it, checked: the digest is the SHA-256 of the bytes and
+// the registry's Docker-Content-Digest; size_bytes is ManifestImageBytes of it.
+struct PushedManifest {
+  std::string digest;  // sha256:<64 hex>
+  long long size_bytes = 0;
+};
+
+class RegistryClient {
+ public:
+  // upstream: http(s)://host:port of the registry (no path).
+  explicit RegistryClient(std::string upstream);
+
+  // GET /v2/ answers 200 with Docker-Distribution-API-Version: registry/2.0; RegistryUnreachable otherwise.
+  void Probe();
+
+  // Every tag of the repository (a registry name, "hardened/nginx"), page by page (n and last, the
+  // Link header); nullopt when the registry has no such repository (404).
+  std::optional<std::vector<std::string>> Tags(const std::string& name);
+
+  PushedManifest Manifest(const std::string& name, const std::string& tag);
+
+ private:
+  struct Reply {
+    long status = 0;
+    std::string body, content_type, digest, link, api_version;  // all but body from headers
+  };
+  Reply Get(const std::string& path, const std::vector<std::string>& headers, size_t max_bytes);
+
+  std::string upstream_;
+};
+
+// The path and query of a tags/list Link header's next page ("</v2/x/tags/list?last=a&n=100>;
+// rel=\"next\""), which must be the same repository's tags/list; nullopt for no next page.
+// RegistryAnswerError when the header is there but names anything else.
+std::optional<std::string> NextTagsPage(std::string_view link, std::string_view name);
+
+}  // namespace icat::ctl

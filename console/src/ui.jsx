@@ -234,25 +234,51 @@ export function useSubmit(action) {
 // the warning that it will not be shown again; `afterwards` says what becomes of it (a webhook's
 // signing secret, say, is kept to sign with, not hashed).
 export function SecretOnce({ label, value, afterwards = "the service stores only its hash and cannot show it again.", children }) {
-  const [copied, setCopied] = useState(false);
   const id = useId();
-  const copy = async () => {
-    await navigator.clipboard.writeText(value);
-    setCopied(true);
-  };
   return (
     <div class="secret" role="region" aria-label={label}>
       <label for={id}>{label}</label>
       <div class="secret-row">
         <input id={id} readOnly value={value} onFocus={(event) => event.currentTarget.select()} />
-        <button type="button" onClick={copy}>
-          {copied ? "Copied" : "Copy"}
-        </button>
+        <CopyButton text={value} />
       </div>
       <p class="warning">
         <strong>Shown once.</strong> Copy it now and keep it somewhere safe: {afterwards}
       </p>
       {children}
+    </div>
+  );
+}
+
+// Copies text to the clipboard and says so. A browser may refuse (a page that is not a secure
+// context, a denied permission): it then says to copy by hand rather than failing silently.
+export function CopyButton({ text, what }) {
+  const [state, setState] = useState("ready");
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState("copied");
+    } catch {
+      setState("refused");
+    }
+  };
+  const words = { ready: "Copy", copied: "Copied", refused: "Copy refused by the browser: select the text" }[state];
+  return (
+    <button type="button" onClick={copy} aria-label={what ? `${words}: ${what}` : undefined}>
+      {words}
+    </button>
+  );
+}
+
+// A command to paste into a terminal (or a manifest), kept whole on its lines, with a copy button.
+// The box scrolls, so it takes the keyboard's focus.
+export function CommandBox({ label, text }) {
+  return (
+    <div class="command-box" role="group" aria-label={label}>
+      <pre class="commands" tabIndex={0}>
+        <code>{text}</code>
+      </pre>
+      <CopyButton text={text} what={label} />
     </div>
   );
 }

@@ -15,6 +15,13 @@ Reply GetImage(Context& ctx);           // GET /v1/images/{id}
 Reply ListImageVersions(Context& ctx);  // GET /v1/images/{id}/versions (versions.cpp)
 Reply GetImageVersion(Context& ctx);    // GET /v1/images/{id}/versions/{versionId} (versions.cpp)
 
+// How often the calling tenant pulled a version from the registry, and when last (version_pulls;
+// docs/registry.md, "Pull counts"): 0 and none when it never did.
+struct VersionPulls {
+  long long count = 0;
+  std::optional<std::string> last_at;
+};
+
 struct VersionView {
   std::string id, tag, digest, published_at;
   std::optional<long long> size_bytes;
@@ -24,6 +31,9 @@ struct VersionView {
   // Detail only: {"cyclonedx": {...}, "spdx": {...}}, what the latest scan's SBOMs hold of rule 3
   // (JSON text from Postgres); none when unscanned or measured before ingest measured it.
   std::optional<std::string> sbom_completeness;
+  // Read with the version's own rows (VersionsAt) and shown wherever set; the lists' latestVersion
+  // has none.
+  std::optional<VersionPulls> pulls;
 };
 
 struct ImageView {
@@ -51,12 +61,13 @@ std::string ImageLookupJson(const std::vector<ImageMatch>& matches);
 // most `count`; a row without a version (page_versions past the last one) is skipped.
 std::vector<VersionView> VersionsAt(const Rows& rows, int count);
 // One version as an element of the detail's "versions": id, tag, digest, sizeBytes, publishedAt,
-// hardeningTags, scanStatus, lastScannedAt, vulnerabilityCounts, vexExcludedCount, sbomCompleteness.
+// hardeningTags, scanStatus, lastScannedAt, vulnerabilityCounts, vexExcludedCount, sbomCompleteness,
+// pullCount, lastPulledAt.
 std::string VersionJson(const VersionView& version);
 // {"versions": [each as VersionJson], "nextCursor": ...}
 std::string VersionListJson(const std::vector<VersionView>& versions, const std::optional<std::string>& next_cursor);
 // The detail: base OS, size, vulnerabilityCounts (with vexExcludedCount), scanStatus and sbomCompleteness of the latest
-// version, and every version with its own.
+// version, and every version with its own; latestVersion with the pulls of its entry in `versions`.
 std::string ImageDetailJson(const ImageView& image, const std::vector<VersionView>& versions);
 
 }  // namespace icat::catalog

@@ -77,6 +77,13 @@ void WriteCompleteness(JsonWriter& w, const std::optional<std::string>& figures)
   else w.Null();
 }
 
+// "pullCount" and "lastPulledAt" (null: never pulled).
+void WritePulls(JsonWriter& w, const VersionPulls& pulls) {
+  WriteKey(w, "pullCount");
+  w.Int64(pulls.count);
+  WriteOptionalString(w, "lastPulledAt", pulls.last_at);
+}
+
 void WriteVersion(JsonWriter& w, const VersionView& v, bool with_counts) {
   w.StartObject();
   WriteString(w, "id", v.id);
@@ -90,6 +97,7 @@ void WriteVersion(JsonWriter& w, const VersionView& v, bool with_counts) {
     WriteVulnerabilityCounts(w, v.counts);
     WriteCompleteness(w, v.sbom_completeness);
   }
+  if (v.pulls) WritePulls(w, *v.pulls);
   w.EndObject();
 }
 
@@ -138,12 +146,14 @@ std::string ImageLookupJson(const std::vector<ImageMatch>& matches) {
 
 std::vector<VersionView> VersionsAt(const Rows& rows, int count) {
   const VersionColumns columns(rows);
-  const int completeness = rows.Column("sbom_completeness");
+  const int completeness = rows.Column("sbom_completeness"), pull_count = rows.Column("pull_count"),
+            last_pulled_at = rows.Column("last_pulled_at");
   std::vector<VersionView> versions;
   for (int row = 0; row < rows.size() && static_cast<int>(versions.size()) < count; row++) {
     if (rows.IsNull(row, columns.id)) continue;
-    versions.push_back(VersionAt(rows, columns, row));
-    versions.back().sbom_completeness = rows.OptionalText(row, completeness);
+    VersionView& v = versions.emplace_back(VersionAt(rows, columns, row));
+    v.sbom_completeness = rows.OptionalText(row, completeness);
+    v.pulls = VersionPulls{rows.Int(row, pull_count), rows.OptionalText(row, last_pulled_at)};
   }
   return versions;
 }
@@ -161,18 +171,24 @@ std::string VersionListJson(const std::vector<VersionView>& versions, const std:
 }
 
 std::string ImageDetailJson(const ImageView& image, const std::vector<VersionView>& versions) {
+  std::optional<std::string> latest_completeness;
+  ImageView shown = image;
+  // The latest version's pulls are its entry's; none there (published between the two reads) is
+  // none yet.
+  if (shown.latest) shown.latest->pulls = VersionPulls{};
+  for (const VersionView& v : versions) {
+    if (!image.latest || v.id != image.latest->id) continue;
+    latest_completeness = v.sbom_completeness;
+    if (v.pulls) shown.latest->pulls = v.pulls;
+  }
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  WriteImageFields(w, image);
+  WriteImageFields(w, shown);
   WriteOptionalInt(w, "sizeBytes", image.latest ? image.latest->size_bytes : std::nullopt);
   // The counts keep the type SPEC.md gives them (zeros before a scan); scanStatus says whether they mean anything.
   WriteVulnerabilityCounts(w, image.latest ? image.latest->counts : VulnerabilityCounts{});
   WriteScanStatus(w, image.latest ? image.latest->last_scanned_at : std::nullopt);
-  std::optional<std::string> latest_completeness;
-  for (const VersionView& v : versions) {
-    if (image.latest && v.id == image.latest->id) latest_completeness = v.sbom_completeness;
-  }
   WriteCompleteness(w, latest_completeness);
   WriteKey(w, "versions");
   w.StartArray();
@@ -253,8 +269,8 @@ Reply ListImages(Context& ctx) {
 
 // GET /v1/images/{id}   (scope read:catalog)
 //   200 the image with base OS, size, vulnerabilityCounts, scanStatus and sbomCompleteness of the latest
-//       version, and its versions, each with scanStatus ("scanned" or "unscanned"), lastScannedAt and
-//       sbomCompleteness
+//       version, and its versions, each with scanStatus ("scanned" or "unscanned"), lastScannedAt,
+//       sbomCompleteness, and the caller's pullCount and lastPulledAt (latestVersion too)
 //   404 NOT_FOUND: unknown, malformed or unlicensed id, all alike; 401; 403 INSUFFICIENT_SCOPE; 429
 Reply GetImage(Context& ctx) {
   std::string id = ctx.request.PathParam("id");

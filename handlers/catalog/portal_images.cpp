@@ -30,7 +30,8 @@ Reply ListPortalImages(Context& ctx) { return ListImages(ctx); }
 
 // GET /api/docker-images/:id   (portal: X-Tenant + Bearer, any role)
 //   200 the image: base OS, size, vulnerabilityCounts and hardeningTags of the latest version, and
-//       every version with tag, digest, size, published time, hardening tags and severity counts
+//       every version with tag, digest, size, published time, hardening tags, severity counts and
+//       the tenant's pullCount and lastPulledAt
 //   404 NOT_FOUND: unknown, malformed or unlicensed id, alike; 400 VALIDATION_ERROR (headers); 401
 Reply GetPortalImage(Context& ctx) {
   Reply reply = GetImage(ctx);

@@ -10,7 +10,8 @@ namespace icat::catalog {
 
 // GET /v1/images/{id}/versions?limit=&cursor=   (scope read:catalog)
 //   200 {"versions": [...], "nextCursor": string|null}: newest published first, each as an element
-//       of the detail's versions (counts, scanStatus, lastScannedAt, sbomCompleteness); [] before the
+//       of the detail's versions (counts, scanStatus, lastScannedAt, sbomCompleteness, the caller's
+//       pullCount and lastPulledAt); [] before the
 //       first version
 //   400 VALIDATION_ERROR (limit, cursor); 401; 403 INSUFFICIENT_SCOPE; 429
 //   404 NOT_FOUND: unknown, malformed or unlicensed id, all alike

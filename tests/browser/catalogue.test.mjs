@@ -27,8 +27,10 @@ import {
   json,
   launch,
   openPage,
+  origin,
   screenshot,
   signIn,
+  tenant,
 } from "./support.mjs";
 
 let browser;
@@ -143,6 +145,48 @@ test("from /images to an image: findings filtered by severity, sorted, and an ol
   assert.equal(new URL(page.url()).searchParams.get("version"), older.id);
   rows = await waitForFindings(page, olderFindings.length);
   assert.deepEqual(rows.map((finding) => finding.id).sort(), olderFindings.map((finding) => finding.id).sort());
+  assertNoProblems(watched);
+  await watched.context.close();
+});
+
+test("each version shows the tenant's pulls; the version shown, its pull command and a cluster's pull secret", async () => {
+  const watched = await openPage(browser);
+  const { page, context } = watched;
+  const [latest] = nginx.versions;
+  await context.overridePermissions(origin(), ["clipboard-read", "clipboard-write", "clipboard-sanitized-write"]);
+  await signIn(page, admin(), `/images/${nginx.id}`);
+  await heading(page, "nginx");
+
+  // The "Your pulls" column says what the API says of each version.
+  const detail = await apiJson(`/api/docker-images/${nginx.id}`);
+  const shown = await page.$$eval("main table", (tables) => {
+    const versions = tables.find((table) => table.caption?.textContent.startsWith("Versions of"));
+    return [...versions.tBodies[0].rows].map((row) => row.cells[row.cells.length - 1].textContent.trim());
+  });
+  assert.equal(shown.length, detail.versions.length);
+  detail.versions.forEach((version, i) => {
+    if (version.pullCount === 0) assert.equal(shown[i], "none", version.tag);
+    else assert.ok(shown[i].startsWith(`${version.pullCount}, last `), `${version.tag}: ${shown[i]}`);
+  });
+
+  // The pull command by digest, and a pull secret of the tenant's name for the registry's host.
+  const boxText = (label) => page.$eval(`[role=group][aria-label="${label}"] code`, (code) => code.textContent);
+  const reference = `${detail.repository}@${latest.digest}`;
+  assert.equal(await boxText("Pull command"), `docker pull ${reference}`);
+  const secret = await boxText("Pull secret command");
+  assert.match(secret, /^kubectl create secret docker-registry icat-pull /);
+  assert.ok(secret.includes(`--docker-server=${detail.repository.split("/")[0]} `), secret);
+  assert.ok(secret.includes(`--docker-username=${tenant()} `), secret);
+  assert.ok(secret.includes("--docker-password=<an API key with scope pull>"), secret);
+  const podSpec = await boxText("Pod spec");
+  assert.ok(podSpec.includes("imagePullSecrets:\n    - name: icat-pull") && podSpec.includes(`image: ${reference}`), podSpec);
+
+  // Its copy button puts the command on the clipboard.
+  await clickButton(page, "Copy: Pull command");
+  await byRole(page, "button", "Copied: Pull command");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `docker pull ${reference}`);
+  await assertAccessible(page, "image-detail pull");
+  await screenshot(page, "image-detail-pull");
   assertNoProblems(watched);
   await watched.context.close();
 });

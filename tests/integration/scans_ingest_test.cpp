@@ -99,6 +99,30 @@ long long SbomPoolIo() {
 
 BOOST_AUTO_TEST_SUITE(scan_ingest)
 
+// --digest is proved only by a document that names registry digests (README, "How to ingest a
+// scan"): without one, the output says it was taken on the operator's word; with one, it says nothing.
+BOOST_AUTO_TEST_CASE(a_digest_no_document_names_is_noted_as_taken_on_trust) {
+  std::string image = "it-trust-" + it::RandomSuffix(8);
+  std::string digest = it::RandomDigest();
+  it::IngestArgs args = Fluentd(image, "1.0", digest, true);
+  it::ProcessResult trusted = it::Ingest(args);
+  BOOST_TEST_REQUIRE(trusted.exit_code == 0, trusted.err);
+  BOOST_TEST(trusted.out.find("\nnote: --digest " + digest + " is taken on the operator's word: neither " +
+                              args.report + " nor " + *args.cyclonedx + " names a registry digest to hold it against") !=
+                 std::string::npos,
+             trusted.out);
+
+  it::TempDir dir;
+  std::string report = it::Fixture(it::kNginxGrype);
+  std::string named = "it-proved-" + it::RandomSuffix(8);
+  it::ProcessResult proved =
+      it::Ingest({named, "1.0", it::ReportDigest(report), report, std::nullopt,
+                  dir.Write("n.cdx.json", it::MinimalCycloneDx(report, "2022-07-01T17:00:00Z")),
+                  "registry.example.test/it/" + named, std::nullopt, {}});
+  BOOST_TEST_REQUIRE(proved.exit_code == 0, proved.err);
+  BOOST_TEST(proved.out.find("operator's word") == std::string::npos, proved.out);
+}
+
 BOOST_AUTO_TEST_CASE(re_ingesting_identical_files_is_a_no_op_that_says_so) {
   std::string image = "it-noop-" + it::RandomSuffix(8);
   std::string digest = it::RandomDigest();

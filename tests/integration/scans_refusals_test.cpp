@@ -75,7 +75,7 @@ BOOST_AUTO_TEST_CASE(every_other_fixture_and_bad_input_is_refused_leaving_databa
   for (const char* spdx22 : {"sboms/guac/alpine_latest.syft-0.57.0.spdx-2.2.json",
                              "sboms/trivy-integration-v0.50.0/centos-7.sbom-input.trivy-dev.spdx-2.2.json"}) {
     refusals.push_back({spdx22, Args(image, centos, it::Fixture(spdx22), std::nullopt), 1, it::Fixture(spdx22),
-                        "is SPDX-2.2; --spdx takes SPDX-2.3 JSON only"});
+                        "is SPDX-2.2; only SPDX-2.3 JSON is accepted"});
   }
   for (const char* cdx14 :
        {"sboms/guac/alpine_latest.syft-0.58.0.cdx-1.4.json",
@@ -87,13 +87,13 @@ BOOST_AUTO_TEST_CASE(every_other_fixture_and_bad_input_is_refused_leaving_databa
         "sboms/msusel-2022-07-01/ubuntu_latest.trivy-0.29.1.cdx-1.4.json", "vex/guac_cyclonedx-1.4-vex-affected.json",
         "vex/guac_cyclonedx-1.4-vex-not-affected.json"}) {
     refusals.push_back({cdx14, Args(image, centos, std::nullopt, it::Fixture(cdx14)), 1, it::Fixture(cdx14),
-                        "is CycloneDX 1.4; --cyclonedx takes CycloneDX 1.5 JSON only"});
+                        "is CycloneDX 1.4; only CycloneDX 1.5 JSON is accepted"});
   }
   for (const char* later : {"sboms/trivy-integration-later/fluentd-multiple-lockfiles.image.trivy-dev.cdx-1.6.json",
                             "sboms/trivy-integration-later/fluentd-multiple-lockfiles.image.trivy-dev.cdx-1.7.json"}) {
     std::string version = std::string(later).find("1.6") != std::string::npos ? "1.6" : "1.7";
     refusals.push_back({later, Args(image, fluentd, std::nullopt, it::Fixture(later)), 1, it::Fixture(later),
-                        "is CycloneDX " + version + "; --cyclonedx takes CycloneDX 1.5 JSON only"});
+                        "is CycloneDX " + version + "; only CycloneDX 1.5 JSON is accepted"});
   }
   std::string intoto =
       it::Fixture("sboms/trivy-integration-v0.50.0/centos-7.sbom-input.trivy-dev.cdx-1.5.intoto.jsonl");
@@ -256,6 +256,17 @@ BOOST_AUTO_TEST_CASE(sbom_check_says_what_ingest_would_of_one_file) {
                                                  "no container image), not an SBOM of an image\n");
   std::string spdx = it::Fixture(kSpdx23);
   BOOST_TEST(it::Icatctl({"sbom", "check", spdx}).err.find("describes no container image") != std::string::npos);
+  // A version ingest does not take: said without naming ingest's flags, which sbom check has not.
+  for (const char* other : {"sboms/guac/alpine_latest.syft-0.58.0.cdx-1.4.json",
+                            "sboms/guac/alpine_latest.syft-0.57.0.spdx-2.2.json"}) {
+    std::string path = it::Fixture(other);
+    std::string version = std::string(other).find("cdx") != std::string::npos
+                              ? "CycloneDX 1.4; only CycloneDX 1.5 JSON is accepted"
+                              : "SPDX-2.2; only SPDX-2.3 JSON is accepted";
+    it::ProcessResult old = it::Icatctl({"sbom", "check", path});
+    BOOST_TEST(old.exit_code == 1);
+    BOOST_TEST(old.err == "icatctl: " + path + ": is " + version + "\n");
+  }
 }
 
 BOOST_AUTO_TEST_CASE(a_digest_contradicting_the_existing_version_is_refused_and_stores_nothing) {

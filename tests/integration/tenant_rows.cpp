@@ -124,6 +124,8 @@ TenantRows::TenantRows()
                       {t, RandomSuffix(12)});
   db.Query("INSERT INTO audit_log (tenant_id, actor, action, target) VALUES ($1, 'operator', 'test.rows', $2)",
            {t, marker});
+  // The tenant's pulls of its version, as the registry's auth decision counts them (sql/V0027).
+  db.Query("INSERT INTO version_pulls (tenant_id, version_id, pull_count) VALUES ($1, $2, 1)", {t, version_id});
 }
 
 }  // namespace icat::test

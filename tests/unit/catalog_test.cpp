@@ -91,4 +91,21 @@ BOOST_AUTO_TEST_CASE(every_version_says_whether_it_was_scanned_and_when) {
   BOOST_TEST(bare["scanStatus"].GetString() == std::string("unscanned"));
 }
 
+// The tenant's pulls (docs/registry.md, "Pull counts") on every version of the detail, latestVersion
+// taking its entry's; a list's latestVersion has none.
+BOOST_AUTO_TEST_CASE(detail_versions_show_the_tenant_s_pulls_and_latest_takes_its_entry_s) {
+  VersionView latest = SampleVersion("2.0", 0), older = SampleVersion("1.0", 0);
+  latest.pulls = icat::catalog::VersionPulls{12, std::string("2026-11-27T10:00:00Z")};
+  older.pulls = icat::catalog::VersionPulls{};
+  ImageView image{"id-1", "nginx", "", "r/nginx", std::nullopt, SampleVersion("2.0", 0)};  // as get_image reads it
+  auto d = icat::ParseJson(icat::catalog::ImageDetailJson(image, {latest, older}));
+  BOOST_TEST(d["latestVersion"]["pullCount"].GetInt64() == 12);
+  BOOST_TEST(d["latestVersion"]["lastPulledAt"].GetString() == std::string("2026-11-27T10:00:00Z"));
+  BOOST_TEST(d["versions"][0]["pullCount"].GetInt64() == 12);
+  BOOST_TEST(d["versions"][1]["pullCount"].GetInt64() == 0);
+  BOOST_TEST(d["versions"][1]["lastPulledAt"].IsNull());
+  auto list = icat::ParseJson(icat::catalog::ImageListJson({image}, std::nullopt));
+  BOOST_TEST(!list["images"][0]["latestVersion"].HasMember("pullCount"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

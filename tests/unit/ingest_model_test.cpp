@@ -128,7 +128,21 @@ BOOST_AUTO_TEST_CASE(same_scan_without_a_registry_digest_needs_a_shared_identity
   BOOST_TEST(ctl::CheckSameScan(nothing, "r.json", kDigest, {{"s.json", &anonymous}}).refusal->find("r.json names no image") == 0u);
   // The report names no time: the SBOM's, when it names the report's image.
   ctl::SbomDocument named = SbomOf("trivy", "2024-05-01T10:00:00Z", {kImage, {}, {}});
-  BOOST_TEST(*ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &named}}).scanned_at == "2024-05-01T10:00:00Z");
+  ctl::SameScan trusted = ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &named}});
+  BOOST_TEST(*trusted.scanned_at == "2024-05-01T10:00:00Z");
+  // One image, proved by its id; but nothing names a registry digest: --digest is the operator's word.
+  BOOST_TEST_REQUIRE(trusted.notes.size() == 1u);
+  BOOST_TEST(trusted.notes[0] == "--digest " + kDigest + " is taken on the operator's word: neither r.json nor s.json "
+                                 "names a registry digest to hold it against (the documents show only that they "
+                                 "describe one image)");
+  ctl::SbomDocument second = named;
+  BOOST_TEST(ctl::CheckSameScan(report, "r.json", kDigest, {{"a.json", &named}, {"b.json", &second}}).notes.at(0).find(
+                 "neither r.json, a.json nor b.json names") != std::string::npos);
+  // An SBOM that names a registry digest holds --digest against it, though the report names none.
+  ctl::SbomDocument digested = SbomOf("trivy", "2024-05-01T10:00:00Z", {kImage, {kDigest}, {}});
+  BOOST_TEST(ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &digested}}).notes.empty());
+  BOOST_TEST(*ctl::CheckSameScan(report, "r.json", kOtherDigest, {{"s.json", &digested}}).refusal ==
+             "--digest " + kOtherDigest + " is not the image's digest in s.json (" + kDigest + ")");
 }
 
 BOOST_AUTO_TEST_CASE(a_scan_of_an_sbom_lets_the_sbom_speak_for_the_image) {
@@ -139,8 +153,9 @@ BOOST_AUTO_TEST_CASE(a_scan_of_an_sbom_lets_the_sbom_speak_for_the_image) {
   ctl::SbomDocument named = SbomOf("trivy", "2022-06-14T15:10:14Z", {kImage, {}, {}});
   ctl::SameScan ok = ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &named}});
   BOOST_TEST(!ok.refusal.has_value());
-  BOOST_TEST_REQUIRE(ok.notes.size() == 1u);
-  BOOST_TEST(ok.notes[0].find("on the operator's word") != std::string::npos, ok.notes[0]);
+  BOOST_TEST_REQUIRE(ok.notes.size() == 2u);
+  BOOST_TEST(ok.notes[0].find("s.json speaks for the image") != std::string::npos, ok.notes[0]);
+  BOOST_TEST(ok.notes[1].find("is taken on the operator's word") != std::string::npos, ok.notes[1]);
   ctl::SbomDocument other = SbomOf("trivy", "2022-06-14T15:10:14Z", {kImage, {kOtherDigest}, {}});
   BOOST_TEST(*ctl::CheckSameScan(report, "r.json", kDigest, {{"s.json", &other}}).refusal ==
              "--digest " + kDigest + " is not the image's digest in s.json (" + kOtherDigest + ")");

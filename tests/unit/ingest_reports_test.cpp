@@ -228,7 +228,7 @@ BOOST_AUTO_TEST_CASE(spdx_2_3_documents_give_their_tool_time_and_trivy_image_ide
 
 BOOST_AUTO_TEST_CASE(spdx_documents_of_other_versions_and_other_formats_are_refused) {
   BOOST_TEST(Refusal([] { ctl::ParseSpdx("s.json", R"({"spdxVersion": "SPDX-2.2"})"); }) ==
-             "s.json: is SPDX-2.2; --spdx takes SPDX-2.3 JSON only");
+             "s.json: is SPDX-2.2; only SPDX-2.3 JSON is accepted");
   BOOST_TEST(Refusal([] { ctl::ParseSpdx("s.json", R"({"bomFormat": "CycloneDX", "specVersion": "1.5"})"); }) ==
              "s.json: is a CycloneDX document, not SPDX (pass it as --cyclonedx)");
   BOOST_TEST(Refusal([] { ctl::ParseSpdx("s.json", R"({"name": "x"})"); }) ==
@@ -280,7 +280,7 @@ BOOST_AUTO_TEST_CASE(cyclonedx_documents_of_other_versions_and_other_formats_are
   for (const char* version : {"1.4", "1.6", "1.7"}) {
     std::string doc = std::string(R"({"bomFormat": "CycloneDX", "specVersion": ")") + version + "\"}";
     BOOST_TEST(Refusal([&] { ctl::ParseCycloneDx("c.json", doc); }) ==
-               std::string("c.json: is CycloneDX ") + version + "; --cyclonedx takes CycloneDX 1.5 JSON only");
+               std::string("c.json: is CycloneDX ") + version + "; only CycloneDX 1.5 JSON is accepted");
   }
   BOOST_TEST(Refusal([] { ctl::ParseCycloneDx("c.json", R"({"payloadType": "application/vnd.in-toto+json"})"); }) ==
              "c.json: is an in-toto/DSSE envelope, not a CycloneDX JSON document (extract the SBOM first)");

@@ -175,16 +175,9 @@ std::optional<std::string> NotOfTheRun(const ScanReport& report, const std::stri
   std::optional<std::string> shared = SharedIdentity(report.identity, doc.identity);
   if (report.scanned_sbom && NamesNothing(report.identity)) {
     // The report scanned this SBOM (possibly long after it was written), so the SBOM speaks for the
-    // image; when it names a registry digest, that must be --digest.
-    if (!doc.identity.repo_digests.empty() && !doc.identity.repo_digests.count(std::string(digest))) {
-      return "--digest " + std::string(digest) + " is not the image's digest in " + sbom.path + " (" +
-             Joined(doc.identity.repo_digests) + ")";
-    }
+    // image (its registry digest, when it names one, was held against --digest already).
     notes.push_back(report_path + " is a scan of an SBOM, not of the image, and names no image: " + sbom.path +
-                    " speaks for the image" +
-                    (doc.identity.repo_digests.empty() ? ", and names no registry digest, so the image is --digest " +
-                                                             std::string(digest) + " on the operator's word"
-                                                       : ""));
+                    " speaks for the image");
     return std::nullopt;
   }
   if (!shared && NamesNothing(report.identity)) {
@@ -257,15 +250,28 @@ SameScan CheckSameScan(const ScanReport& report, std::string_view report_path, s
       if (out.refusal) return out;
     }
   }
-  const std::set<std::string>& digests = report.identity.repo_digests;
-  if (!digests.empty() && !digests.count(std::string(digest))) {
-    out.refusal = "--digest " + std::string(digest) + " is not the image's digest in " + report_name + " (" +
-                  Joined(digests) + ")";
-    return out;
+  // --digest is proved only by a document naming it among its registry digests; one naming others
+  // refutes it.
+  bool digest_named = false;
+  for (const auto& [identity, name] : documents) {
+    if (identity->repo_digests.empty()) continue;
+    if (!identity->repo_digests.count(std::string(digest))) {
+      out.refusal = "--digest " + std::string(digest) + " is not the image's digest in " + name + " (" +
+                    Joined(identity->repo_digests) + ")";
+      return out;
+    }
+    digest_named = true;
   }
   for (const NamedSbom& sbom : sboms) {
     out.refusal = NotOfTheRun(report, report_name, digest, sbom, out.notes);
     if (out.refusal) return out;
+  }
+  if (!digest_named) {
+    std::string which = sboms.empty() ? report_name : "neither " + report_name;
+    for (size_t i = 0; i < sboms.size(); ++i) which += (i + 1 == sboms.size() ? " nor " : ", ") + sboms[i].path;
+    out.notes.push_back("--digest " + std::string(digest) + " is taken on the operator's word: " + which +
+                        " names a registry digest to hold it against (the documents show only that they describe "
+                        "one image)");
   }
   out.scanned_at = report.scanned_at ? report.scanned_at : SbomScanTime(report, report_name, sboms, out.notes);
   return out;

@@ -161,7 +161,8 @@ struct SameScan {
 
 // The report and every SBOM are one scan of one image (docs/scans.md, "Same scan and image
 // identity"). The checks, in order: no two documents contradict each other; --digest is one of
-// the report's registry digests when it names any; each SBOM's tool is the report's scanner; each
+// the registry digests of each document that names any (none naming one: a note says --digest is
+// taken on the operator's word); each SBOM's tool is the report's scanner; each
 // SBOM names the report's image, or names none comparable and --digest is the report's digest; each
 // SBOM's time is within the tolerance of the report's, unless a shared identity proves the same
 // image (another run of it). The scan time is the report's, else that of SBOMs that name the

@@ -202,7 +202,7 @@ SbomDocument ParseSpdx(std::string_view path, std::string_view bytes) {
     if (auto vex = VexFormat(d)) Refuse(path, "is not an SPDX JSON document: it is " + *vex + " (VEX), not an SBOM");
     Refuse(path, "is not an SPDX JSON document (no spdxVersion)");
   }
-  if (*version != "SPDX-2.3") Refuse(path, "is " + *version + "; --spdx takes SPDX-2.3 JSON only");
+  if (*version != "SPDX-2.3") Refuse(path, "is " + *version + "; only SPDX-2.3 JSON is accepted");
   ValidateAgainstSchema(OfficialSchema::kSpdx23, path, d);
   // Beyond the v2.3 schema: the 2.3.1 errata require documentNamespace, and the document's own id is fixed.
   const Value* creation = ObjectAt(d, "creationInfo");
@@ -246,8 +246,8 @@ SbomDocument ParseCycloneDx(std::string_view path, std::string_view bytes) {
     Refuse(path, "is not a CycloneDX JSON document (no \"bomFormat\": \"CycloneDX\")");
   }
   std::optional<std::string> version = StringAt(d, "specVersion");
-  if (!version) Refuse(path, "is a CycloneDX document without specVersion; --cyclonedx takes CycloneDX 1.5 JSON only");
-  if (*version != "1.5") Refuse(path, "is CycloneDX " + *version + "; --cyclonedx takes CycloneDX 1.5 JSON only");
+  if (!version) Refuse(path, "is a CycloneDX document without specVersion; only CycloneDX 1.5 JSON is accepted");
+  if (*version != "1.5") Refuse(path, "is CycloneDX " + *version + "; only CycloneDX 1.5 JSON is accepted");
   ValidateAgainstSchema(OfficialSchema::kCycloneDx15, path, d);
 
   SbomDocument doc;

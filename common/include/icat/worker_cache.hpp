@@ -4,7 +4,9 @@
 // The data they come from changes only through icatctl (images, versions, scans, findings,
 // licences) and the portal's admission policy and watch-list writes; each sets a new random
 // generation after its commit. API-key requests read the generation in the same Redis round trip
-// as their key (Context::cache_generation). A value stored under another generation, or older
+// as their key (Context::cache_generation). Pull counts are the exception: a pull changes no
+// generation, so a cached reply may show them up to ICAT_WORKER_CACHE_SECONDS old (docs/registry.md,
+// "Pull counts"). A value stored under another generation, or older
 // than ICAT_WORKER_CACHE_SECONDS, is never used. Without Redis there is no generation: nothing is
 // used or stored, and the cache drops what it has (it cannot hear of changes meanwhile).
 #pragma once

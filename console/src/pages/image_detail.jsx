@@ -1,9 +1,10 @@
-// /images/:id?version=<versionId>: an image's facts and versions, and for the version chosen (the
-// latest when none is named) its vulnerabilities, SBOM downloads, SBOM completeness and scan
-// history. The version is in the address, so a link or a reload shows the same one.
-import { getJson } from "../api.js";
+// /images/:id?version=<versionId>: an image's facts and versions (with the tenant's pulls of each),
+// and for the version chosen (the latest when none is named) how to pull it, its vulnerabilities,
+// SBOM downloads, SBOM completeness and scan history. The version is in the address, so a link or
+// a reload shows the same one.
+import { getJson, session } from "../api.js";
 import { Link, useQuery } from "../router.jsx";
-import { Counts, Empty, Page, Pending, When, formatBytes, useLoad } from "../ui.jsx";
+import { CommandBox, Counts, Empty, Page, Pending, When, formatBytes, useLoad } from "../ui.jsx";
 import { SbomCompleteness, SbomDownloads } from "./image_detail/sbom.jsx";
 import { ScanHistory } from "./image_detail/scan_history.jsx";
 import { Vulnerabilities } from "./image_detail/vulnerabilities.jsx";
@@ -110,6 +111,7 @@ function VersionTable({ image, chosenId }) {
             <th scope="col">Hardening</th>
             <th scope="col">Scan</th>
             <th scope="col">Vulnerabilities</th>
+            <th scope="col">Your pulls</th>
           </tr>
         </thead>
         <tbody>
@@ -138,12 +140,56 @@ function VersionTable({ image, chosenId }) {
                   <ScanState version={version} />
                 </td>
                 <td>{version.scanStatus === "scanned" ? <Counts counts={version.vulnerabilityCounts} /> : <span class="muted">unknown</span>}</td>
+                <td>
+                  <Pulls version={version} />
+                </td>
               </tr>
             );
           })}
         </tbody>
       </table>
     </div>
+  );
+}
+
+// How often this tenant pulled the version from the registry, and when last.
+function Pulls({ version }) {
+  if (!version.pullCount) return <span class="muted">none</span>;
+  return (
+    <span>
+      {version.pullCount}, last <When at={version.lastPulledAt} />
+    </span>
+  );
+}
+
+// The version's pull command, and how a cluster pulls it (docs/registry.md): a pull secret of the
+// tenant's name and an API key with scope pull, named by the pod's imagePullSecrets.
+function PullIt({ image, version }) {
+  const reference = `${image.repository}@${version.digest}`;
+  const host = image.repository.split("/")[0];
+  const tenant = session.get()?.tenant || "TENANT";
+  const secret = [
+    "kubectl create secret docker-registry icat-pull \\",
+    `  --docker-server=${host} \\`,
+    `  --docker-username=${tenant} \\`,
+    "  --docker-password=<an API key with scope pull>",
+  ].join("\n");
+  const podSpec = ["spec:", "  imagePullSecrets:", "    - name: icat-pull", "  containers:", `    - name: ${image.name}`, `      image: ${reference}`].join("\n");
+  return (
+    <>
+      <CommandBox label="Pull command" text={`docker pull ${reference}`} />
+      <p>
+        Sign in to <code>{host}</code> first (<code>docker login {host}</code>): the username is your tenant, <code>{tenant}</code>, the password an{" "}
+        <Link href="/keys">API key</Link> with scope <code>pull</code>.
+      </p>
+      <h4>Use in a cluster</h4>
+      <p>Store the credential as a pull secret in the namespace of your workload:</p>
+      <CommandBox label="Pull secret command" text={secret} />
+      <p>
+        and name it in the pod spec under <code>imagePullSecrets</code>:
+      </p>
+      <CommandBox label="Pod spec" text={podSpec} />
+    </>
   );
 }
 
@@ -154,9 +200,8 @@ function VersionPanel({ image, version }) {
         Version {version.tag}
         {version.id === image.latestVersion?.id ? " (latest)" : ""}
       </h2>
-      <p>
-        Pull it by digest: <code>{image.repository}@{version.digest}</code>
-      </p>
+      <h3>Pull it by digest</h3>
+      <PullIt image={image} version={version} />
       <h3>Vulnerabilities</h3>
       <Vulnerabilities imageId={image.id} version={version} />
       <h3>SBOM downloads</h3>

@@ -75,7 +75,8 @@ void ExpectEverywhere(it::Tenant& tenant, const it::Image& image, const Pulls& v
 }
 
 std::vector<it::VersionSpec> TwoVersions() {
-  return {{"1.0", 100, std::nullopt, "2026-01-01T00:00:00Z", {}}, {"2.0", 200, std::nullopt, "2026-02-01T00:00:00Z", {}}};
+  return {{"1.0", 100, std::nullopt, "2026-01-01T00:00:00Z", {}},
+          {"2.0", 200, std::nullopt, "2026-02-01T00:00:00Z", {}}};
 }
 
 }  // namespace

@@ -106,11 +106,19 @@ body_path() {
 #   /api/api-keys    lastUsedAt: each run uses the key again
 #   /api/audit-log   the login.succeeded entries: each run's own sign-in adds one; actorEmail, which
 #                    V0025 added after the fixture was recorded (portal_current_person checks it)
+#   an image's detail and versions: pullCount and lastPulledAt of each version, which V0027 added
+#                    after the fixture was recorded (pull_counts_test checks them); its SBOMs, VEX,
+#                    findings and scan history are compared byte for byte
 comparison_filter() {
   case $1 in
     /api/users*) echo '.users |= map(del(.lastLoginAt))' ;;
     /api/api-keys*) echo '.apiKeys |= map(del(.lastUsedAt))' ;;
     /api/audit-log*) echo '.entries |= map(select(.action != "login.succeeded") | del(.actorEmail))' ;;
+    /v1/images/*/sbom* | /v1/images/*/vex* | /v1/images/*/vulnerabilities*) echo . ;;
+    /api/docker-images/*/sbom/* | /api/docker-images/*/vex* | /api/docker-images/*/vulnerabilities*) echo . ;;
+    /api/docker-images/*/scan-history*) echo . ;;
+    /v1/images/?* | /api/docker-images/?*)
+      echo 'walk(if type == "object" then del(.pullCount, .lastPulledAt) else . end)' ;;
     *) echo . ;;
   esac
 }

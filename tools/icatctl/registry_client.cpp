@@ -16,13 +16,14 @@ namespace {
 
 constexpr long kConnectTimeoutSeconds = 5;
 constexpr long kRequestTimeoutSeconds = 30;
-// The registry refuses manifests over 4 MiB itself; a page of tags names at most kTagsPerPage of
-// 128 characters.
+// The registry refuses manifests over 4 MiB itself. Distribution 2.8 ignores n and answers every
+// tag in one page (later versions and other registries page): kMaxTags of 128 characters fit.
 constexpr size_t kMaxManifestBytes = 4 << 20;
-constexpr size_t kMaxTagsPageBytes = 1 << 20;
+constexpr size_t kMaxTagsPageBytes = 16 << 20;
 constexpr size_t kMaxProbeBytes = 64 << 10;
 constexpr int kTagsPerPage = 100;
-constexpr int kMaxTagPages = 1000;  // 100,000 tags in one repository
+constexpr size_t kMaxTags = 100000;  // in one repository
+constexpr int kMaxTagPages = kMaxTags / kTagsPerPage;
 
 struct Headers {
   std::string content_type, digest, link, api_version;
@@ -99,7 +100,8 @@ RegistryClient::Reply RegistryClient::Get(const std::string& path, const std::ve
   Headers seen;
   char error[CURL_ERROR_SIZE] = {0};
   // http too: the registry is on loopback or a cluster Service, never across the internet.
-  CurlHeaderList list = SetUpGet(c, {upstream_ + path, "http,https", "icatctl-reconcile/1", "", "", headers}, &body, error);
+  CurlHeaderList list =
+      SetUpGet(c, {upstream_ + path, "http,https", "icatctl-reconcile/1", "", "", headers}, &body, error);
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, kConnectTimeoutSeconds);
   curl_easy_setopt(c, CURLOPT_TIMEOUT, kRequestTimeoutSeconds);
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
@@ -143,7 +145,7 @@ std::optional<std::vector<std::string>> RegistryClient::Tags(const std::string& 
   std::string path = "/v2/" + name + "/tags/list?n=" + std::to_string(kTagsPerPage);
   for (int page = 1;; page++) {
     if (page > kMaxTagPages) {
-      throw RegistryAnswerError(name + ": more than " + std::to_string(kMaxTagPages * kTagsPerPage) + " tags");
+      throw RegistryAnswerError(name + ": more than " + std::to_string(kMaxTagPages) + " pages of tags");
     }
     Reply reply = Get(path, {"Accept: application/json"}, kMaxTagsPageBytes);
     if (reply.status == 404 && page == 1) return std::nullopt;
@@ -162,6 +164,9 @@ std::optional<std::vector<std::string>> RegistryClient::Tags(const std::string& 
           throw RegistryAnswerError(name + ": tags/list names something that is no tag");
         }
         tags.emplace_back(tag.GetString(), tag.GetStringLength());
+        if (tags.size() > kMaxTags) {
+          throw RegistryAnswerError(name + ": more than " + std::to_string(kMaxTags) + " tags");
+        }
       }
     }
     std::optional<std::string> next = NextTagsPage(reply.link, name);

@@ -70,6 +70,8 @@ $(BIN)/icat-$(1): $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard handlers/$(1)/*.cpp)) $
 	$$(CXX) $$(CXXFLAGS) -o $$@ $$^ $$(LDLIBS)
 endef
 $(foreach group,$(GROUPS),$(eval $(call handler_rule,$(group))))
+# The registry group reads manifests back from the registry (common/src/registry_client.cpp).
+$(BIN)/icat-registry: LDLIBS += -lcurl
 
 # Migrations are compiled into icatctl, so it needs no path to sql/ at run time.
 $(BUILD)/gen/migrations.cpp: $(sort $(wildcard sql/V*.sql)) tools/embed-sql

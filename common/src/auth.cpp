@@ -18,6 +18,7 @@
 #include "icat/metrics.hpp"
 #include "icat/paging.hpp"
 #include "icat/text.hpp"
+#include "icat/validate.hpp"
 #include "icat/worker_cache.hpp"
 
 namespace icat {
@@ -38,6 +39,9 @@ constexpr Statement kTouchKey{"auth_touch_key",
 constexpr Statement kRevokedSince{"auth_revoked_since",
     "SELECT now() AS polled_at, ARRAY(SELECT key_id FROM auth_keys_revoked_since("
     "coalesce($1::timestamptz, now() - make_interval(secs => $2)) - make_interval(secs => $3))) AS key_ids"};
+// $1 the name a registry client sent, $2 SHA-256 of its password (sql/V0027).
+constexpr Statement kLookupPublisher{"auth_lookup_publisher",
+    "SELECT name FROM registry_publisher($1, $2::bytea)"};
 // clang-format on
 constexpr std::string_view kLive = "key";
 constexpr std::string_view kRevoked = "revoked";
@@ -186,6 +190,21 @@ std::string PresentedKey(const Request& request) {
   return in_path->second;
 }
 
+struct BasicCredential {
+  std::string user, password;
+};
+
+// Authorization: Basic base64(user ":" password) (RFC 7617); nullopt when absent or not that.
+std::optional<BasicCredential> BasicCredentialOf(const Request& request) {
+  std::string authorization = request.Header("authorization");
+  if (authorization.size() <= 6 || strncasecmp(authorization.c_str(), "Basic ", 6) != 0) return std::nullopt;
+  std::optional<std::string> decoded = Base64Decode(Trim(std::string_view(authorization).substr(6)));
+  if (!decoded) return std::nullopt;
+  size_t colon = decoded->find(':');
+  if (colon == std::string::npos || !IsCleanText(*decoded)) return std::nullopt;
+  return BasicCredential{decoded->substr(0, colon), decoded->substr(colon + 1)};
+}
+
 // Adds the RateLimit headers; throws 429 past the limit. count is this window's count, or
 // nullopt when Redis could not count (the limit fails open then).
 void ApplyRateLimit(Context& ctx, std::optional<long long> count, long long now) {
@@ -225,7 +244,8 @@ void CountFailure(Context& ctx, long long now) {
 }  // namespace
 
 const std::vector<Statement>& AuthStatements() {
-  static const std::vector<Statement> statements = {kLookupKey, kTouchKey, kCurrentPerson, kRevokedSince};
+  static const std::vector<Statement> statements = {kLookupKey, kTouchKey, kCurrentPerson, kRevokedSince,
+                                                    kLookupPublisher};
   return statements;
 }
 
@@ -253,6 +273,28 @@ bool RevokeCommitRolledBack(const DbError& error) {
 Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
   std::string key = PresentedKey(ctx.request);
   if (key.empty()) Unauthenticated("An API key is required: send Authorization: Bearer <key> or X-API-Key.");
+  return AuthenticateKey(ctx, key, scope);
+}
+
+Principal AuthenticateRegistry(Context& ctx, std::string_view scope) {
+  std::optional<BasicCredential> credential = BasicCredentialOf(ctx.request);
+  if (!credential) {
+    Unauthenticated("Sign in with a username (your tenant's name) and an API key with scope pull as the password.");
+  }
+  if (ApiKeyWellFormed(credential->password, ctx.config.key_prefix)) {
+    return AuthenticateKey(ctx, credential->password, scope);
+  }
+  // A publisher's password is no API key: one look-up in Postgres, so a revoke holds at once.
+  Rows rows = ctx.db.Run(kLookupPublisher, {credential->user, "\\x" + Sha256Hex(credential->password)});
+  if (rows.empty()) {
+    CountFailure(ctx, std::time(nullptr));
+    Unauthenticated("The username and password are neither an API key nor a publisher's.");
+  }
+  ctx.principal.publisher = rows.Text(0, rows.Column("name"));
+  return ctx.principal;
+}
+
+Principal AuthenticateKey(Context& ctx, const std::string& key, std::string_view scope) {
   // A typo costs nothing (the checksum is checked offline), so it is not counted as a failed look-up.
   if (!ApiKeyWellFormed(key, ctx.config.key_prefix)) Unauthenticated("The API key is not valid.");
   // The part of a key that may be shown (the portal lists it): logs name the key by it.

@@ -96,6 +96,9 @@ Reply ErrorReply(const ApiError& e, const Request& request) {
 // An ApiError's answer: a refusal of the caller's credential (401, 403, 429) in the route's own
 // shape when it has one (Route::refusal), else the error body.
 Reply RefusalOrErrorReply(const ApiError& e, const Route* route, const Context& ctx) {
+  // A registry client reads the registry's error shape only, whatever the error; the shape sets
+  // every header itself (its challenge is Basic, not the API's Bearer).
+  if (route && route->access == Access::kRegistry) return *route->refusal(ctx, e);
   int status = Describe(e.error()).status;
   bool refusal = status == 401 || status == 403 || status == 429;
   std::optional<Reply> shaped = refusal && route && route->refusal ? route->refusal(ctx, e) : std::nullopt;
@@ -196,6 +199,7 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
   CheckQueryNames(query, route);
   if (route.has_body) CheckBody(ctx);
   if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, route.scope);
+  if (route.access == Access::kRegistry) AuthenticateRegistry(ctx, route.scope);
   if (IsPortalAccess(route.access)) AuthenticatePortal(ctx);  // the role: AuthorisePerson, in RunHandler
   Reply reply = RunHandler(route, ctx, cache, in_transaction);
   // After the commit: a worker that reads the new generation must find the new data.
@@ -232,11 +236,11 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
     LogError("rid=" + request.request_id + " postgres: " + (e.sqlstate.empty() ? "" : e.sqlstate + " ") + e.what());
     ApiError mapped = ErrorOfSqlState(e.sqlstate, e.connection_lost);
     error = mapped.error();
-    reply = ErrorReply(mapped, request);
+    reply = RefusalOrErrorReply(mapped, match.route, ctx);
   } catch (const std::exception& e) {
     LogError("rid=" + request.request_id + " unexpected: " + e.what());
     error = Error::kINTERNAL_ERROR;
-    reply = ErrorReply(ApiError(Error::kINTERNAL_ERROR), request);
+    reply = RefusalOrErrorReply(ApiError(Error::kINTERNAL_ERROR), match.route, ctx);
   }
   // After a failure nothing of the request may stay open, whatever a handler began itself.
   if (in_transaction || error) db.Rollback();
@@ -441,7 +445,9 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
     std::cerr << "icat-" << group << ": ICAT_JWT_SECRET_FILE must name the file holding the access-token secret\n";
     return 2;
   }
-  bool has_key_routes = std::any_of(routes.begin(), routes.end(), [](const Route& r) { return r.access == Access::kApiKey; });
+  bool has_key_routes = std::any_of(routes.begin(), routes.end(), [](const Route& r) {
+    return r.access == Access::kApiKey || r.access == Access::kRegistry;
+  });
   if (has_key_routes && config.key_cache_secret.empty()) {
     std::cerr << "icat-" << group << ": ICAT_KEY_CACHE_SECRET_FILE must name the file holding the key-cache secret\n";
     return 2;

@@ -61,12 +61,15 @@ void CheckRouteTable(const std::vector<Route>& routes) {
     if (route.access == Access::kPortalSelf && !route.pattern.starts_with(kSelfPrefix)) {
       throw std::logic_error(name + " is Access::kPortalSelf, which only routes under /api/auth/ may be");
     }
-    if (route.access == Access::kApiKey && !IsOneOf(route.scope, kScopes)) {
+    if ((route.access == Access::kApiKey || route.access == Access::kRegistry) && !IsOneOf(route.scope, kScopes)) {
       throw std::logic_error(name + " names no scope of vocabulary.hpp kScopes (\"" + std::string(route.scope) + "\")");
     }
     if (!IsQueryList(route.query)) {
       throw std::logic_error(name + " has a query list that is not names separated by single commas (\"" +
                              std::string(route.query) + "\")");
+    }
+    if (route.access == Access::kRegistry && !route.refusal) {
+      throw std::logic_error(name + " is Access::kRegistry, whose errors need the registry's shape (Route::refusal)");
     }
     bool key_in_path = route.pattern.find("{" + std::string(kKeyParam) + "}") != std::string_view::npos;
     if (key_in_path && route.access != Access::kApiKey) throw std::logic_error(name + " has {key} but takes no API key");

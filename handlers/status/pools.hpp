@@ -11,8 +11,8 @@
 namespace icat::status {
 
 // The handler groups, one pool each (handlers/<group>/; a unit test holds this list to that folder).
-inline const std::vector<std::string> kPoolGroups = {"account", "admission", "auth", "catalog",
-                                                     "sbom",    "status",    "vulns"};
+inline const std::vector<std::string> kPoolGroups = {"account", "admission", "auth",  "catalog",
+                                                     "registry", "sbom",     "status", "vulns"};
 
 // ICAT_POOL_ADDRESS with {group} replaced: "unix:/run/icat/{group}.sock" -> "unix:/run/icat/sbom.sock".
 std::string PoolAddress(std::string_view pattern, std::string_view group);

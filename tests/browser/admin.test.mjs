@@ -103,6 +103,9 @@ async function startReceiver() {
   return { url: `http://127.0.0.1:${server.address().port}/hook`, received, close: () => new Promise((resolve) => server.close(resolve)) };
 }
 
+// Where the demo's images are (the stack's ICAT_REGISTRY; icatctl's default when it sets none).
+const demoRegistry = process.env.ICAT_REGISTRY || "registry.example.test/hardened";
+
 // An AdmissionReview of a Pod with one image outside the catalogue and one in it.
 function podReview(uid, name) {
   return {
@@ -118,7 +121,7 @@ function podReview(uid, name) {
         metadata: { name },
         spec: {
           initContainers: [{ name: "init", image: "busybox" }],
-          containers: [{ name: "web", image: "registry.example.test/hardened/nginx:1.27.3" }],
+          containers: [{ name: "web", image: `${demoRegistry}/nginx:1.27.3` }],
         },
       },
     },

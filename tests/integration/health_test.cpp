@@ -64,7 +64,7 @@ BOOST_AUTO_TEST_CASE(healthy_stack_reports_every_pool_and_the_dispatcher_ok) {
   BOOST_TEST(StringMember(status["checks"], "postgres") == "ok");
   BOOST_TEST(StringMember(status["checks"], "redis") == "ok");
   BOOST_TEST(StringMember(status["checks"], "dispatcher") == "ok");
-  for (const char* group : {"account", "admission", "auth", "catalog", "sbom", "status", "vulns"}) {
+  for (const char* group : {"account", "admission", "auth", "catalog", "registry", "sbom", "status", "vulns"}) {
     BOOST_TEST(PoolState(status, group) == "ok", group);
   }
 }

@@ -90,7 +90,7 @@ BOOST_AUTO_TEST_CASE(requests_are_counted_by_route_and_status_with_their_latency
 
 BOOST_AUTO_TEST_CASE(every_pool_reports_its_workers_and_a_replaced_worker_is_counted) {
   Samples before = Scrape();
-  for (const char* group : {"account", "admission", "auth", "catalog", "sbom", "status", "vulns"}) {
+  for (const char* group : {"account", "admission", "auth", "catalog", "registry", "sbom", "status", "vulns"}) {
     std::string labels = std::string("group=\"") + group + "\"";
     double workers = Value(before, "icat_workers{" + labels + ",state=\"busy\"}") +
                      Value(before, "icat_workers{" + labels + ",state=\"idle\"}");

@@ -18,6 +18,15 @@ const std::vector<Statement>& AuthStatements();
 // Adds the RateLimit headers to ctx.reply_headers.
 Principal AuthenticateApiKey(Context& ctx, std::string_view scope);
 
+// The same checks of a key the caller has taken from the request.
+Principal AuthenticateKey(Context& ctx, const std::string& key, std::string_view scope);
+
+// A registry client's credential (Access::kRegistry, docs/registry.md): HTTP Basic, any username,
+// the password an API key holding `scope` (checked as AuthenticateApiKey checks one), or a live
+// publisher's name and password (ctx.principal.publisher; looked up in Postgres each time). Throws
+// ApiError 401 (with WWW-Authenticate: Bearer, which the registry's reply shape replaces), 403, 429.
+Principal AuthenticateRegistry(Context& ctx, std::string_view scope);
+
 // Checks the portal credential: X-Tenant and an access token (Bearer) of that tenant. No Bearer
 // token, a bad, expired or other tenant's one is 401 with WWW-Authenticate: Bearer; a token
 // without X-Tenant is 400 VALIDATION_ERROR naming it. Fills and returns ctx.principal.

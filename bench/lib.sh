@@ -42,10 +42,28 @@ cleanup() { stop_stack; }
 # The ceilings live in nginx beside the service: a constant, the bare FastCGI pool, static files.
 write_bench_locations() {
   mkdir -p "$STACK_DIR/nginx/extra"
+  echo allowed >"$STACK_DIR/nginx/extra/allowed.txt"
   cat >"$STACK_DIR/nginx/extra/bench.conf" <<CONF
 location = /bench/nginx { default_type application/json; return 200 '{"status":"ok"}'; }
 location = /bench/fastcgi { include $REPO_DIR/nginx/fastcgi_params; fastcgi_pass unix:$STACK_DIR/run/bench.sock; }
 location /bench/static/ { alias $STACK_DIR/blobs/; etag off; }
+# The registry's pull decision alone: nginx asks it (auth_request) as for /v2/, about a blob of
+# hardened/bench-pull, and answers a small file when allowed, without the registry. (Not a return:
+# that runs before auth_request.)
+location = /bench/pull-decision { auth_request /bench/_pull-decision; alias $STACK_DIR/nginx/extra/allowed.txt; }
+location = /bench/_pull-decision {
+  internal;
+  fastcgi_pass_request_body off;
+  fastcgi_param REQUEST_METHOD GET;
+  fastcgi_param REQUEST_URI /_registry/auth;
+  fastcgi_param QUERY_STRING "";
+  fastcgi_param CONTENT_LENGTH "";
+  fastcgi_param REMOTE_ADDR \$remote_addr;
+  fastcgi_param REQUEST_ID \$request_id;
+  fastcgi_param HTTP_X_REGISTRY_METHOD GET;
+  fastcgi_param HTTP_X_REGISTRY_URI /v2/hardened/bench-pull/blobs/sha256:0000000000000000000000000000000000000000000000000000000000000000;
+  fastcgi_pass unix:$STACK_DIR/run/registry.sock;
+}
 CONF
 }
 
@@ -65,8 +83,9 @@ start_stack() {
   # wrk's closed connections was; make bench-scale starts three stacks): a second try, other ports.
   local ports attempt
   for attempt in 1 2; do
-    mapfile -t ports < <("$REPO_DIR/tools/stack" free-port 5)
+    mapfile -t ports < <("$REPO_DIR/tools/stack" free-port 6)
     export ICAT_HTTP_PORT=${ports[0]} ICAT_HTTPS_PORT=${ports[1]} ICAT_REDIS_PORT=${ports[2]} ICAT_PG_PORT=${ports[3]} ICAT_METRICS_PORT=${ports[4]}
+    export ICAT_REGISTRY_PORT=${ports[5]}
     "$REPO_DIR/tools/stack" start "$STACK_DIR" >"$WORK/stack.log" 2>&1 && break
     cat "$WORK/stack.log" >&2
     ((attempt < 2)) || die "the stack did not start"
@@ -96,7 +115,7 @@ seed_data() {
 
 # The API key that drives the load (every scope) and a portal user who logs in with login.json.
 create_credentials() {
-  KEY=$("$BIN/icatctl" key create --tenant "$TENANT" --name bench --scopes read:catalog,read:sbom,read:vulns,admission 2>/dev/null)
+  KEY=$("$BIN/icatctl" key create --tenant "$TENANT" --name bench --scopes read:catalog,read:sbom,read:vulns,admission,pull 2>/dev/null)
   printf 'bench-password-1234\n' | "$BIN/icatctl" user create --tenant "$TENANT" --email bench@bench.test --role viewer >/dev/null
   printf '{"email":"bench@bench.test","password":"bench-password-1234"}' >"$WORK/login.json"
 }

@@ -1,6 +1,6 @@
 #include "icat/registry.hpp"
 
-#include <rapidjson/document.h>
+#include "icat/json.hpp"
 
 namespace icat {
 
@@ -61,9 +61,9 @@ std::optional<std::string> RegistryName(std::string_view registry_setting, std::
 }
 
 std::optional<long long> ManifestImageBytes(std::string_view manifest_json) {
-  rapidjson::Document doc;
-  doc.Parse(manifest_json.data(), manifest_json.size());
-  if (doc.HasParseError() || !doc.IsObject()) return std::nullopt;
+  JsonRead read = ReadJson(manifest_json, kMaxBodyDepth);  // bounded: the text is the registry's, not ours
+  const rapidjson::Value& doc = read.document;
+  if (!read.error.empty() || !doc.IsObject()) return std::nullopt;
   long long total = 0;
   auto add = [&total](const rapidjson::Value& descriptor) {
     long long size = SizeOf(descriptor);

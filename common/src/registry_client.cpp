@@ -1,71 +1,207 @@
-// Reading manifests from the registry itself (registry.hpp FetchManifest), for the push handler
-// and icatctl registry reconcile. Its own object: only the programs that link libcurl use it.
-#include <curl/curl.h>
-#include <strings.h>
+// Reads of the Distribution registry (registry_client.hpp), with libcurl: its own object, so only
+// the programs that read the registry (icatctl, the registry pool) link libcurl for it.
+#include "icat/registry_client.hpp"
 
+#include <curl/curl.h>
+
+#include <algorithm>
 #include <memory>
-#include <stdexcept>
 
 #include "icat/crypto.hpp"
 #include "icat/curl_get.hpp"
+#include "icat/json.hpp"
 #include "icat/registry.hpp"
 #include "icat/text.hpp"
 
 namespace icat {
-
 namespace {
 
+constexpr long kConnectTimeoutMs = 5000;
+// The registry refuses manifests over 4 MiB itself. Distribution 2.8 ignores n and answers every
+// tag in one page (later versions and other registries page): kMaxTags of 128 characters fit.
 constexpr size_t kMaxManifestBytes = 4 << 20;
+constexpr size_t kMaxTagsPageBytes = 16 << 20;
+constexpr size_t kMaxProbeBytes = 64 << 10;
+constexpr int kTagsPerPage = 100;
+constexpr size_t kMaxTags = 100000;  // in one repository
+constexpr int kMaxTagPages = kMaxTags / kTagsPerPage;
 
-struct ResponseHeaders {
-  std::string digest, content_type;
+struct Headers {
+  std::string content_type, digest, link, api_version;
 };
 
-// Keeps the two headers a manifest's reader needs.
-size_t KeepHeader(char* data, size_t size, size_t count, void* user) {
-  auto* kept = static_cast<ResponseHeaders*>(user);
+// Keeps the headers the reads use, of the last response (after a 100 Continue, a new one starts).
+size_t CollectHeader(char* data, size_t size, size_t count, void* user) {
   std::string_view line(data, size * count);
+  auto* headers = static_cast<Headers*>(user);
+  if (line.rfind("HTTP/", 0) == 0) *headers = {};
   size_t colon = line.find(':');
-  if (colon != std::string_view::npos) {
-    std::string name = Lower(line.substr(0, colon));
-    std::string value(Trim(line.substr(colon + 1)));
-    if (name == "docker-content-digest") kept->digest = value;
-    if (name == "content-type") kept->content_type = value;
-  }
+  if (colon == std::string_view::npos) return size * count;
+  std::string name = Lower(Trim(line.substr(0, colon)));
+  std::string value(Trim(line.substr(colon + 1)));
+  if (name == "content-type") headers->content_type = value;
+  if (name == "docker-content-digest") headers->digest = value;
+  if (name == "link") headers->link = value;
+  if (name == "docker-distribution-api-version") headers->api_version = value;
   return size * count;
+}
+
+// The media type without parameters, in lower case ("application/json; charset=utf-8" -> "application/json").
+std::string MediaType(std::string_view content_type) {
+  return Lower(Trim(content_type.substr(0, content_type.find(';'))));
+}
+
+bool IsManifestMediaType(std::string_view media_type) {
+  for (std::string_view known : kManifestMediaTypes) {
+    if (media_type == known) return true;
+  }
+  return false;
+}
+
+// A tag as image_versions.tag's CHECK has it: anything else is not put into a URL or the catalogue.
+bool IsTag(std::string_view tag) {
+  if (tag.empty() || tag.size() > 128) return false;
+  for (size_t i = 0; i < tag.size(); i++) {
+    char c = tag[i];
+    bool word = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    if (!word && (i == 0 || (c != '.' && c != '-'))) return false;
+  }
+  return true;
 }
 
 }  // namespace
 
-FetchedManifest FetchManifest(std::string_view upstream, std::string_view name, std::string_view reference,
-                              long timeout_ms) {
-  std::string url = std::string(upstream) + "/v2/" + std::string(name) + "/manifests/" + std::string(reference);
-  std::unique_ptr<CURL, void (*)(CURL*)> handle(curl_easy_init(), curl_easy_cleanup);
-  if (!handle) throw std::runtime_error("libcurl could not start");
-  std::string accept = "Accept: ";
-  for (std::string_view type : kManifestMediaTypes) accept += std::string(type) + (type == kManifestMediaTypes.back() ? "" : ", ");
-  CurlBody body{{}, kMaxManifestBytes};
-  char error[CURL_ERROR_SIZE] = "";
-  CurlHeaderList headers = SetUpGet(handle.get(), {url, "http,https", "icat-registry/1", {}, {}, {accept}}, &body, error);
-  ResponseHeaders kept;
-  curl_easy_setopt(handle.get(), CURLOPT_HEADERFUNCTION, KeepHeader);
-  curl_easy_setopt(handle.get(), CURLOPT_HEADERDATA, &kept);
-  curl_easy_setopt(handle.get(), CURLOPT_TIMEOUT_MS, timeout_ms);
-  curl_easy_setopt(handle.get(), CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-  CURLcode code = curl_easy_perform(handle.get());
-  if (body.too_large) throw std::runtime_error(url + ": the manifest is larger than 4 MiB");
-  if (code != CURLE_OK) throw std::runtime_error(url + ": " + (error[0] ? error : curl_easy_strerror(code)));
-  long status = 0;
-  curl_easy_getinfo(handle.get(), CURLINFO_RESPONSE_CODE, &status);
-  if (status != 200) throw std::runtime_error(url + ": the registry answered " + std::to_string(status));
-  std::string digest = "sha256:" + Sha256Hex(body.bytes);
-  if (!kept.digest.empty() && kept.digest != digest) {
-    throw std::runtime_error(url + ": the body's digest " + digest + " is not the registry's " + kept.digest);
+std::optional<std::string> NextTagsPage(std::string_view link, std::string_view name) {
+  link = Trim(link);
+  if (link.empty()) return std::nullopt;
+  size_t open = link.find('<'), close = link.find('>');
+  if (open != 0 || close == std::string_view::npos || link.find("rel=\"next\"", close) == std::string_view::npos) {
+    throw RegistryAnswerError("a Link header that is no next page: " + std::string(link.substr(0, 200)));
   }
-  if (reference.starts_with("sha256:") && reference != digest) {
-    throw std::runtime_error(url + ": the body's digest " + digest + " is not the one asked for");
+  std::string_view target = link.substr(1, close - 1);
+  std::string expected = "/v2/" + std::string(name) + "/tags/list?";
+  bool plain = target.find_first_of(" \t\r\n#\\") == std::string_view::npos;
+  if (target.rfind(expected, 0) != 0 || !plain || target.size() > 1024) {
+    throw RegistryAnswerError("a Link header to another place than the repository's tags: " +
+                              std::string(target.substr(0, 200)));
   }
-  return {digest, kept.content_type, std::move(body.bytes)};
+  return std::string(target);
+}
+
+RegistryClient::RegistryClient(std::string upstream, long timeout_ms)
+    : upstream_(std::move(upstream)), timeout_ms_(timeout_ms) {
+  while (!upstream_.empty() && upstream_.back() == '/') upstream_.pop_back();
+}
+
+RegistryClient::Reply RegistryClient::Get(const std::string& path, const std::vector<std::string>& headers,
+                                          size_t max_bytes) {
+  std::unique_ptr<CURL, void (*)(CURL*)> curl(curl_easy_init(), curl_easy_cleanup);
+  if (!curl) throw RegistryUnreachable("cannot start libcurl");
+  CURL* c = curl.get();
+  CurlBody body{{}, max_bytes, false};
+  Headers seen;
+  char error[CURL_ERROR_SIZE] = {0};
+  // http too: the registry is on loopback or a cluster Service, never across the internet.
+  CurlHeaderList list = SetUpGet(c, {upstream_ + path, "http,https", "icat-registry-client/1", "", "", headers}, &body, error);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, std::min(kConnectTimeoutMs, timeout_ms_));
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms_);
+  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, CollectHeader);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, &seen);
+  CURLcode result = curl_easy_perform(c);
+  std::string shown = "GET " + upstream_ + path.substr(0, path.find('?'));
+  if (body.too_large) throw RegistryAnswerError(shown + ": the answer is over " + std::to_string(max_bytes) + " bytes");
+  if (result == CURLE_COULDNT_CONNECT || result == CURLE_COULDNT_RESOLVE_HOST || result == CURLE_OPERATION_TIMEDOUT) {
+    throw RegistryUnreachable(shown + ": " + (error[0] ? std::string(error) : curl_easy_strerror(result)));
+  }
+  if (result != CURLE_OK) {
+    throw RegistryAnswerError(shown + ": " + (error[0] ? std::string(error) : curl_easy_strerror(result)));
+  }
+  Reply reply;
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);
+  reply.body = std::move(body.bytes);
+  reply.content_type = std::move(seen.content_type);
+  reply.digest = std::move(seen.digest);
+  reply.link = std::move(seen.link);
+  reply.api_version = std::move(seen.api_version);
+  return reply;
+}
+
+void RegistryClient::Probe() {
+  try {
+    // The registry answers /v2/ with its API version; anything else is another server (or none).
+    Reply reply = Get("/v2/", {}, kMaxProbeBytes);
+    if (reply.status != 200 || reply.api_version != "registry/2.0") {
+      throw RegistryUnreachable("GET " + upstream_ + "/v2/ answered HTTP " + std::to_string(reply.status) +
+                                " with Docker-Distribution-API-Version '" + reply.api_version.substr(0, 100) +
+                                "': not a Distribution registry");
+    }
+  } catch (const RegistryAnswerError& error) {
+    throw RegistryUnreachable(std::string(error.what()) + " (is ICAT_REGISTRY_UPSTREAM the registry?)");
+  }
+}
+
+std::optional<std::vector<std::string>> RegistryClient::Tags(const std::string& name) {
+  std::vector<std::string> tags;
+  std::string path = "/v2/" + name + "/tags/list?n=" + std::to_string(kTagsPerPage);
+  for (int page = 1;; page++) {
+    if (page > kMaxTagPages) {
+      throw RegistryAnswerError(name + ": more than " + std::to_string(kMaxTagPages) + " pages of tags");
+    }
+    Reply reply = Get(path, {"Accept: application/json"}, kMaxTagsPageBytes);
+    if (reply.status == 404 && page == 1) return std::nullopt;
+    if (reply.status != 200) {
+      throw RegistryAnswerError(name + ": GET tags/list answered HTTP " + std::to_string(reply.status));
+    }
+    JsonRead read = ReadJson(reply.body, kMaxBodyDepth);
+    if (!read.error.empty()) throw RegistryAnswerError(name + ": tags/list is not JSON: " + read.error);
+    const rapidjson::Value& doc = read.document;
+    if (!doc.IsObject() || !doc.HasMember("tags") || !(doc["tags"].IsArray() || doc["tags"].IsNull())) {
+      throw RegistryAnswerError(name + ": tags/list has no tags array");
+    }
+    if (doc["tags"].IsArray()) {
+      for (const rapidjson::Value& tag : doc["tags"].GetArray()) {
+        if (!tag.IsString() || !IsTag(std::string_view(tag.GetString(), tag.GetStringLength()))) {
+          throw RegistryAnswerError(name + ": tags/list names something that is no tag");
+        }
+        tags.emplace_back(tag.GetString(), tag.GetStringLength());
+        if (tags.size() > kMaxTags) {
+          throw RegistryAnswerError(name + ": more than " + std::to_string(kMaxTags) + " tags");
+        }
+      }
+    }
+    std::optional<std::string> next = NextTagsPage(reply.link, name);
+    if (!next) return tags;
+    path = *next;
+  }
+}
+
+PushedManifest RegistryClient::Manifest(const std::string& name, const std::string& reference) {
+  const std::string& tag = reference;
+  std::string accept;
+  for (std::string_view type : kManifestMediaTypes) accept += (accept.empty() ? "Accept: " : ", ") + std::string(type);
+  Reply reply = Get("/v2/" + name + "/manifests/" + tag, {accept}, kMaxManifestBytes);
+  std::string shown = name + ":" + tag;
+  if (reply.status != 200) {
+    throw RegistryAnswerError(shown + ": GET manifest answered HTTP " + std::to_string(reply.status));
+  }
+  std::string media_type = MediaType(reply.content_type);
+  if (!IsManifestMediaType(media_type)) {
+    throw RegistryAnswerError(shown + ": a manifest of type '" + media_type.substr(0, 100) +
+                              "', none of the OCI or Docker v2 manifest types");
+  }
+  std::string digest = "sha256:" + Sha256Hex(reply.body);
+  if (reply.digest != digest) {
+    throw RegistryAnswerError(shown + ": the manifest's bytes are " + digest + ", the registry says '" +
+                              reply.digest.substr(0, 100) + "'");
+  }
+  // ReadJson first: it reads without recursion and bounds the depth, so the parse that sizes the
+  // image cannot exhaust the stack on a deeply nested answer.
+  JsonRead read = ReadJson(reply.body, kMaxBodyDepth);
+  if (!read.error.empty()) throw RegistryAnswerError(shown + ": the manifest is not JSON: " + read.error);
+  std::optional<long long> size = ManifestImageBytes(reply.body);
+  if (!size) throw RegistryAnswerError(shown + ": the manifest lists no sizes of a config and layers or of manifests");
+  return {digest, *size};
 }
 
 }  // namespace icat

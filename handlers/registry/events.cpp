@@ -7,6 +7,7 @@
 #include "icat/json.hpp"
 #include "icat/log.hpp"
 #include "icat/registry.hpp"
+#include "icat/registry_client.hpp"
 #include "icat/text.hpp"
 #include "icat/validate.hpp"
 #include "queries.hpp"
@@ -61,8 +62,7 @@ std::optional<Push> PushOf(const rapidjson::Value& event) {
 // registry's queue behind it).
 std::optional<long long> ImageBytes(const Context& ctx, const Push& push) {
   try {
-    FetchedManifest manifest = FetchManifest(ctx.config.registry_upstream, push.name, push.digest, kManifestFetchMs);
-    return ManifestImageBytes(manifest.body);
+    return RegistryClient(ctx.config.registry_upstream, kManifestFetchMs).Manifest(push.name, push.digest).size_bytes;
   } catch (const std::runtime_error& e) {
     LogWarn("rid=" + ctx.request.request_id + " registry: cannot size " + push.name + "@" + push.digest + ": " + e.what());
     return std::nullopt;

@@ -17,7 +17,6 @@
 #include "icat/crypto.hpp"
 #include "icat/worker_cache.hpp"
 #include "receiver.hpp"
-#include "registry_support.hpp"
 #include "scans_support.hpp"
 #include "support.hpp"
 
@@ -398,37 +397,6 @@ BOOST_AUTO_TEST_CASE(a_registry_that_answers_garbage_is_an_error_line_never_a_cr
   BOOST_TEST(run.exit_code == 1);
   BOOST_TEST(run.err.find("not a Distribution registry") != std::string::npos, run.err);
   BOOST_TEST(web.Received().size() == 1u);
-}
-
-// End to end on the stack: the publisher pushes through nginx to the stack's registry a tag whose
-// notification publishes nothing (no catalogue image had the repository yet: as good as lost); once
-// the image exists, a run with the stack's own settings publishes it.
-BOOST_AUTO_TEST_CASE(a_push_the_notifications_missed_is_published_by_a_run_on_the_stack) {
-  it::OciImage oci = it::BuildOciImage("4.0.0", "missed " + it::RandomSuffix());
-  std::string image_name = "it-missed-" + it::RandomSuffix(8);
-  std::string name = "hardened/" + image_name;
-  std::string repository = it::RegistryHost() + "/" + name;
-  it::ProcessResult pushed = it::SkopeoPush(oci, name, it::PublisherCreds());
-  BOOST_TEST_REQUIRE(pushed.exit_code == 0, pushed.err);
-  // The notification's outcome, in the registry pool's log, before the image exists.
-  std::string handled = "push of " + repository + ":4.0.0 " + oci.digest + ": no-image";
-  BOOST_TEST_REQUIRE(it::WaitFor(
-                         [&] {
-                           return it::ReadFileBytes(it::GetEnv().stack_dir + "/log/registry.log").find(handled) !=
-                                  std::string::npos;
-                         },
-                         30s),
-                     "the registry pool never logged: " << handled);
-  std::string image_id = it::IcatctlOk({"image", "create", "--name", image_name, "--repository", repository});
-  BOOST_TEST(VersionsByTag(image_id).empty());
-
-  it::ProcessResult run = it::Icatctl({"registry", "reconcile"});
-  BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
-  BOOST_TEST(run.err.find("published " + repository + ":4.0.0 " + oci.digest) != std::string::npos, run.err);
-  std::map<std::string, StoredVersion> versions = VersionsByTag(image_id);
-  BOOST_TEST_REQUIRE(versions.size() == 1u);
-  BOOST_TEST(versions["4.0.0"].digest == oci.digest);
-  BOOST_TEST(versions["4.0.0"].size_bytes.value_or("") == std::to_string(oci.bytes));
 }
 
 BOOST_AUTO_TEST_CASE(every_runs_until_sigterm_and_stops_cleanly) {

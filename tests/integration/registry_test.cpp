@@ -3,9 +3,11 @@
 // like one that does not exist, refusals come in the registry's error shape, a publisher's push
 // publishes a version, and pulls are counted and audited.
 #include <boost/test/unit_test.hpp>
+#include <cstdlib>
 #include <thread>
 
 #include "icat/crypto.hpp"
+#include "receiver.hpp"
 #include "registry_support.hpp"
 
 namespace it = icat::test;
@@ -132,9 +134,10 @@ BOOST_AUTO_TEST_CASE(a_refused_credential_gets_the_registrys_error_and_a_basic_c
   ExpectChallenge(it::Get(path, it::Basic(p.tenant.subdomain(), expired)));
 
   // A revoke is in force at once, however recently the key pulled.
-  BOOST_TEST(it::Get(path, p.Auth()).status == 200);
+  const std::string tags = "/v2/" + p.image.name + "/tags/list";
+  BOOST_TEST(it::Get(tags, p.Auth()).status == 200);
   p.tenant.RevokeKey(p.key.substr(0, 14));
-  ExpectChallenge(it::Get(path, p.Auth()));
+  ExpectChallenge(it::Get(tags, p.Auth()));
   BOOST_TEST(it::SkopeoInspect(p.image.name + ":1.0", p.Creds()).exit_code != 0);
   BOOST_TEST(it::SkopeoInspect(p.image.name + ":1.0", "").exit_code != 0);
 }
@@ -191,6 +194,58 @@ BOOST_AUTO_TEST_CASE(a_publishers_push_publishes_a_version_once_and_tells_its_li
   BOOST_TEST(!p.VersionDigest("latest"));
   BOOST_TEST(it::PgQuery("SELECT 1 FROM events WHERE tenant_id = $1 AND type = 'version.published'", {p.tenant.id()})
                  .size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(a_licensee_subscribed_to_version_published_gets_the_push_delivered) {
+  it::Tenant tenant;
+  it::RegistryImage image = it::CreateRegistryImage("hook");
+  tenant.License(image.image);
+  it::Receiver receiver;
+  it::PgQuery("INSERT INTO webhooks (tenant_id, url, events, secret) VALUES ($1, $2, '{version.published}', $3)",
+              {tenant.id(), receiver.Url(), "whsec_" + icat::Base64Encode(icat::RandomBytes(32))});
+  it::OciImage oci = it::BuildOciImage("2.1", "delivered");
+  BOOST_TEST_REQUIRE(it::SkopeoPush(oci, image.name, it::PublisherCreds()).exit_code == 0);
+  auto got = receiver.WaitFor(1, 15s);
+  BOOST_TEST_REQUIRE(got.size() == 1u);
+  rapidjson::Document body;
+  body.Parse(got[0].body.c_str());
+  BOOST_TEST_REQUIRE(body.IsObject());
+  BOOST_TEST(it::StringMember(body, "type") == "version.published");
+  BOOST_TEST(it::StringMember(body["data"]["image"], "repository") == image.image.repository);
+  BOOST_TEST(it::StringMember(body["data"]["version"], "tag") == "2.1");
+  BOOST_TEST(it::StringMember(body["data"]["version"], "digest") == oci.digest);
+  BOOST_TEST(it::IntMember(body["data"]["version"], "sizeBytes") == oci.bytes);
+}
+
+// The registry keeps notifications in memory: a restart while they fail loses them. The reconciler
+// (icatctl registry reconcile, which make run runs a minute apart) publishes what they missed.
+BOOST_AUTO_TEST_CASE(a_push_whose_notification_was_lost_is_published_by_the_reconciler) {
+  it::Tenant tenant;
+  it::RegistryImage image = it::CreateRegistryImage("lost");
+  tenant.License(image.image);
+  it::OciImage oci = it::BuildOciImage("3.0", "notification lost");
+  {
+    // Notifications fail (the pool's socket is away), and the push goes straight to the registry.
+    it::HiddenPoolSocket hidden("registry");
+    const char* upstream = std::getenv("ICAT_REGISTRY_UPSTREAM");
+    BOOST_TEST_REQUIRE(upstream != nullptr);
+    std::string host = std::string(upstream).substr(std::string("http://").size());
+    it::ProcessResult pushed = it::Skopeo({"copy", "--dest-tls-verify=false", "oci:" + oci.layout + ":3.0",
+                                           "docker://" + host + "/" + image.name + ":3.0"});
+    BOOST_TEST_REQUIRE(pushed.exit_code == 0, pushed.err);
+    it::Stack("registry-stop");
+    it::Stack("registry-start");
+  }
+  std::this_thread::sleep_for(2s);
+  auto versions = [&] { return it::PgQuery("SELECT digest FROM image_versions WHERE image_id = $1", {image.image.id}); };
+  BOOST_TEST_REQUIRE(versions().empty(), "the notification was not lost; the test proves nothing");
+  it::ProcessResult reconciled = it::Icatctl({"registry", "reconcile"});
+  BOOST_TEST_REQUIRE(reconciled.exit_code == 0, reconciled.err);
+  BOOST_TEST_REQUIRE(versions().size() == 1u);
+  BOOST_TEST(*versions()[0][0] == oci.digest);
+  BOOST_TEST(it::Icatctl({"registry", "reconcile"}).exit_code == 0);  // a second pass changes nothing
+  BOOST_TEST(versions().size() == 1u);
+  BOOST_TEST(it::SkopeoInspect(image.name + ":3.0", tenant.subdomain() + ":" + tenant.CreateKey("pull")).exit_code == 0);
 }
 
 BOOST_AUTO_TEST_CASE(notifications_need_the_registrys_secret) {

@@ -1,19 +1,17 @@
-// icatctl registry reconcile's reading of a tags/list Link header (tools/icatctl/registry_client.cpp):
+// The registry client's reading of a tags/list Link header (common/src/registry_client.cpp):
 // the next page of the same repository's tags, and nothing else.
-#include "../../tools/icatctl/registry_client.hpp"
+#include "icat/registry_client.hpp"
 
 #include <boost/test/unit_test.hpp>
-
-namespace ctl = icat::ctl;
 
 BOOST_AUTO_TEST_SUITE(registry_tags_link)
 
 BOOST_AUTO_TEST_CASE(the_next_page_of_the_same_repository_is_followed) {
   BOOST_TEST(
-      ctl::NextTagsPage("</v2/hardened/nginx/tags/list?last=1.2&n=100>; rel=\"next\"", "hardened/nginx").value() ==
+      icat::NextTagsPage("</v2/hardened/nginx/tags/list?last=1.2&n=100>; rel=\"next\"", "hardened/nginx").value() ==
       "/v2/hardened/nginx/tags/list?last=1.2&n=100");
-  BOOST_TEST(!ctl::NextTagsPage("", "hardened/nginx").has_value());
-  BOOST_TEST(!ctl::NextTagsPage("  ", "hardened/nginx").has_value());
+  BOOST_TEST(!icat::NextTagsPage("", "hardened/nginx").has_value());
+  BOOST_TEST(!icat::NextTagsPage("  ", "hardened/nginx").has_value());
 }
 
 BOOST_AUTO_TEST_CASE(anything_else_is_an_answer_error) {
@@ -26,7 +24,9 @@ BOOST_AUTO_TEST_CASE(anything_else_is_an_answer_error) {
            "/v2/hardened/nginx/tags/list?n=1; rel=\"next\"",                       // no angle brackets
            "</v2/hardened/nginx/tags/list?n=1",                                    // unclosed
        }) {
-    BOOST_TEST_CONTEXT(link) { BOOST_CHECK_THROW(ctl::NextTagsPage(link, "hardened/nginx"), ctl::RegistryAnswerError); }
+    BOOST_TEST_CONTEXT(link) {
+      BOOST_CHECK_THROW(icat::NextTagsPage(link, "hardened/nginx"), icat::RegistryAnswerError);
+    }
   }
 }
 

@@ -11,7 +11,7 @@
 
 #include "commands.hpp"
 #include "icat/registry.hpp"
-#include "registry_client.hpp"
+#include "icat/registry_client.hpp"
 #include "session.hpp"
 
 namespace icat::ctl {

@@ -34,22 +34,3 @@ std::optional<std::string> RegistryName(std::string_view registry_setting, std::
 std::optional<long long> ManifestImageBytes(std::string_view manifest_json);
 
 }  // namespace icat
-
-namespace icat {
-
-// A manifest as the registry served it.
-struct FetchedManifest {
-  std::string digest;      // "sha256:<hex>" of the body, equal to the registry's Docker-Content-Digest
-  std::string media_type;  // its Content-Type
-  std::string body;
-};
-
-// GET <upstream>/v2/<name>/manifests/<reference> (a tag or a digest) from the registry itself
-// (ICAT_REGISTRY_UPSTREAM: plain http on loopback or a cluster network), accepting
-// kManifestMediaTypes, within `timeout`, 4 MiB at most. std::runtime_error saying what failed: no
-// answer, a status other than 200 (404 included), a body whose sha256 is not the digest the registry
-// names, or a reference digest it does not match.
-FetchedManifest FetchManifest(std::string_view upstream, std::string_view name, std::string_view reference,
-                              long timeout_ms);
-
-}  // namespace icat

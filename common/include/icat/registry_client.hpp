@@ -1,6 +1,6 @@
-// What icatctl registry reconcile reads from the Distribution registry itself (ICAT_REGISTRY_UPSTREAM,
-// loopback or a cluster Service, no auth of its own): its API version, a repository's tags and a
-// tag's manifest. Every request is bounded (timeouts, a body limit) and every answer checked, so a
+// What the service reads from the Distribution registry itself (ICAT_REGISTRY_UPSTREAM, loopback or
+// a cluster Service, no auth of its own): its API version, a repository's tags (icatctl registry
+// reconcile) and a manifest (reconcile, and the registry pool sizing a pushed image). Every request is bounded (timeouts, a body limit) and every answer checked, so a
 // registry that answers garbage is an error, never a crash.
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace icat::ctl {
+namespace icat {
 
 // The registry cannot be reached, or what answers is no registry: nothing can be read from it.
 class RegistryUnreachable : public std::runtime_error {
@@ -33,8 +33,8 @@ struct PushedManifest {
 
 class RegistryClient {
  public:
-  // upstream: http(s)://host:port of the registry (no path).
-  explicit RegistryClient(std::string upstream);
+  // upstream: http(s)://host:port of the registry (no path); each request ends within timeout_ms.
+  explicit RegistryClient(std::string upstream, long timeout_ms = 30000);
 
   // GET /v2/ answers 200 with Docker-Distribution-API-Version: registry/2.0; RegistryUnreachable otherwise.
   void Probe();
@@ -43,7 +43,8 @@ class RegistryClient {
   // Link header); nullopt when the registry has no such repository (404).
   std::optional<std::vector<std::string>> Tags(const std::string& name);
 
-  PushedManifest Manifest(const std::string& name, const std::string& tag);
+  // A tag's or a digest's manifest.
+  PushedManifest Manifest(const std::string& name, const std::string& reference);
 
  private:
   struct Reply {
@@ -53,6 +54,7 @@ class RegistryClient {
   Reply Get(const std::string& path, const std::vector<std::string>& headers, size_t max_bytes);
 
   std::string upstream_;
+  long timeout_ms_;
 };
 
 // The path and query of a tags/list Link header's next page ("</v2/x/tags/list?last=a&n=100>;
@@ -60,4 +62,4 @@ class RegistryClient {
 // RegistryAnswerError when the header is there but names anything else.
 std::optional<std::string> NextTagsPage(std::string_view link, std::string_view name);
 
-}  // namespace icat::ctl
+}  // namespace icat

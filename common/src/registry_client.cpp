@@ -17,13 +17,14 @@ namespace icat {
 namespace {
 
 constexpr long kConnectTimeoutMs = 5000;
-// The registry refuses manifests over 4 MiB itself; a page of tags names at most kTagsPerPage of
-// 128 characters.
+// The registry refuses manifests over 4 MiB itself. Distribution 2.8 ignores n and answers every
+// tag in one page (later versions and other registries page): kMaxTags of 128 characters fit.
 constexpr size_t kMaxManifestBytes = 4 << 20;
-constexpr size_t kMaxTagsPageBytes = 1 << 20;
+constexpr size_t kMaxTagsPageBytes = 16 << 20;
 constexpr size_t kMaxProbeBytes = 64 << 10;
 constexpr int kTagsPerPage = 100;
-constexpr int kMaxTagPages = 1000;  // 100,000 tags in one repository
+constexpr size_t kMaxTags = 100000;  // in one repository
+constexpr int kMaxTagPages = kMaxTags / kTagsPerPage;
 
 struct Headers {
   std::string content_type, digest, link, api_version;
@@ -145,7 +146,7 @@ std::optional<std::vector<std::string>> RegistryClient::Tags(const std::string& 
   std::string path = "/v2/" + name + "/tags/list?n=" + std::to_string(kTagsPerPage);
   for (int page = 1;; page++) {
     if (page > kMaxTagPages) {
-      throw RegistryAnswerError(name + ": more than " + std::to_string(kMaxTagPages * kTagsPerPage) + " tags");
+      throw RegistryAnswerError(name + ": more than " + std::to_string(kMaxTagPages) + " pages of tags");
     }
     Reply reply = Get(path, {"Accept: application/json"}, kMaxTagsPageBytes);
     if (reply.status == 404 && page == 1) return std::nullopt;
@@ -164,6 +165,9 @@ std::optional<std::vector<std::string>> RegistryClient::Tags(const std::string& 
           throw RegistryAnswerError(name + ": tags/list names something that is no tag");
         }
         tags.emplace_back(tag.GetString(), tag.GetStringLength());
+        if (tags.size() > kMaxTags) {
+          throw RegistryAnswerError(name + ": more than " + std::to_string(kMaxTags) + " tags");
+        }
       }
     }
     std::optional<std::string> next = NextTagsPage(reply.link, name);

@@ -18,8 +18,7 @@ std::string NewPublisherName() { return "it-pub-" + it::RandomSuffix(8); }
 // The publisher's row as registry_publisher() (sql/V0027) finds it for a client: a name and
 // password that a push decision accepts now.
 bool Accepted(const std::string& name, const std::string& password) {
-  return !it::PgQuery("SELECT 1 FROM registry_publisher($1, decode($2, 'hex'))",
-                      {name, icat::Sha256Hex(password)})
+  return !it::PgQuery("SELECT 1 FROM registry_publisher($1, decode($2, 'hex'))", {name, icat::Sha256Hex(password)})
               .empty();
 }
 
@@ -102,8 +101,8 @@ BOOST_AUTO_TEST_CASE(revoke_refuses_the_password_at_once_and_a_new_create_gives_
 }
 
 BOOST_AUTO_TEST_CASE(bad_names_are_usage_errors_and_unknown_ones_not_found) {
-  for (const std::string& bad : {std::string("Upper"), std::string("-dash"), std::string("a b"),
-                                 std::string(65, 'a'), std::string("ünicode"), std::string("")}) {
+  for (const std::string& bad : {std::string("Upper"), std::string("-dash"), std::string("a b"), std::string(65, 'a'),
+                                 std::string("ünicode"), std::string("")}) {
     BOOST_TEST_CONTEXT(bad) {
       it::ProcessResult created = it::Icatctl({"publisher", "create", bad});
       BOOST_TEST(created.exit_code == 2, created.err);

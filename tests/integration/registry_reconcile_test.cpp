@@ -55,18 +55,18 @@ class TestRegistry {
   // Spawns the registry (through sh, for its log) and waits until GET /v2/ answers 200 (pid_ set)
   // or it has exited, as when the port was taken (pid_ -1); 30 s at most.
   void TryStart() {
-    it::WriteFileBytes(scratch_.path() + "/config.yml",
-                       "version: 0.1\n"
-                       "log:\n  level: warn\n"
-                       "storage:\n  filesystem:\n    rootdirectory: " + scratch_.path() + "/data\n"
-                       "http:\n  addr: 127.0.0.1:" + std::to_string(port_) + "\n");
+    std::string storage = "storage: {filesystem: {rootdirectory: " + scratch_.path() + "/data}}\n";
+    std::string http = "http: {addr: 127.0.0.1:" + std::to_string(port_) + "}\n";
+    it::WriteFileBytes(scratch_.path() + "/config.yml", "version: 0.1\nlog: {level: warn}\n" + storage + http);
     pid_ = it::SpawnQuiet({"/bin/sh", "-c", "exec /usr/bin/docker-registry serve \"$0\" >\"$1\" 2>&1",
                            scratch_.path() + "/config.yml", scratch_.path() + "/registry.log"});
     bool exited = false;
-    bool answers = it::WaitFor([&] {
-      exited = waitpid(pid_, nullptr, WNOHANG) == pid_;
-      return exited || it::Get(Url() + "/v2/").status == 200;
-    }, 30s);
+    bool answers = it::WaitFor(
+        [&] {
+          exited = waitpid(pid_, nullptr, WNOHANG) == pid_;
+          return exited || it::Get(Url() + "/v2/").status == 200;
+        },
+        30s);
     if (exited) {
       pid_ = -1;
     } else if (!answers) {
@@ -85,8 +85,8 @@ class TestRegistry {
 };
 
 std::string Descriptor(const std::string& media_type, const std::string& bytes) {
-  return R"({"mediaType":")" + media_type + R"(","digest":"sha256:)" + icat::Sha256Hex(bytes) +
-         R"(","size":)" + std::to_string(bytes.size()) + "}";
+  return R"({"mediaType":")" + media_type + R"(","digest":"sha256:)" + icat::Sha256Hex(bytes) + R"(","size":)" +
+         std::to_string(bytes.size()) + "}";
 }
 
 // A small real image (one layer: a tar of one file whose text is `content`) as an OCI layout, pushed
@@ -94,6 +94,7 @@ std::string Descriptor(const std::string& media_type, const std::string& bytes) 
 struct PushedImage {
   std::string digest;
   long long size_bytes = 0;
+  std::string manifest;  // its bytes, to tag it again
 };
 
 PushedImage PushImage(const TestRegistry& registry, const std::string& repository_name, const std::string& tag,
@@ -105,8 +106,9 @@ PushedImage PushImage(const TestRegistry& registry, const std::string& repositor
                                           "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "hello.txt"});
   BOOST_TEST_REQUIRE(tar.exit_code == 0, tar.err);
   std::string layer = it::ReadFileBytes(dir + "/layer.tar");
-  std::string config = R"({"architecture":"amd64","os":"linux","config":{},"rootfs":{"type":"layers","diff_ids":["sha256:)" +
-                       icat::Sha256Hex(layer) + R"("]}})";
+  std::string config =
+      R"({"architecture":"amd64","os":"linux","config":{},"rootfs":{"type":"layers","diff_ids":["sha256:)" +
+      icat::Sha256Hex(layer) + R"("]}})";
   std::string manifest = R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":)" +
                          Descriptor("application/vnd.oci.image.config.v1+json", config) + R"(,"layers":[)" +
                          Descriptor("application/vnd.oci.image.layer.v1.tar", layer) + "]}";
@@ -115,24 +117,23 @@ PushedImage PushImage(const TestRegistry& registry, const std::string& repositor
     it::WriteFileBytes(dir + "/oci/blobs/sha256/" + icat::Sha256Hex(*blob), *blob);
   }
   it::WriteFileBytes(dir + "/oci/oci-layout", R"({"imageLayoutVersion":"1.0.0"})");
-  it::WriteFileBytes(dir + "/oci/index.json",
-                     R"({"schemaVersion":2,"manifests":[)" +
-                         Descriptor("application/vnd.oci.image.manifest.v1+json", manifest).insert(1, R"("annotations":{"org.opencontainers.image.ref.name":"it"},)") +
-                         "]}");
-  it::ProcessResult copy = it::RunProcess({"skopeo", "--insecure-policy", "copy", "--quiet", "--preserve-digests",
-                                           "--dest-tls-verify=false", "oci:" + dir + "/oci:it",
-                                           "docker://" + registry.HostPort() + "/" + repository_name + ":" + tag});
+  std::string named = Descriptor("application/vnd.oci.image.manifest.v1+json", manifest)
+                          .insert(1, R"("annotations":{"org.opencontainers.image.ref.name":"it"},)");
+  it::WriteFileBytes(dir + "/oci/index.json", R"({"schemaVersion":2,"manifests":[)" + named + "]}");
+  it::ProcessResult copy =
+      it::RunProcess({"skopeo", "--insecure-policy", "copy", "--quiet", "--preserve-digests", "--dest-tls-verify=false",
+                      "oci:" + dir + "/oci:it", "docker://" + registry.HostPort() + "/" + repository_name + ":" + tag});
   BOOST_TEST_REQUIRE(copy.exit_code == 0, "skopeo copy: " << copy.err);
-  return {"sha256:" + icat::Sha256Hex(manifest), static_cast<long long>(config.size() + layer.size())};
+  return {"sha256:" + icat::Sha256Hex(manifest), static_cast<long long>(config.size() + layer.size()), manifest};
 }
 
 // A catalogue image on a registry host of its own (ICAT_REGISTRY of the runs below), so a run walks
 // this test's images only, whatever other tests left in the catalogue.
 struct CatalogueImage {
-  std::string host;            // "reconcile-<random>.test"
-  std::string name;            // the catalogue's name and the registry's repository's last part
-  std::string registry_name;   // "hardened/<name>"
-  std::string repository;      // "<host>/hardened/<name>"
+  std::string host;           // "reconcile-<random>.test"
+  std::string name;           // the catalogue's name and the registry's repository's last part
+  std::string registry_name;  // "hardened/<name>"
+  std::string repository;     // "<host>/hardened/<name>"
   std::string id;
 };
 
@@ -142,8 +143,8 @@ CatalogueImage NewCatalogueImage(const std::string& host) {
   image.name = "it-reconcile-" + it::RandomSuffix(8);
   image.registry_name = "hardened/" + image.name;
   image.repository = host + "/" + image.registry_name;
-  image.id = it::IcatctlOk({"image", "create", "--name", image.name, "--repository", image.repository, "--base-os",
-                            "debian-12"});
+  image.id = it::IcatctlOk(
+      {"image", "create", "--name", image.name, "--repository", image.repository, "--base-os", "debian-12"});
   return image;
 }
 
@@ -201,8 +202,9 @@ BOOST_AUTO_TEST_CASE(pushed_tags_become_versions_with_the_manifests_digest_and_s
   it::ProcessResult run = Reconcile(host, registry.Url());
   BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
   BOOST_TEST(CacheGeneration() != generation);  // the workers drop what they cached
-  BOOST_TEST(run.out == "registry reconcile: 2 images, 2 tags: published 2, known 0, conflicts 0, not pushed 1, "
-                        "errors 0\n");
+  BOOST_TEST(run.out ==
+             "registry reconcile: 2 images, 2 tags: published 2, known 0, conflicts 0, not pushed 1, "
+             "errors 0\n");
   std::map<std::string, StoredVersion> versions = VersionsByTag(image.id);
   BOOST_TEST_REQUIRE(versions.size() == 2u);
   BOOST_TEST(versions["1.0.0"].digest == first.digest);
@@ -217,27 +219,31 @@ BOOST_AUTO_TEST_CASE(pushed_tags_become_versions_with_the_manifests_digest_and_s
   for (const rapidjson::Value& version : after["versions"].GetArray()) {
     BOOST_TEST(it::StringMember(version, "scanStatus") == "unscanned");
   }
-  BOOST_TEST(it::PgQuery("SELECT 1 FROM events WHERE tenant_id = $1 AND type = 'version.published'",
-                         {tenant.id()}).size() == 2u);
+  BOOST_TEST(
+      it::PgQuery("SELECT 1 FROM events WHERE tenant_id = $1 AND type = 'version.published'", {tenant.id()}).size() ==
+      2u);
 
   // Twice: nothing changes.
   generation = CacheGeneration();
   it::ProcessResult again = Reconcile(host, registry.Url());
   BOOST_TEST(CacheGeneration() == generation);
   BOOST_TEST_REQUIRE(again.exit_code == 0, again.err);
-  BOOST_TEST(again.out == "registry reconcile: 2 images, 2 tags: published 0, known 2, conflicts 0, not pushed 1, "
-                          "errors 0\n");
+  BOOST_TEST(again.out ==
+             "registry reconcile: 2 images, 2 tags: published 0, known 2, conflicts 0, not pushed 1, "
+             "errors 0\n");
   BOOST_TEST(VersionsByTag(image.id).size() == 2u);
-  BOOST_TEST(it::PgQuery("SELECT 1 FROM events WHERE tenant_id = $1 AND type = 'version.published'",
-                         {tenant.id()}).size() == 2u);
+  BOOST_TEST(
+      it::PgQuery("SELECT 1 FROM events WHERE tenant_id = $1 AND type = 'version.published'", {tenant.id()}).size() ==
+      2u);
 
   // A tag moved to a digest the catalogue has: known, no new version.
   PushedImage latest = PushImage(registry, image.registry_name, "latest", first_content);
   BOOST_TEST_REQUIRE(latest.digest == first.digest);
   it::ProcessResult moved = Reconcile(host, registry.Url());
   BOOST_TEST_REQUIRE(moved.exit_code == 0, moved.err);
-  BOOST_TEST(moved.out == "registry reconcile: 2 images, 3 tags: published 0, known 3, conflicts 0, not pushed 1, "
-                          "errors 0\n");
+  BOOST_TEST(moved.out ==
+             "registry reconcile: 2 images, 3 tags: published 0, known 3, conflicts 0, not pushed 1, "
+             "errors 0\n");
   BOOST_TEST(VersionsByTag(image.id).size() == 2u);
 }
 
@@ -251,14 +257,76 @@ BOOST_AUTO_TEST_CASE(a_tag_the_catalogue_has_with_another_digest_is_a_conflict_n
 
   it::ProcessResult run = Reconcile(host, registry.Url());
   BOOST_TEST(run.exit_code == 0, run.err);
-  BOOST_TEST(run.out == "registry reconcile: 1 images, 1 tags: published 0, known 0, conflicts 1, not pushed 0, "
-                        "errors 0\n");
+  BOOST_TEST(run.out ==
+             "registry reconcile: 1 images, 1 tags: published 0, known 0, conflicts 1, not pushed 0, "
+             "errors 0\n");
   BOOST_TEST(run.err.find("conflict: " + image.repository + ":2.0.0 is " + pushed.digest) != std::string::npos,
              run.err);
   BOOST_TEST(run.err.find(catalogued) != std::string::npos, run.err);
   std::map<std::string, StoredVersion> versions = VersionsByTag(image.id);
   BOOST_TEST_REQUIRE(versions.size() == 1u);
   BOOST_TEST(versions["2.0.0"].digest == catalogued);  // a version's digest never changes
+}
+
+// More tags than the run asks for per page (n=100): Distribution 2.8 answers them all at once.
+BOOST_AUTO_TEST_CASE(more_tags_than_a_page_are_all_read) {
+  TestRegistry registry;
+  std::string host = NewRegistryHost();
+  CatalogueImage image = NewCatalogueImage(host);
+  PushedImage pushed = PushImage(registry, image.registry_name, "0.0.0", "paged " + it::RandomSuffix());
+  for (int n = 1; n <= 120; n++) {  // the same manifest under more tags, straight to the registry
+    std::string tag = "0.0." + std::to_string(n);
+    it::Response put = it::Send("PUT", registry.Url() + "/v2/" + image.registry_name + "/manifests/" + tag,
+                                {{"Content-Type", "application/vnd.oci.image.manifest.v1+json"}}, pushed.manifest);
+    BOOST_TEST_REQUIRE(put.status == 201, put.Summary());
+  }
+  it::ProcessResult run = Reconcile(host, registry.Url());
+  BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
+  BOOST_TEST(run.out ==
+             "registry reconcile: 1 images, 121 tags: published 1, known 120, conflicts 0, not pushed 0, "
+             "errors 0\n");
+  std::map<std::string, StoredVersion> versions = VersionsByTag(image.id);
+  BOOST_TEST_REQUIRE(versions.size() == 1u);
+  BOOST_TEST(versions.begin()->second.digest == pushed.digest);
+}
+
+// Registries that page tags/list (Distribution 3, others; 2.8 does not) link the next page: the run
+// follows the Link header. A scripted server plays that registry, with real manifests.
+BOOST_AUTO_TEST_CASE(tags_pages_are_followed_through_the_link_header) {
+  std::string host = NewRegistryHost();
+  CatalogueImage image = NewCatalogueImage(host);
+  auto manifest_of = [](const std::string& tag) {
+    return R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":)"
+           R"("application/vnd.oci.image.config.v1+json","digest":"sha256:)" +
+           std::string(64, '1') +
+           R"(","size":10},"layers":[{"mediaType":"application/vnd.oci.image.layer.v1.tar","digest":"sha256:)" +
+           icat::Sha256Hex(tag) + R"(","size":1000}]})";
+  };
+  const std::string tags_path = "/v2/" + image.registry_name + "/tags/list";
+  it::Receiver paging("127.0.0.1", [&](const it::ReceivedRequest& request) {
+    std::string headers = "HTTP/1.1 200 OK\r\nDocker-Distribution-API-Version: registry/2.0\r\nConnection: close\r\n";
+    std::string body = "{}";
+    if (request.target == tags_path + "?n=100") {
+      headers += "Link: <" + tags_path + "?last=1.0&n=100>; rel=\"next\"\r\n";
+      body = R"({"name":"x","tags":["1.0"]})";
+    } else if (request.target == tags_path + "?last=1.0&n=100") {
+      body = R"({"name":"x","tags":["2.0"]})";
+    } else if (request.target.find("/manifests/") != std::string::npos) {
+      body = manifest_of(request.target.substr(request.target.rfind('/') + 1));
+      headers += "Content-Type: application/vnd.oci.image.manifest.v1+json\r\nDocker-Content-Digest: sha256:" +
+                 icat::Sha256Hex(body) + "\r\n";
+    }
+    return headers + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  });
+  it::ProcessResult run = Reconcile(host, paging.BaseUrl());
+  BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
+  BOOST_TEST(run.out ==
+             "registry reconcile: 1 images, 2 tags: published 2, known 0, conflicts 0, not pushed 0, "
+             "errors 0\n");
+  std::map<std::string, StoredVersion> versions = VersionsByTag(image.id);
+  BOOST_TEST_REQUIRE(versions.size() == 2u);
+  BOOST_TEST(versions["2.0"].digest == "sha256:" + icat::Sha256Hex(manifest_of("2.0")));
+  BOOST_TEST(versions["2.0"].size_bytes.value_or("") == "1010");
 }
 
 BOOST_AUTO_TEST_CASE(a_registry_that_is_down_is_one_clear_error_and_exit_1) {
@@ -301,8 +369,7 @@ BOOST_AUTO_TEST_CASE(a_registry_that_answers_garbage_is_an_error_line_never_a_cr
                  std::string(64, '0') + "\r\n",
              manifest),
        "the manifest's bytes are sha256:" + icat::Sha256Hex(manifest)},
-      {"a manifest nested deep",
-       reply(api, R"({"tags":["1.0"]})"),
+      {"a manifest nested deep", reply(api, R"({"tags":["1.0"]})"),
        reply(api + "Content-Type: application/vnd.oci.image.manifest.v1+json\r\nDocker-Content-Digest: sha256:" +
                  icat::Sha256Hex(deep) + "\r\n",
              deep),
@@ -338,10 +405,11 @@ BOOST_AUTO_TEST_CASE(every_runs_until_sigterm_and_stops_cleanly) {
   CatalogueImage image = NewCatalogueImage(host);
   it::TempDir scratch;
   std::string log = scratch.path() + "/reconcile.log";
-  pid_t daemon = it::SpawnQuiet({"/bin/sh", "-c",
-                                 "exec env ICAT_REGISTRY=\"$0\" ICAT_REGISTRY_UPSTREAM=\"$1\" \"$2\" registry reconcile "
-                                 "--every 1 >\"$3\" 2>&1",
-                                 host + "/hardened", registry.Url(), it::GetEnv().bin_dir + "/icatctl", log});
+  pid_t daemon =
+      it::SpawnQuiet({"/bin/sh", "-c",
+                      "exec env ICAT_REGISTRY=\"$0\" ICAT_REGISTRY_UPSTREAM=\"$1\" \"$2\" registry reconcile "
+                      "--every 1 >\"$3\" 2>&1",
+                      host + "/hardened", registry.Url(), it::GetEnv().bin_dir + "/icatctl", log});
   struct Reaper {  // SIGKILL and waited for, whatever happens below
     pid_t pid;
     bool reaped = false;

@@ -87,8 +87,8 @@ void ReconcileOnce(Session& session, Outcomes& outcomes) {
 
 void PrintSummary(const Outcomes& o) {
   std::cout << "registry reconcile: " << o.images << " images, " << o.tags << " tags: published " << o.published
-            << ", known " << o.known << ", conflicts " << o.conflicts << ", not pushed " << o.not_pushed
-            << ", errors " << o.errors << '\n'
+            << ", known " << o.known << ", conflicts " << o.conflicts << ", not pushed " << o.not_pushed << ", errors "
+            << o.errors << '\n'
             << std::flush;
 }
 

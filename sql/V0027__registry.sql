@@ -41,6 +41,7 @@ GRANT EXECUTE ON FUNCTION registry_publisher(text, bytea) TO icat_app;
 -- reconciler (icatctl registry reconcile); either may see a push twice, so it is idempotent:
 --   'published'  a new version of the image (unscanned), its licensees told (version.published)
 --   'known'      the image already has a version with this digest: the tag only moved; nothing changes
+--                but a size the version lacked
 --   'conflict'   the tag names another digest in the catalogue: a version's digest never changes
 --                (publish a rebuild under a new tag); nothing changes
 --   'no-image'   no catalogue image has this repository; nothing changes
@@ -62,6 +63,11 @@ BEGIN
   SELECT * INTO v_version FROM image_versions WHERE image_versions.image_id = v_image.id AND digest = p_digest
     ORDER BY created_at LIMIT 1;
   IF FOUND THEN
+    -- A push whose manifest could not be read back was published without a size: the next sight
+    -- of it (the reconciler's) gives it one.
+    IF v_version.size_bytes IS NULL AND p_size IS NOT NULL THEN
+      UPDATE image_versions SET size_bytes = p_size WHERE id = v_version.id;
+    END IF;
     RETURN QUERY SELECT 'known'::text, v_image.id, v_version.id;
     RETURN;
   END IF;

@@ -2,87 +2,20 @@
 // a certificate made for the test) with their digests kept, so that a pull by the digests tools/demo
 // names (what the demo scans, SBOMs and VEX name) finds them; a registry whose certificate the push
 // cannot verify gets nothing.
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <boost/test/unit_test.hpp>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <sstream>
 
 #include "scans_support.hpp"
+#include "registry_support.hpp"
 #include "support.hpp"
 
 namespace it = icat::test;
 using namespace std::chrono_literals;
 
 namespace {
-
-// docker-registry on 127.0.0.1, TLS only (a server certificate for "localhost" signed by the test's
-// CA), storage in its own directory, no auth of its own; stopped, and waited for, when it ends.
-class TlsRegistry {
- public:
-  TlsRegistry() : dir_(scratch_.path()), certificates_(dir_) {
-    // A port free a moment ago may be taken before the registry binds it: then another one.
-    for (int attempt = 1; attempt <= 3 && pid_ <= 0; attempt++) {
-      port_ = it::FreePort();
-      TryStart();
-    }
-    BOOST_TEST_REQUIRE(pid_ > 0, "docker-registry did not start on three ports; its log: " << LogTail());
-  }
-  ~TlsRegistry() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
-  }
-  TlsRegistry(const TlsRegistry&) = delete;
-  TlsRegistry& operator=(const TlsRegistry&) = delete;
-
-  std::string Host() const { return "localhost:" + std::to_string(port_); }
-  std::string CaFile() const { return dir_ + "/ca.pem"; }
-  std::string OtherCaFile() const { return dir_ + "/other-ca.pem"; }
-  // A directory of the CA certificate as skopeo reads it (--cert-dir: *.crt).
-  std::string CertDir() const { return dir_ + "/trust"; }
-
- private:
-  // Spawns docker-registry (its log in the directory) and waits until GET /v2/ answers 200 over
-  // verified TLS (pid_ set) or it has exited, as when the port was taken (pid_ -1); 30 s at most.
-  void TryStart() {
-    it::WriteFileBytes(dir_ + "/config.yml", "version: 0.1\nlog:\n  level: warn\nstorage:\n  filesystem:\n"
-                                             "    rootdirectory: " + dir_ + "/storage\nhttp:\n  addr: 127.0.0.1:" +
-                                                 std::to_string(port_) + "\n  tls:\n    certificate: " + dir_ +
-                                                 "/server.pem\n    key: " + dir_ + "/server.key\n");
-    std::filesystem::create_directories(CertDir());
-    std::filesystem::copy_file(CaFile(), CertDir() + "/ca.crt", std::filesystem::copy_options::overwrite_existing);
-    pid_ = it::SpawnQuiet({"/bin/sh", "-c", "exec docker-registry serve \"$0\" >>\"$1\" 2>&1", dir_ + "/config.yml",
-                           dir_ + "/registry.log"});
-    bool exited = false;
-    bool answers = it::WaitFor([&] {
-      exited = waitpid(pid_, nullptr, WNOHANG) == pid_;
-      return exited || it::RunProcess({"curl", "-sf", "--cacert", CaFile(), "https://" + Host() + "/v2/"}).exit_code == 0;
-    }, 30s);
-    if (exited) {
-      pid_ = -1;  // reaped already
-    } else if (!answers) {
-      kill(pid_, SIGTERM);
-      waitpid(pid_, nullptr, 0);
-      pid_ = -1;
-    }
-  }
-  std::string LogTail() const {
-    std::ifstream file(dir_ + "/registry.log");
-    std::string log((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    return log.substr(log.size() > 2000 ? log.size() - 2000 : 0);
-  }
-  it::TempDir scratch_;
-  std::string dir_;
-  it::TestCertificates certificates_;
-  int port_ = 0;
-  pid_t pid_ = -1;
-};
 
 // tools/demo/versions' versions, "<image>:<tag>", with the digest of tools/demo/<image>/<tag>/digest.
 std::map<std::string, std::string> DemoDigests() {
@@ -101,7 +34,7 @@ std::map<std::string, std::string> DemoDigests() {
 }
 
 // tools/demo-images push of a fresh build to `registry` (its path prefix "hardened"), trusting ca_file.
-it::ProcessResult Push(const TlsRegistry& registry, const std::string& ca_file) {
+it::ProcessResult Push(const it::ScratchRegistry& registry, const std::string& ca_file) {
   it::TempDir out;
   std::string script = it::GetEnv().repo + "/tools/demo-images";
   it::ProcessResult build = it::RunProcess({script, "build", out.path()});
@@ -117,7 +50,7 @@ it::ProcessResult Push(const TlsRegistry& registry, const std::string& ca_file) 
 BOOST_AUTO_TEST_SUITE(demo_images)
 
 BOOST_AUTO_TEST_CASE(the_pushed_demo_images_are_pulled_by_the_digests_tools_demo_names) {
-  TlsRegistry registry;
+  it::ScratchRegistry registry(true);
   it::ProcessResult push = Push(registry, registry.CaFile());
   BOOST_TEST_REQUIRE(push.exit_code == 0, push.err);
   std::map<std::string, std::string> digests = DemoDigests();
@@ -138,7 +71,7 @@ BOOST_AUTO_TEST_CASE(the_pushed_demo_images_are_pulled_by_the_digests_tools_demo
 }
 
 BOOST_AUTO_TEST_CASE(a_registry_whose_certificate_the_push_cannot_verify_gets_nothing) {
-  TlsRegistry registry;
+  it::ScratchRegistry registry(true);
   it::ProcessResult push = Push(registry, registry.OtherCaFile());
   BOOST_TEST(push.exit_code != 0);
   BOOST_TEST(push.err.find("pushing nginx:1.27.2 to " + registry.Host() + "/hardened failed") != std::string::npos, push.err);

@@ -18,6 +18,7 @@
 #include "icat/worker_cache.hpp"
 #include "receiver.hpp"
 #include "scans_support.hpp"
+#include "registry_support.hpp"
 #include "support.hpp"
 
 namespace it = icat::test;
@@ -25,106 +26,21 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// docker-registry on 127.0.0.1, storage in a scratch directory, no auth: as tools/stack and the
-// deploy files run it, minus nginx. Stopped (SIGTERM, then waited for) by the destructor, pass or fail.
-class TestRegistry {
- public:
-  TestRegistry() {
-    // A port free a moment ago may be taken before the registry binds it: then another one.
-    for (int attempt = 1; attempt <= 3 && pid_ <= 0; attempt++) {
-      port_ = it::FreePort();
-      TryStart();
-    }
-    BOOST_TEST_REQUIRE(pid_ > 0, "docker-registry did not start on three ports; its log: " << LogTail());
-  }
-  ~TestRegistry() { Stop(); }
-  TestRegistry(const TestRegistry&) = delete;
-  TestRegistry& operator=(const TestRegistry&) = delete;
-
-  std::string Url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  std::string HostPort() const { return "127.0.0.1:" + std::to_string(port_); }
-
-  void Stop() {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-  }
-
- private:
-  // Spawns the registry (through sh, for its log) and waits until GET /v2/ answers 200 (pid_ set)
-  // or it has exited, as when the port was taken (pid_ -1); 30 s at most.
-  void TryStart() {
-    std::string storage = "storage: {filesystem: {rootdirectory: " + scratch_.path() + "/data}}\n";
-    std::string http = "http: {addr: 127.0.0.1:" + std::to_string(port_) + "}\n";
-    it::WriteFileBytes(scratch_.path() + "/config.yml", "version: 0.1\nlog: {level: warn}\n" + storage + http);
-    pid_ = it::SpawnQuiet({"/bin/sh", "-c", "exec /usr/bin/docker-registry serve \"$0\" >\"$1\" 2>&1",
-                           scratch_.path() + "/config.yml", scratch_.path() + "/registry.log"});
-    bool exited = false;
-    bool answers = it::WaitFor(
-        [&] {
-          exited = waitpid(pid_, nullptr, WNOHANG) == pid_;
-          return exited || it::Get(Url() + "/v2/").status == 200;
-        },
-        30s);
-    if (exited) {
-      pid_ = -1;
-    } else if (!answers) {
-      Stop();
-    }
-  }
-  std::string LogTail() const {
-    std::ifstream file(scratch_.path() + "/registry.log");
-    std::string log((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    return log.substr(log.size() > 2000 ? log.size() - 2000 : 0);
-  }
-
-  it::TempDir scratch_;
-  int port_ = 0;
-  pid_t pid_ = -1;
-};
-
-std::string Descriptor(const std::string& media_type, const std::string& bytes) {
-  return R"({"mediaType":")" + media_type + R"(","digest":"sha256:)" + icat::Sha256Hex(bytes) + R"(","size":)" +
-         std::to_string(bytes.size()) + "}";
-}
-
-// A small real image (one layer: a tar of one file whose text is `content`) as an OCI layout, pushed
-// with skopeo as repository:tag; its manifest's digest and the bytes it names (config and layer).
+// A small real image (BuildOciImage: one layer of one file whose text is `content`) pushed as
+// repository:tag; its manifest's digest, the bytes it names (config and layer), and the manifest's
+// bytes, to tag it again.
 struct PushedImage {
   std::string digest;
   long long size_bytes = 0;
-  std::string manifest;  // its bytes, to tag it again
+  std::string manifest;
 };
 
-PushedImage PushImage(const TestRegistry& registry, const std::string& repository_name, const std::string& tag,
+PushedImage PushImage(const it::ScratchRegistry& registry, const std::string& repository_name, const std::string& tag,
                       const std::string& content) {
-  it::TempDir layout;
-  const std::string& dir = layout.path();
-  it::WriteFileBytes(dir + "/hello.txt", content);
-  it::ProcessResult tar = it::RunProcess({"tar", "--create", "--file", dir + "/layer.tar", "--directory", dir,
-                                          "--mtime=@0", "--owner=0", "--group=0", "--numeric-owner", "hello.txt"});
-  BOOST_TEST_REQUIRE(tar.exit_code == 0, tar.err);
-  std::string layer = it::ReadFileBytes(dir + "/layer.tar");
-  std::string config =
-      R"({"architecture":"amd64","os":"linux","config":{},"rootfs":{"type":"layers","diff_ids":["sha256:)" +
-      icat::Sha256Hex(layer) + R"("]}})";
-  std::string manifest = R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":)" +
-                         Descriptor("application/vnd.oci.image.config.v1+json", config) + R"(,"layers":[)" +
-                         Descriptor("application/vnd.oci.image.layer.v1.tar", layer) + "]}";
-  std::filesystem::create_directories(dir + "/oci/blobs/sha256");
-  for (const std::string* blob : {&layer, &config, &manifest}) {
-    it::WriteFileBytes(dir + "/oci/blobs/sha256/" + icat::Sha256Hex(*blob), *blob);
-  }
-  it::WriteFileBytes(dir + "/oci/oci-layout", R"({"imageLayoutVersion":"1.0.0"})");
-  std::string named = Descriptor("application/vnd.oci.image.manifest.v1+json", manifest)
-                          .insert(1, R"("annotations":{"org.opencontainers.image.ref.name":"it"},)");
-  it::WriteFileBytes(dir + "/oci/index.json", R"({"schemaVersion":2,"manifests":[)" + named + "]}");
-  it::ProcessResult copy =
-      it::RunProcess({"skopeo", "--insecure-policy", "copy", "--quiet", "--preserve-digests", "--dest-tls-verify=false",
-                      "oci:" + dir + "/oci:it", "docker://" + registry.HostPort() + "/" + repository_name + ":" + tag});
-  BOOST_TEST_REQUIRE(copy.exit_code == 0, "skopeo copy: " << copy.err);
-  return {"sha256:" + icat::Sha256Hex(manifest), static_cast<long long>(config.size() + layer.size()), manifest};
+  it::OciImage image = it::BuildOciImage(tag, content);
+  it::PushToScratch(image, registry, repository_name, tag);
+  std::string manifest = it::ReadFileBytes(image.layout + "/blobs/sha256/" + image.digest.substr(7));
+  return {image.digest, image.bytes, manifest};
 }
 
 // A catalogue image on a registry host of its own (ICAT_REGISTRY of the runs below), so a run walks
@@ -182,7 +98,7 @@ std::map<std::string, StoredVersion> VersionsByTag(const std::string& image_id) 
 BOOST_AUTO_TEST_SUITE(registry_reconcile)
 
 BOOST_AUTO_TEST_CASE(pushed_tags_become_versions_with_the_manifests_digest_and_size_once) {
-  TestRegistry registry;
+  it::ScratchRegistry registry;
   std::string host = NewRegistryHost();
   CatalogueImage image = NewCatalogueImage(host);
   CatalogueImage never_pushed = NewCatalogueImage(host);
@@ -248,7 +164,7 @@ BOOST_AUTO_TEST_CASE(pushed_tags_become_versions_with_the_manifests_digest_and_s
 }
 
 BOOST_AUTO_TEST_CASE(a_tag_the_catalogue_has_with_another_digest_is_a_conflict_named_on_stderr) {
-  TestRegistry registry;
+  it::ScratchRegistry registry;
   std::string host = NewRegistryHost();
   CatalogueImage image = NewCatalogueImage(host);
   std::string catalogued = it::RandomDigest();
@@ -270,7 +186,7 @@ BOOST_AUTO_TEST_CASE(a_tag_the_catalogue_has_with_another_digest_is_a_conflict_n
 
 // More tags than the run asks for per page (n=100): Distribution 2.8 answers them all at once.
 BOOST_AUTO_TEST_CASE(more_tags_than_a_page_are_all_read) {
-  TestRegistry registry;
+  it::ScratchRegistry registry;
   std::string host = NewRegistryHost();
   CatalogueImage image = NewCatalogueImage(host);
   PushedImage pushed = PushImage(registry, image.registry_name, "0.0.0", "paged " + it::RandomSuffix());
@@ -400,7 +316,7 @@ BOOST_AUTO_TEST_CASE(a_registry_that_answers_garbage_is_an_error_line_never_a_cr
 }
 
 BOOST_AUTO_TEST_CASE(every_runs_until_sigterm_and_stops_cleanly) {
-  TestRegistry registry;
+  it::ScratchRegistry registry;
   std::string host = NewRegistryHost();
   CatalogueImage image = NewCatalogueImage(host);
   it::TempDir scratch;

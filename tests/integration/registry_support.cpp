@@ -1,7 +1,13 @@
 #include "registry_support.hpp"
 
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <boost/test/unit_test.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 
 #include "icat/crypto.hpp"
@@ -92,6 +98,70 @@ ProcessResult SkopeoPush(const OciImage& image, const std::string& name, const s
 }
 
 std::string PublisherCreds() { return EnvOrThrow("ICAT_PUBLISHER_USER") + ":" + EnvOrThrow("ICAT_PUBLISHER_PASSWORD"); }
+
+ScratchRegistry::ScratchRegistry(bool tls) : dir_(scratch_.path()), tls_(tls) {
+  if (tls_) {
+    TestCertificates certificates(dir_);
+    std::filesystem::create_directories(CertDir());
+    std::filesystem::copy_file(CaFile(), CertDir() + "/ca.crt");
+  }
+  // A port free a moment ago may be taken before the registry binds it: then another one.
+  for (int attempt = 1; attempt <= 3 && pid_ <= 0; attempt++) {
+    port_ = FreePort();
+    TryStart();
+  }
+  BOOST_TEST_REQUIRE(pid_ > 0, "docker-registry did not start on three ports; its log: " << LogTail());
+}
+
+std::string ScratchRegistry::Host() const {
+  return (tls_ ? "localhost:" : "127.0.0.1:") + std::to_string(port_);
+}
+
+std::string ScratchRegistry::Url() const { return (tls_ ? "https://" : "http://") + Host(); }
+
+void ScratchRegistry::Stop() {
+  if (pid_ <= 0) return;
+  kill(pid_, SIGTERM);
+  waitpid(pid_, nullptr, 0);
+  pid_ = -1;
+}
+
+// Spawns the registry (through sh, for its log) and waits until GET /v2/ answers 200, over verified
+// TLS when it has it (pid_ set), or it has exited, as when the port was taken (pid_ -1); 30 s at most.
+void ScratchRegistry::TryStart() {
+  std::string config = "version: 0.1\nlog: {level: warn}\nstorage: {filesystem: {rootdirectory: " + dir_ +
+                       "/data}}\nhttp:\n  addr: 127.0.0.1:" + std::to_string(port_) + "\n";
+  if (tls_) config += "  tls: {certificate: " + dir_ + "/server.pem, key: " + dir_ + "/server.key}\n";
+  WriteFileBytes(dir_ + "/config.yml", config);
+  pid_ = SpawnQuiet({"/bin/sh", "-c", "exec /usr/bin/docker-registry serve \"$0\" >>\"$1\" 2>&1", dir_ + "/config.yml",
+                     dir_ + "/registry.log"});
+  std::vector<std::string> probe = {"curl", "-sf", "-o", "/dev/null", Url() + "/v2/"};
+  if (tls_) probe.insert(probe.begin() + 2, {"--cacert", CaFile()});
+  bool exited = false;
+  bool answers = WaitFor([&] {
+    exited = waitpid(pid_, nullptr, WNOHANG) == pid_;
+    return exited || RunProcess(probe).exit_code == 0;
+  }, std::chrono::seconds(30));
+  if (exited) {
+    pid_ = -1;  // reaped already
+  } else if (!answers) {
+    Stop();
+  }
+}
+
+std::string ScratchRegistry::LogTail() const {
+  std::ifstream file(dir_ + "/registry.log");
+  std::string log((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  return log.substr(log.size() > 2000 ? log.size() - 2000 : 0);
+}
+
+void PushToScratch(const OciImage& image, const ScratchRegistry& registry, const std::string& name,
+                   const std::string& tag) {
+  ProcessResult copy = RunProcess({"skopeo", "--insecure-policy", "copy", "--quiet", "--preserve-digests",
+                                   "--dest-tls-verify=false", "oci:" + image.layout + ":" + image.tag,
+                                   "docker://" + registry.Host() + "/" + name + ":" + tag});
+  BOOST_TEST_REQUIRE(copy.exit_code == 0, "skopeo copy: " << copy.err);
+}
 
 Headers Basic(std::string_view user, std::string_view password) {
   return {{"Authorization", "Basic " + icat::Base64Encode(std::string(user) + ":" + std::string(password))}};

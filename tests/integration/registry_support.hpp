@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "scans_support.hpp"
 #include "support.hpp"
 
 namespace icat::test {
@@ -34,6 +35,39 @@ ProcessResult Skopeo(const std::vector<std::string>& args);
 ProcessResult SkopeoInspect(const std::string& reference, const std::string& creds);
 ProcessResult SkopeoPush(const OciImage& image, const std::string& name, const std::string& creds);
 std::string PublisherCreds();  // ICAT_PUBLISHER_USER:ICAT_PUBLISHER_PASSWORD of the stack
+
+// docker-registry of a test's own on 127.0.0.1 (a free port, storage in a scratch directory, no auth:
+// as tools/stack runs it, minus nginx), over TLS with a server certificate for "localhost" signed by
+// the test's CA when asked. Stopped (SIGTERM, then waited for) by the destructor, pass or fail.
+class ScratchRegistry {
+ public:
+  explicit ScratchRegistry(bool tls = false);
+  ~ScratchRegistry() { Stop(); }
+  ScratchRegistry(const ScratchRegistry&) = delete;
+  ScratchRegistry& operator=(const ScratchRegistry&) = delete;
+
+  std::string Host() const;  // localhost:<port> over TLS (the certificate's name), else 127.0.0.1:<port>
+  std::string Url() const;   // https:// or http://, then Host()
+  // TLS only: the CA, an unrelated CA, and a directory of the CA as skopeo reads it (--cert-dir: *.crt).
+  std::string CaFile() const { return dir_ + "/ca.pem"; }
+  std::string OtherCaFile() const { return dir_ + "/other-ca.pem"; }
+  std::string CertDir() const { return dir_ + "/trust"; }
+  void Stop();  // idempotent
+
+ private:
+  void TryStart();
+  std::string LogTail() const;
+
+  TempDir scratch_;
+  std::string dir_;
+  bool tls_;
+  int port_ = 0;
+  pid_t pid_ = -1;
+};
+
+// Pushes a BuildOciImage to a ScratchRegistry over plain http as name:tag, its digests kept.
+void PushToScratch(const OciImage& image, const ScratchRegistry& registry, const std::string& name,
+                   const std::string& tag);
 
 // "Authorization: Basic base64(user:password)".
 Headers Basic(std::string_view user, std::string_view password);

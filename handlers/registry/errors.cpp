@@ -1,5 +1,6 @@
 // The registry's error shape, for clients that read no other (docker, skopeo, containerd, crane).
 #include "icat/json.hpp"
+#include "icat/registry.hpp"
 #include "registry.hpp"
 
 namespace icat::registry {
@@ -8,7 +9,7 @@ namespace {
 
 // The challenge a registry client answers with Basic credentials; the realm names the service.
 std::string Challenge(const Context& ctx) {
-  return "Basic realm=\"" + std::string(ctx.config.registry.substr(0, ctx.config.registry.find('/'))) + "\"";
+  return "Basic realm=\"" + std::string(RegistryHost(ctx.config.registry)) + "\"";
 }
 
 // Retry-After of a 429 or 503, the one header of the API's that a registry client reads too.

@@ -255,6 +255,16 @@ BOOST_AUTO_TEST_CASE(notifications_need_the_registrys_secret) {
   it::ExpectError(it::Send("POST", "/_registry/events", {{"Content-Type", "application/json"}}, envelope), 401,
                   "UNAUTHENTICATED");
   it::ExpectError(it::Send("POST", "/_registry/events", it::Bearer("guess"), envelope), 401, "UNAUTHENTICATED");
+  // With the secret, what is no envelope is refused and publishes nothing; a push of no catalogue
+  // image is taken and ignored.
+  const char* secret_file = std::getenv("ICAT_REGISTRY_EVENTS_SECRET_FILE");
+  BOOST_TEST_REQUIRE(secret_file != nullptr);
+  it::Headers registry = it::Bearer(it::ReadFileBytes(secret_file));
+  it::ExpectError(it::Send("POST", "/_registry/events", registry, std::string("{\"events\": [")), 400, "MALFORMED_JSON");
+  it::ExpectError(it::Send("POST", "/_registry/events", registry, std::string(R"({"events": {}})")), 400,
+                  "VALIDATION_ERROR");
+  BOOST_TEST(it::Send("POST", "/_registry/events", registry, envelope).status == 204);
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM image_versions WHERE digest = $1", {"sha256:" + std::string(64, '0')}).empty());
 }
 
 BOOST_AUTO_TEST_CASE(crafted_paths_and_headers_get_a_clean_refusal) {

@@ -24,6 +24,9 @@ const std::vector<Setting>& AllSettings() {
   // Sorted by name. Settings read only by tools/stack (ports, workers) are rows too, so this is
   // the one table of configuration. Columns: name, type, default, min, max, choices, readers, description.
   static const std::vector<Setting> settings = {
+      {"ICAT_ATTESTATION_KEY_FILE", kFile, "", 0, 0, "", kIcatctl,
+       "PEM ECDSA P-256 private key with which icatctl signs the attestations of SBOMs and VEX documents "
+       "(icatctl signing-key create makes it, rotate replaces it; docs/attestations.md)."},
       {"ICAT_AUTH_LIMIT_IN_FLIGHT", kInt, "10", 1, 65535, "", kStack,
        "Requests to /api/auth/ that one client address may have in progress at nginx at once; more get 429 with "
        "Retry-After (tools/stack; SITE lines of the deploy/ nginx configurations)."},
@@ -443,6 +446,7 @@ Config Config::FromEnvironment() {
   c.ingest_fetch_token = SecretSetting("ICAT_INGEST_FETCH_TOKEN_FILE");
   // Only icatctl ingest reads the key itself (SigningKeyPem), so handlers never hold it.
   c.signing_key_file = TextSetting("ICAT_SIGNING_KEY_FILE");
+  c.attestation_key_file = TextSetting("ICAT_ATTESTATION_KEY_FILE");
   c.login_limits.ip_attempts = IntSetting("ICAT_LOGIN_LIMIT_IP_ATTEMPTS");
   c.login_limits.account_failures = IntSetting("ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES");
   c.login_limits.window_seconds = IntSetting("ICAT_LOGIN_LIMIT_WINDOW_SECONDS");

@@ -1,6 +1,7 @@
 // Crypto primitives on OpenSSL, and the encodings the service's tokens and keys use.
 #include "icat/crypto.hpp"
 
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -185,8 +186,8 @@ using PKeyPtr = std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)>;
 using BioPtr = std::unique_ptr<BIO, decltype(&BIO_free)>;
 using MdCtxPtr = std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)>;
 
-// Reads a PEM key (private or public) and insists it is Ed25519.
-PKeyPtr ReadEd25519(std::string_view pem, bool is_private) {
+// Reads a PEM key (private or public).
+PKeyPtr ReadKey(std::string_view pem, bool is_private) {
   BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())), BIO_free);
   if (!bio) throw std::runtime_error("out of memory reading a key");
   EVP_PKEY* raw = is_private ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr)
@@ -195,8 +196,39 @@ PKeyPtr ReadEd25519(std::string_view pem, bool is_private) {
   if (!key) {
     throw std::runtime_error(is_private ? "not a PEM private key" : "not a PEM public key");
   }
-  if (EVP_PKEY_get_base_id(key.get()) != EVP_PKEY_ED25519) throw std::runtime_error("the key is not an Ed25519 key");
   return key;
+}
+
+// "Ed25519", "ECDSA-P256", or empty for any other kind of key.
+std::string AlgorithmOf(EVP_PKEY* key) {
+  if (EVP_PKEY_get_base_id(key) == EVP_PKEY_ED25519) return "Ed25519";
+  char curve[64] = {0};
+  if (EVP_PKEY_get_base_id(key) == EVP_PKEY_EC &&
+      EVP_PKEY_get_utf8_string_param(key, OSSL_PKEY_PARAM_GROUP_NAME, curve, sizeof curve, nullptr) == 1 &&
+      std::string_view(curve) == "prime256v1") {
+    return "ECDSA-P256";
+  }
+  return "";
+}
+
+PKeyPtr ReadEd25519(std::string_view pem, bool is_private) {
+  PKeyPtr key = ReadKey(pem, is_private);
+  if (AlgorithmOf(key.get()) != "Ed25519") throw std::runtime_error("the key is not an Ed25519 key");
+  return key;
+}
+
+PKeyPtr ReadP256(std::string_view pem, bool is_private) {
+  PKeyPtr key = ReadKey(pem, is_private);
+  if (AlgorithmOf(key.get()) != "ECDSA-P256") throw std::runtime_error("the key is not an ECDSA P-256 key");
+  return key;
+}
+
+std::string PublicPem(EVP_PKEY* key) {
+  BioPtr bio(BIO_new(BIO_s_mem()), BIO_free);
+  if (!bio || PEM_write_bio_PUBKEY(bio.get(), key) != 1) throw std::runtime_error("cannot write the public key");
+  char* text = nullptr;
+  long length = BIO_get_mem_data(bio.get(), &text);
+  return std::string(text, static_cast<size_t>(length));
 }
 
 std::string PublicKeyDer(EVP_PKEY* key) {
@@ -236,17 +268,75 @@ bool Ed25519Verify(std::string_view public_key_pem, std::string_view data, std::
 }
 
 std::string Ed25519PublicKeyPem(std::string_view private_key_pem) {
-  PKeyPtr key = ReadEd25519(private_key_pem, true);
-  BioPtr bio(BIO_new(BIO_s_mem()), BIO_free);
-  if (!bio || PEM_write_bio_PUBKEY(bio.get(), key.get()) != 1) throw std::runtime_error("cannot write the public key");
-  char* text = nullptr;
-  long length = BIO_get_mem_data(bio.get(), &text);
-  return std::string(text, static_cast<size_t>(length));
+  return PublicPem(ReadEd25519(private_key_pem, true).get());
 }
 
 std::string SigningKeyId(std::string_view public_key_pem) {
-  PKeyPtr key = ReadEd25519(public_key_pem, false);
+  PKeyPtr key = ReadKey(public_key_pem, false);
+  if (AlgorithmOf(key.get()).empty()) throw std::runtime_error("the key is neither Ed25519 nor ECDSA P-256");
   return Sha256Hex(PublicKeyDer(key.get())).substr(0, 16);
+}
+
+std::string KeyAlgorithm(std::string_view public_key_pem) {
+  std::string algorithm = AlgorithmOf(ReadKey(public_key_pem, false).get());
+  if (algorithm.empty()) throw std::runtime_error("the key is neither Ed25519 nor ECDSA P-256");
+  return algorithm;
+}
+
+std::string EcdsaP256NewPrivateKeyPem() {
+  PKeyPtr key(EVP_EC_gen("P-256"), EVP_PKEY_free);
+  if (!key) throw std::runtime_error("cannot make an ECDSA P-256 key");
+  BioPtr bio(BIO_new(BIO_s_mem()), BIO_free);
+  if (!bio || PEM_write_bio_PrivateKey(bio.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1) {
+    throw std::runtime_error("cannot write the private key");
+  }
+  char* text = nullptr;
+  long length = BIO_get_mem_data(bio.get(), &text);
+  std::string pem(text, static_cast<size_t>(length));
+  OPENSSL_cleanse(text, static_cast<size_t>(length));
+  return pem;
+}
+
+std::string EcdsaP256Sign(std::string_view private_key_pem, std::string_view data) {
+  PKeyPtr key = ReadP256(private_key_pem, true);
+  MdCtxPtr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  size_t length = 0;
+  if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key.get()) != 1 ||
+      EVP_DigestSign(ctx.get(), nullptr, &length, reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1) {
+    throw std::runtime_error("ECDSA signing failed");
+  }
+  std::string signature(length, '\0');
+  if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &length,
+                     reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1) {
+    throw std::runtime_error("ECDSA signing failed");
+  }
+  signature.resize(length);
+  return signature;
+}
+
+bool EcdsaP256Verify(std::string_view public_key_pem, std::string_view data, std::string_view signature_der) {
+  PKeyPtr key = ReadP256(public_key_pem, false);
+  MdCtxPtr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
+  if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key.get()) != 1) return false;
+  return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature_der.data()),
+                          signature_der.size(), reinterpret_cast<const unsigned char*>(data.data()), data.size()) == 1;
+}
+
+std::string EcdsaP256PublicKeyPem(std::string_view private_key_pem) {
+  return PublicPem(ReadP256(private_key_pem, true).get());
+}
+
+JwkPoint EcdsaP256JwkPoint(std::string_view public_key_pem) {
+  PKeyPtr key = ReadP256(public_key_pem, false);
+  // The uncompressed point: 0x04, then x and y of 32 bytes each.
+  unsigned char point[65];
+  size_t length = 0;
+  if (EVP_PKEY_get_octet_string_param(key.get(), OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, point, sizeof point, &length) != 1 ||
+      length != sizeof point || point[0] != 0x04) {
+    throw std::runtime_error("cannot read the public key's point");
+  }
+  std::string_view bytes(reinterpret_cast<const char*>(point), sizeof point);
+  return {Base64UrlEncode(bytes.substr(1, 32)), Base64UrlEncode(bytes.substr(33, 32))};
 }
 
 }  // namespace icat

@@ -16,6 +16,7 @@
 #include "icat/json.hpp"
 #include "icat/outbox.hpp"
 #include "icat/trace.hpp"
+#include "attest.hpp"
 #include "ingest_blobs.hpp"
 #include "ingest_model.hpp"
 #include "reports.hpp"
@@ -409,6 +410,7 @@ void Ingest(const Args& args) {
   Session session;
   const Config& config = session.config;
   SigningKey key = LoadSigningKey(config);
+  SigningKey attestation_key = LoadAttestationKey(config);
   Inputs inputs = LoadInputs(request, config, key);
 
   Db& db = session.db;
@@ -433,6 +435,7 @@ void Ingest(const Args& args) {
   db.ExecSql(kFirstSeen, {target.version_id, scan.findings_set_id});
   // A statement about every version applies to a new one; the CycloneDX document links into the new SBOM.
   std::string vex_served = ServeVexDocuments(db, config.blob_dir, key, target.image_id);
+  long long attested = AttestServedDocuments(db, config.blob_dir, attestation_key, target.image_id);
   // A pipeline's trace (the TRACEPARENT variable its CI step may set) continues in the events'
   // webhook deliveries; without one, the run begins its own.
   const char* pipeline_trace = std::getenv("TRACEPARENT");
@@ -459,6 +462,7 @@ void Ingest(const Args& args) {
   if (!scan.findings_stored) std::cout << "findings: the same as an earlier scan of this version, not stored again\n";
   for (const std::string& note : inputs.notes) std::cout << "note: " << note << "\n";
   if (!vex_served.empty()) std::cout << vex_served << "\n";
+  std::cout << "attestations: " << attested << " signed with key " << attestation_key.id << "\n";
 }
 
 }  // namespace icat::ctl

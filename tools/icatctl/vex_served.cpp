@@ -7,6 +7,7 @@
 
 #include "icat/crypto.hpp"
 #include "icat/vocabulary.hpp"
+#include "attest.hpp"
 #include "ingest_blobs.hpp"
 #include "reports.hpp"
 #include "sbom_schema.hpp"
@@ -194,12 +195,16 @@ std::string ServeVexOfIngestedDocuments(Session& session) {
   Rows images = session.db.RunSql(kImagesOfIngestedDocuments);
   if (images.empty()) return "";  // the files were ingested before: nothing changed
   SigningKey key = LoadSigningKey(session.config);
+  SigningKey attestation_key = LoadAttestationKey(session.config);
   std::string lines;
+  long long attested = 0;
   for (int i = 0; i < images.size(); ++i) {
-    std::string line = ServeVexDocuments(session.db, session.config.blob_dir, key,
-                                         std::string(images.Text(i, images.Column("image_id"))));
+    std::string image_id(images.Text(i, images.Column("image_id")));
+    std::string line = ServeVexDocuments(session.db, session.config.blob_dir, key, image_id);
     if (!line.empty()) lines += line + "\n";
+    attested += AttestServedDocuments(session.db, session.config.blob_dir, attestation_key, image_id);
   }
+  if (attested > 0) lines += "attestations: " + std::to_string(attested) + " signed with key " + attestation_key.id + "\n";
   return lines;
 }
 

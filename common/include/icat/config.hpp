@@ -103,6 +103,7 @@ class Config {
   std::string ingest_fetch_ca_file;   // ICAT_INGEST_FETCH_CA_FILE: CAs of https:// inputs; empty: the system's
   std::string ingest_fetch_token;     // read from ICAT_INGEST_FETCH_TOKEN_FILE: Bearer token of https:// inputs
   std::string signing_key_file;       // ICAT_SIGNING_KEY_FILE: path only, read by icatctl ingest and vex ingest
+  std::string attestation_key_file;   // ICAT_ATTESTATION_KEY_FILE: path only, read by icatctl (attestations)
   LoginLimits login_limits;           // ICAT_LOGIN_LIMIT_*: portal login attempts
   HashGateLimits hash_gate;           // ICAT_PASSWORD_HASH_CONCURRENCY*: password hashes at once
   int refresh_token_days = 0;         // ICAT_REFRESH_TOKEN_DAYS

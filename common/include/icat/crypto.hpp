@@ -35,7 +35,22 @@ bool VerifyPassword(std::string_view password, std::string_view phc);
 std::string Ed25519Sign(std::string_view private_key_pem, std::string_view data);  // 64 raw bytes
 bool Ed25519Verify(std::string_view public_key_pem, std::string_view data, std::string_view signature);
 std::string Ed25519PublicKeyPem(std::string_view private_key_pem);  // SubjectPublicKeyInfo PEM
-// Key id: the first 16 hex characters of SHA-256 of the public key's DER (SubjectPublicKeyInfo).
+// Key id: the first 16 hex characters of SHA-256 of the public key's DER (SubjectPublicKeyInfo), for
+// a key of either algorithm.
 std::string SigningKeyId(std::string_view public_key_pem);
+
+// ECDSA P-256 with SHA-256 (attestations, docs/attestations.md): a new private key, signing the exact
+// bytes (an ASN.1 DER signature, as DSSE and cosign carry it), verifying, the public half and its
+// JWK coordinates. A PEM that is not a P-256 key of the expected kind throws std::runtime_error.
+std::string EcdsaP256NewPrivateKeyPem();  // PKCS#8 PEM
+std::string EcdsaP256Sign(std::string_view private_key_pem, std::string_view data);
+bool EcdsaP256Verify(std::string_view public_key_pem, std::string_view data, std::string_view signature_der);
+std::string EcdsaP256PublicKeyPem(std::string_view private_key_pem);  // SubjectPublicKeyInfo PEM
+struct JwkPoint {
+  std::string x, y;  // base64url, unpadded, 32 bytes each (RFC 7518 section 6.2.1)
+};
+JwkPoint EcdsaP256JwkPoint(std::string_view public_key_pem);
+// "Ed25519" or "ECDSA-P256": what a PEM public key is; throws on anything else.
+std::string KeyAlgorithm(std::string_view public_key_pem);
 
 }  // namespace icat

@@ -46,6 +46,8 @@ BOOST_AUTO_TEST_CASE(the_image_is_cosigns_attestation_layout) {
       BOOST_TEST(layers[i]["size"].GetInt64() == static_cast<int64_t>(kLayers[i].envelope.size()));
       const rapidjson::Value& annotations = layers[i]["annotations"];
       BOOST_TEST(annotations.MemberCount() == 2u);
+      BOOST_TEST_REQUIRE(annotations.HasMember("dev.cosignproject.cosign/signature"));
+      BOOST_TEST_REQUIRE(annotations.HasMember("predicateType"));
       BOOST_TEST(annotations["dev.cosignproject.cosign/signature"].GetString() == std::string(""));
       BOOST_TEST(annotations["predicateType"].GetString() == kLayers[i].predicate_type);
       // Layers are stored uncompressed: the config names each by its digest, with a history entry.

@@ -58,7 +58,8 @@ struct Attested : Published {
   Attested() {
     std::string report = it::Fixture(it::kAlpine310);  // names no registry digest: any digest goes
     std::string time = it::Rfc3339(std::chrono::system_clock::now());
-    it::IngestOk({image.image.name, "1.0", oci.digest, report, dir.Write("sbom.spdx.json", it::MinimalSpdx(report, time)),
+    it::IngestOk({image.image.name, "1.0", oci.digest, report,
+                  dir.Write("sbom.spdx.json", it::MinimalSpdx(report, time)),
                   dir.Write("sbom.cdx.json", it::MinimalCycloneDx(report, time))});
     BOOST_TEST_REQUIRE(
         it::PgQuery("SELECT 1 FROM served_attestations WHERE version_id = $1", {version_id}).size() == 2u,
@@ -66,7 +67,9 @@ struct Attested : Published {
   }
 };
 
-it::ProcessResult Attach(const std::string& image_name) { return it::Icatctl({"registry", "attach", "--image", image_name}); }
+it::ProcessResult Attach(const std::string& image_name) {
+  return it::Icatctl({"registry", "attach", "--image", image_name});
+}
 
 // The published key of that id (GET /v1/signing-keys, public).
 std::string PublishedKey(const std::string& key_id) {
@@ -81,8 +84,9 @@ std::string PublishedKey(const std::string& key_id) {
 // The document as the API serves it: the version's SBOM of the predicate type's format.
 std::string ServedDocument(const Attested& a, const std::string& predicate_type) {
   std::string format = predicate_type == "https://spdx.dev/Document" ? "spdx" : "cyclonedx";
-  it::Response served = it::Get("/v1/images/" + a.image.image.id + "/versions/" + a.version_id + "/sbom?format=" + format,
-                                it::Bearer(a.read_key));
+  it::Response served =
+      it::Get("/v1/images/" + a.image.image.id + "/versions/" + a.version_id + "/sbom?format=" + format,
+              it::Bearer(a.read_key));
   BOOST_TEST_REQUIRE(served.status == 200, served.Summary());
   return served.body;
 }
@@ -92,10 +96,12 @@ std::string ServedDocument(const Attested& a, const std::string& predicate_type)
 void PushAndWaitForVersion(const Published& a, const std::string& tag) {
   it::OciImage later = it::BuildOciImage(tag, "later " + it::RandomSuffix());
   BOOST_TEST_REQUIRE(it::SkopeoPush(later, a.image.name, it::PublisherCreds()).exit_code == 0);
-  BOOST_TEST_REQUIRE(it::WaitFor([&] {
-    return !it::PgQuery("SELECT 1 FROM image_versions WHERE image_id = $1 AND tag = $2", {a.image.image.id, tag})
-                .empty();
-  }, 10s, 100ms));
+  BOOST_TEST_REQUIRE(it::WaitFor(
+      [&] {
+        return !it::PgQuery("SELECT 1 FROM image_versions WHERE image_id = $1 AND tag = $2", {a.image.image.id, tag})
+                    .empty();
+      },
+      10s, 100ms));
 }
 
 }  // namespace
@@ -107,9 +113,12 @@ BOOST_AUTO_TEST_CASE(attach_puts_verifiable_attestations_where_cosign_looks_and_
   it::ProcessResult attached = Attach(a.image.image.name);
   BOOST_TEST_REQUIRE(attached.exit_code == 0, attached.err);
   BOOST_TEST(attached.out.rfind("attached " + a.image.image.repository + "@" + a.oci.digest + ": 2 attestations at " +
-                                    a.Tag() + " (sha256:", 0) == 0u, attached.out);
+                                    a.Tag() + " (sha256:",
+                                0) == 0u,
+             attached.out);
   BOOST_TEST(attached.out.find("\nregistry attach: 1 versions: attached 1, unchanged 0, not pushed 0, errors 0\n") !=
-             std::string::npos, attached.out);
+                 std::string::npos,
+             attached.out);
 
   // The licensed tenant reads the manifest through nginx with its pull key, as cosign would.
   it::Response manifest_reply = it::Get("/v2/" + a.image.name + "/manifests/" + a.Tag(), a.Pull(kOciManifest));
@@ -146,7 +155,8 @@ BOOST_AUTO_TEST_CASE(attach_puts_verifiable_attestations_where_cosign_looks_and_
       std::string sig = icat::Base64Decode(it::StringMember(signature, "sig")).value_or("");
       BOOST_TEST(icat::EcdsaP256Verify(key, icat::DssePae("application/vnd.in-toto+json", statement), sig));
       // ...about the version's digest, whose predicate is the document the API serves.
-      BOOST_CHECK_NO_THROW(icat::CheckStatement(statement, a.oci.digest, predicate_type, ServedDocument(a, predicate_type)));
+      BOOST_CHECK_NO_THROW(
+          icat::CheckStatement(statement, a.oci.digest, predicate_type, ServedDocument(a, predicate_type)));
       std::string tampered = statement;
       tampered[tampered.size() / 2] ^= 1;
       BOOST_TEST(!icat::EcdsaP256Verify(key, icat::DssePae("application/vnd.in-toto+json", tampered), sig));
@@ -155,9 +165,9 @@ BOOST_AUTO_TEST_CASE(attach_puts_verifiable_attestations_where_cosign_looks_and_
   BOOST_TEST((predicate_types == std::vector<std::string>{"https://spdx.dev/Document", "https://cyclonedx.org/bom"}));
 
   // skopeo, a standard client, reads the same manifest with the pull key.
-  it::ProcessResult raw = it::Skopeo({"inspect", "--raw", "--retry-times", "0", "--cert-dir", it::GetEnv().stack_dir + "/tls",
-                                      "--creds", a.tenant.subdomain() + ":" + a.pull_key,
-                                      "docker://" + it::RegistryHost() + "/" + a.image.name + ":" + a.Tag()});
+  it::ProcessResult raw = it::Skopeo(
+      {"inspect", "--raw", "--retry-times", "0", "--cert-dir", it::GetEnv().stack_dir + "/tls", "--creds",
+       a.tenant.subdomain() + ":" + a.pull_key, "docker://" + it::RegistryHost() + "/" + a.image.name + ":" + a.Tag()});
   BOOST_TEST_REQUIRE(raw.exit_code == 0, raw.err);
   BOOST_TEST(raw.out == manifest_reply.body);
   // Reading attestations is no pull of a version.
@@ -167,8 +177,9 @@ BOOST_AUTO_TEST_CASE(attach_puts_verifiable_attestations_where_cosign_looks_and_
   it::ProcessResult again = Attach(a.image.image.name);
   BOOST_TEST_REQUIRE(again.exit_code == 0, again.err);
   BOOST_TEST(again.out == "registry attach: 1 versions: attached 0, unchanged 1, not pushed 0, errors 0\n");
-  BOOST_TEST(it::Get("/v2/" + a.image.name + "/manifests/" + a.Tag(), a.Pull(kOciManifest))
-                 .Header("docker-content-digest") == manifest_digest);
+  BOOST_TEST(
+      it::Get("/v2/" + a.image.name + "/manifests/" + a.Tag(), a.Pull(kOciManifest)).Header("docker-content-digest") ==
+      manifest_digest);
 
   // The .att push's notification published nothing: after a later push is published, still the
   // pushed versions only, and reconcile (which walks the tags) publishes nothing either.
@@ -176,8 +187,9 @@ BOOST_AUTO_TEST_CASE(attach_puts_verifiable_attestations_where_cosign_looks_and_
   BOOST_TEST(a.VersionCount() == 2);
   it::ProcessResult reconciled = it::Icatctl({"registry", "reconcile"});
   BOOST_TEST(reconciled.exit_code == 0, reconciled.err);
-  BOOST_TEST(it::PgQuery("SELECT tag FROM image_versions WHERE image_id = $1 AND tag LIKE 'sha256-%'",
-                         {a.image.image.id}).empty());
+  BOOST_TEST(
+      it::PgQuery("SELECT tag FROM image_versions WHERE image_id = $1 AND tag LIKE 'sha256-%'", {a.image.image.id})
+          .empty());
   BOOST_TEST(a.VersionCount() == 2);
 }
 
@@ -195,16 +207,17 @@ BOOST_AUTO_TEST_CASE(a_tenant_without_the_licence_gets_the_404_of_a_repository_t
   it::Headers auth = it::Basic(stranger.subdomain(), stranger.CreateKey("pull"));
   it::Response missing = it::Get("/v2/hardened/it-nothing-" + it::RandomSuffix(6) + "/manifests/" + a.Tag(), auth);
   BOOST_TEST(missing.status == 404, missing.Summary());
-  for (const std::string& path : {"/v2/" + a.image.name + "/manifests/" + a.Tag(), "/v2/" + a.image.name + "/blobs/" + layer}) {
+  for (const std::string& path :
+       {"/v2/" + a.image.name + "/manifests/" + a.Tag(), "/v2/" + a.image.name + "/blobs/" + layer}) {
     it::Response refused = it::Get(path, auth);
     BOOST_TEST(refused.status == 404, path << ": " << refused.Summary());
     BOOST_TEST(refused.body == missing.body, path);
     BOOST_TEST(refused.body.find("NAME_UNKNOWN") != std::string::npos, refused.body);
   }
-  it::ProcessResult skopeo = it::Skopeo({"inspect", "--raw", "--retry-times", "0", "--cert-dir",
-                                         it::GetEnv().stack_dir + "/tls", "--creds",
-                                         stranger.subdomain() + ":" + stranger.CreateKey("pull"),
-                                         "docker://" + it::RegistryHost() + "/" + a.image.name + ":" + a.Tag()});
+  it::ProcessResult skopeo =
+      it::Skopeo({"inspect", "--raw", "--retry-times", "0", "--cert-dir", it::GetEnv().stack_dir + "/tls", "--creds",
+                  stranger.subdomain() + ":" + stranger.CreateKey("pull"),
+                  "docker://" + it::RegistryHost() + "/" + a.image.name + ":" + a.Tag()});
   BOOST_TEST(skopeo.exit_code != 0);
 }
 
@@ -216,9 +229,10 @@ BOOST_AUTO_TEST_CASE(a_notification_of_an_attachment_tag_publishes_no_version) {
   BOOST_TEST_REQUIRE(secret_file != nullptr);
   std::string hex = it::RandomDigest().substr(7);
   for (const char* suffix : {".att", ".sig", ".sbom"}) {
-    std::string envelope = R"({"events":[{"action":"push","target":{"mediaType":"application/vnd.oci.image.manifest.v1+json",)"
-                           R"("repository":")" + image.name + R"(","tag":"sha256-)" + hex + suffix + R"(","digest":")" +
-                           it::RandomDigest() + R"("}}]})";
+    std::string envelope =
+        R"({"events":[{"action":"push","target":{"mediaType":"application/vnd.oci.image.manifest.v1+json",)"
+        R"("repository":")" +
+        image.name + R"(","tag":"sha256-)" + hex + suffix + R"(","digest":")" + it::RandomDigest() + R"("}}]})";
     it::Response r = it::Send("POST", "/_registry/events", it::Bearer(it::ReadFileBytes(secret_file)),
                               std::optional<std::string>(envelope));
     BOOST_TEST(r.status == 204, r.Summary());
@@ -236,9 +250,10 @@ BOOST_AUTO_TEST_CASE(an_artifact_pushed_to_an_images_repository_publishes_no_ver
   std::string config = R"({"kind":"it-artifact"})", content = "artifact " + it::RandomSuffix();
   std::string artifact =
       R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":)"
-      R"("application/vnd.example.it.config.v1+json","size":)" + std::to_string(config.size()) + R"(,"digest":")" +
-      registry.PushBlob(a.image.name, config) + R"("},"layers":[{"mediaType":"application/octet-stream","size":)" +
-      std::to_string(content.size()) + R"(,"digest":")" + registry.PushBlob(a.image.name, content) + R"("}]})";
+      R"("application/vnd.example.it.config.v1+json","size":)" +
+      std::to_string(config.size()) + R"(,"digest":")" + registry.PushBlob(a.image.name, config) +
+      R"("},"layers":[{"mediaType":"application/octet-stream","size":)" + std::to_string(content.size()) +
+      R"(,"digest":")" + registry.PushBlob(a.image.name, content) + R"("}]})";
   std::string digest = registry.PushManifest(a.image.name, "artifact-1", kOciManifest, artifact);
   BOOST_TEST(registry.ManifestDigest(a.image.name, "artifact-1").value_or("") == digest);
 

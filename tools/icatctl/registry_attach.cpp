@@ -70,7 +70,12 @@ std::vector<AttestationLayer> Layers(const std::string& blob_dir, Subject& subje
   });
   std::vector<AttestationLayer> layers;
   for (const Subject::Row& row : subject.rows) {
-    layers.push_back({row.predicate_type, DsseEnvelopeOf(ReadBundle(blob_dir, row.bundle_sha256))});
+    std::string bundle = ReadBundle(blob_dir, row.bundle_sha256);
+    try {
+      layers.push_back({row.predicate_type, DsseEnvelopeOf(bundle)});
+    } catch (const std::runtime_error& error) {  // a bundle that is not one: this version only
+      throw Failure("bundle " + row.bundle_sha256 + ": " + error.what());
+    }
   }
   return layers;
 }
@@ -85,9 +90,9 @@ std::vector<Subject> ServedSubjects(Db& db, const std::optional<std::string>& im
     }
     const AttestationType* type = FindAttestationType(rows.Text(i, rows.Column("type")));
     if (type == nullptr) continue;  // the table's CHECK allows none other
-    subjects.back().rows.push_back({static_cast<size_t>(type - kAttestationTypes),
-                                    std::string(rows.Text(i, rows.Column("document_sha256"))),
-                                    std::string(rows.Text(i, rows.Column("sha256"))), std::string(type->predicate_type)});
+    subjects.back().rows.push_back(
+        {static_cast<size_t>(type - kAttestationTypes), std::string(rows.Text(i, rows.Column("document_sha256"))),
+         std::string(rows.Text(i, rows.Column("sha256"))), std::string(type->predicate_type)});
   }
   return subjects;
 }
@@ -184,10 +189,12 @@ AttestationImage CosignAttestationImage(const std::vector<AttestationLayer>& lay
   return image;
 }
 
-AttachOutcomes AttachAttestations(Session& session, RegistryClient& registry, const std::optional<std::string>& image) {
+AttachOutcomes AttachAttestations(Session& session, RegistryClient& registry, const std::optional<std::string>& image,
+                                  const std::function<bool()>& stop_requested) {
   if (image) (void)ImageId(session.db, *image);  // an unknown name is a Failure, not an empty pass
   AttachOutcomes outcomes;
   for (Subject& subject : ServedSubjects(session.db, image)) {
+    if (stop_requested && stop_requested()) break;
     std::optional<std::string> name = RegistryName(session.config.registry, subject.repository);
     if (!name) continue;  // an image of another registry
     outcomes.versions++;
@@ -196,7 +203,7 @@ AttachOutcomes AttachAttestations(Session& session, RegistryClient& registry, co
     } catch (const RegistryAnswerError& error) {
       outcomes.errors++;
       std::cerr << "icatctl: " << error.what() << '\n';
-    } catch (const Failure& error) {  // a bundle the blob store cannot give back
+    } catch (const Failure& error) {  // a bundle the blob store cannot give back, or no bundle
       outcomes.errors++;
       std::cerr << "icatctl: " << subject.repository << "@" << subject.digest << ": " << error.what() << '\n';
     }

@@ -4,6 +4,7 @@
 // DSSE envelope), as cosign's attach and attest write it. Pushed straight to ICAT_REGISTRY_UPSTREAM.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,9 +43,10 @@ struct AttachOutcomes {
 };
 
 // Attaches the served attestations of every version (of the image of that catalogue name only, when
-// given) on ICAT_REGISTRY's host, one line on stdout per version attached. RegistryUnreachable and
-// database errors end the pass.
-AttachOutcomes AttachAttestations(Session& session, RegistryClient& registry, const std::optional<std::string>& image);
+// given) on ICAT_REGISTRY's host, one line on stdout per version attached, until stop_requested (if
+// given) says so between two versions. RegistryUnreachable and database errors end the pass.
+AttachOutcomes AttachAttestations(Session& session, RegistryClient& registry, const std::optional<std::string>& image,
+                                  const std::function<bool()>& stop_requested = {});
 
 // "registry attach: N versions: attached A, unchanged U, not pushed P, errors E"
 void PrintAttachSummary(const AttachOutcomes& outcomes);

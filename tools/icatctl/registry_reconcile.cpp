@@ -113,7 +113,7 @@ bool RunPass() {
   if (outcomes.published > 0) NoteCachedDataChanged(session);
   if (StopRequested()) return outcomes.errors == 0;
   RegistryClient registry(session.config.registry_upstream);
-  AttachOutcomes attached = AttachAttestations(session, registry, std::nullopt);
+  AttachOutcomes attached = AttachAttestations(session, registry, std::nullopt, StopRequested);
   PrintAttachSummary(attached);
   return outcomes.errors == 0 && attached.errors == 0;
 }

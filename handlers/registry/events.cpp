@@ -75,7 +75,8 @@ std::optional<PushedManifest> ReadPushed(const Context& ctx, const Push& push) {
 std::string NotAVersion(const Push& push, const std::optional<PushedManifest>& manifest) {
   if (IsAttachmentTag(push.tag)) return "a cosign attachment tag";
   if (manifest && IsArtifactConfig(manifest->config_media_type)) {
-    return "an artifact of config type " + manifest->config_media_type.substr(0, 100);
+    const std::string& type = manifest->config_media_type;  // the pusher's text: logged only if clean
+    return "an artifact of config type " + (IsCleanText(type) ? type.substr(0, 100) : std::string("(not shown)"));
   }
   return "";
 }

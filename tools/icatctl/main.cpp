@@ -86,6 +86,11 @@ const std::vector<Command>& AllCommands() {
        {{},
         {{"every", FlagKind::kOptional, "SECONDS", "run again every SECONDS until SIGTERM (a daemon)"}}},
        RegistryReconcile},
+      {"registry attach",
+       "Pushes each published version's served attestations to its cosign .att tag in the registry; prints each "
+       "version attached, then a summary.",
+       {{}, {{"image", FlagKind::kOptional, "NAME", "only the versions of this catalogue image"}}},
+       RegistryAttach},
       {"ingest", "Stores one scanner run of an image version: its report and SBOMs, signed; prints the new scan.",
        {{},
         {{"image", FlagKind::kRequired, "NAME", "the catalogue image (created when unknown)"},
@@ -172,8 +177,8 @@ void PrintOverview() {
   for (const Command& command : AllCommands()) {
     std::cout << "  " << command.name << std::string(20 - command.name.size(), ' ') << command.summary << '\n';
   }
-  std::cout << "\nConnects with ICAT_PG_ADMIN_DSN (the owner role) and ICAT_REDIS_URL; registry reconcile reads\n"
-               "ICAT_REGISTRY_UPSTREAM.\n";
+  std::cout << "\nConnects with ICAT_PG_ADMIN_DSN (the owner role) and ICAT_REDIS_URL; registry reconcile and\n"
+               "registry attach reach ICAT_REGISTRY_UPSTREAM.\n";
 }
 
 // Messages from libpq span lines (DETAIL, HINT); an error here stays on one line.

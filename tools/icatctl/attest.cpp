@@ -1,8 +1,6 @@
 // Attestations of the served documents, made where the key is.
 #include "attest.hpp"
 
-#include <fstream>
-#include <sstream>
 
 #include "icat/attestation.hpp"
 #include "icat/crypto.hpp"
@@ -27,15 +25,6 @@ constexpr std::string_view kUnattested =
 constexpr std::string_view kStoreAttestation =
     "INSERT INTO attestations (version_id, type, document_sha256, predicate_type, subject_name, subject_digest, "
     "sha256, size_bytes, signing_key_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING";
-
-std::string ReadBlob(const std::string& blob_dir, const std::string& sha256) {
-  std::string path = blob_dir + "/" + BlobRelativePath(sha256);
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  if (!(in && bytes << in.rdbuf())) throw Failure("blob store: cannot read " + path);
-  if (Sha256Hex(bytes.str()) != sha256) throw Failure("blob store: " + path + " does not hold the bytes of its name");
-  return bytes.str();
-}
 
 }  // namespace
 

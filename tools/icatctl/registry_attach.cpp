@@ -4,10 +4,8 @@
 #include "registry_attach.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <tuple>
 
 #include "commands.hpp"
@@ -45,15 +43,6 @@ void WriteDescriptor(JsonWriter& w, std::string_view media_type, std::string_vie
 }
 
 // The bundle's bytes from the blob store, checked against their name.
-std::string ReadBundle(const std::string& blob_dir, const std::string& sha256) {
-  std::string path = blob_dir + "/" + BlobRelativePath(sha256);
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  if (!(in && bytes << in.rdbuf())) throw Failure("blob store: cannot read " + path);
-  if (Sha256Hex(bytes.str()) != sha256) throw Failure("blob store: " + path + " does not hold the bytes of its name");
-  return bytes.str();
-}
-
 // One version's served attestations, in kAttestationTypes order (then by document), as layers.
 struct Subject {
   std::string repository, digest;
@@ -70,7 +59,7 @@ std::vector<AttestationLayer> Layers(const std::string& blob_dir, Subject& subje
   });
   std::vector<AttestationLayer> layers;
   for (const Subject::Row& row : subject.rows) {
-    std::string bundle = ReadBundle(blob_dir, row.bundle_sha256);
+    std::string bundle = ReadBlob(blob_dir, row.bundle_sha256);
     try {
       layers.push_back({row.predicate_type, DsseEnvelopeOf(bundle)});
     } catch (const std::runtime_error& error) {  // a bundle that is not one: this version only

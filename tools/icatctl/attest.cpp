@@ -2,9 +2,11 @@
 #include "attest.hpp"
 
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "icat/attestation.hpp"
+#include "commands.hpp"
 #include "icat/crypto.hpp"
 #include "ingest_blobs.hpp"
 #include "session.hpp"
@@ -41,10 +43,10 @@ std::string ReadBlob(const std::string& blob_dir, const std::string& sha256) {
 
 long long AttestServedDocuments(Db& db, const std::string& blob_dir, const SigningKey& key,
                                 const std::optional<std::string>& image_id) {
+  RememberSigningKey(db, key);  // first: a retired key is refused even when there is nothing to sign
   Rows rows = db.RunSql(kUnattested, {image_id});
   if (rows.empty()) return 0;
   db.ExecSql(kShareBlobLock, {kBlobLockId});  // gc removes no blob written here before the commit
-  RememberSigningKey(db, key);
   for (int i = 0; i < rows.size(); ++i) {
     std::string document_sha256(rows.Text(i, rows.Column("sha256")));
     const AttestationType* type = FindAttestationType(rows.Text(i, rows.Column("type")));
@@ -59,6 +61,18 @@ long long AttestServedDocuments(Db& db, const std::string& blob_dir, const Signi
                                    static_cast<long long>(bundle.size()), key.id});
   }
   return rows.size();
+}
+
+// The backfill: for installs that ingested before attestations existed, or after a restore. Safe to
+// run again: what has its attestation is skipped.
+void Attest(const Args&) {
+  Session session;
+  SigningKey key = LoadAttestationKey(session.config);
+  Transaction transaction(session.db);
+  long long made = AttestServedDocuments(session.db, session.config.blob_dir, key, std::nullopt);
+  transaction.Commit();
+  if (made > 0) NoteCachedDataChanged(session);
+  std::cout << "attest: " << made << " attestations made, signed with key " << key.id << "\n";
 }
 
 }  // namespace icat::ctl

@@ -130,7 +130,7 @@ const std::vector<Command>& AllCommands() {
       {"attest",
        "Signs the attestation of every served SBOM and VEX document that has none (installs that ingested "
        "before attestations, or after a restore); prints how many it made. Safe to run again.",
-       {},
+       {{}, {{"image", FlagKind::kOptional, "NAME", "only the versions of this catalogue image"}}},
        Attest},
       {"gc",
        "Removes SBOM, VEX and attestation blobs no row refers to and killed ingests' temp files; lists each, then a "

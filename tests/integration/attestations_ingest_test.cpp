@@ -170,11 +170,22 @@ BOOST_AUTO_TEST_CASE(scan_ingest_attests_each_sbom_vex_ingest_each_served_docume
   BOOST_TEST((keys == std::map<std::string, std::string>{{"spdx", key_id}, {"cyclonedx", key_id}}));
   BOOST_TEST(One("SELECT algorithm FROM signing_keys WHERE id = $1", key_id) == "ECDSA-P256");
 
-  // The same files again: every document has its attestation already.
+  // The same files again: nothing changes.
   it::ProcessResult again = it::Ingest(v.args);
   BOOST_TEST_REQUIRE(again.exit_code == 0, again.err);
-  BOOST_TEST(again.out.find("attestations: 0 signed with key " + key_id + "\n") != std::string::npos, again.out);
+  BOOST_TEST(again.out.find("already ingested") != std::string::npos, again.out);
   BOOST_TEST(Count("SELECT count(*) FROM attestations WHERE version_id = $1", v.version_id) == 2);
+  // A new scan (the report's bytes differ) with the same SBOMs: they have their attestations already.
+  std::string latest = One("SELECT latest_scan_id FROM image_versions WHERE id = $1", v.version_id);
+  it::IngestArgs rescan = v.args;
+  rescan.report = dir.Write(v.image + ".report.json", it::ReadFileBytes(v.args.report) + "\n");
+  it::ProcessResult rescanned = it::Ingest(rescan);
+  BOOST_TEST_REQUIRE(rescanned.exit_code == 0, rescanned.err);
+  BOOST_TEST(One("SELECT latest_scan_id FROM image_versions WHERE id = $1", v.version_id) != latest);
+  BOOST_TEST(rescanned.out.find("attestations: 0 signed with key " + key_id + "\n") != std::string::npos,
+             rescanned.out);
+  BOOST_TEST(Count("SELECT count(*) FROM attestations WHERE version_id = $1", v.version_id) == 2);
+  BOOST_TEST(Count("SELECT count(*) FROM served_attestations WHERE version_id = $1", v.version_id) == 2);
 
   // The vendor's VEX: both served documents of the version are attested too.
   std::string vex_out = it::VexIngestOk(dir, VendorVex(v));

@@ -104,7 +104,10 @@ std::string SignedBundle(std::string_view private_key_pem, std::string_view key_
   w.EndArray();
   w.EndObject();
   WriteKey(w, "dsseEnvelope");
-  WriteEnvelope(w, Base64Encode(statement), Base64Encode(signature), key_id);
+  // The signature's keyid stays empty, as cosign writes it: go-securesystemslib's DSSE verifier
+  // skips a signature whose keyid differs from the one it derives from the key (an SSH-style
+  // fingerprint), so any id of ours would make cosign refuse. The key id travels in the hint.
+  WriteEnvelope(w, Base64Encode(statement), Base64Encode(signature), "");
   w.EndObject();
   return buffer.GetString();
 }

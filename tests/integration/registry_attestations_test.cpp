@@ -72,13 +72,15 @@ it::ProcessResult Attach(const std::string& image_name) {
 }
 
 // The published key of that id (GET /v1/signing-keys, public).
-std::string PublishedKey(const std::string& key_id) {
+// Whether one of the published P-256 keys verifies the signature (a layer names no key: cosign is
+// given the key, --key vendor.pub).
+bool VerifiesWithAPublishedKey(const std::string& signed_bytes, const std::string& signature) {
   rapidjson::Document keys = it::ExpectJson200(it::Get("/v1/signing-keys"));
   for (const rapidjson::Value& key : keys["keys"].GetArray()) {
-    if (it::StringMember(key, "id") == key_id) return it::StringMember(key, "publicKeyPem");
+    if (it::StringMember(key, "algorithm") != "ECDSA-P256") continue;
+    if (icat::EcdsaP256Verify(it::StringMember(key, "publicKeyPem"), signed_bytes, signature)) return true;
   }
-  BOOST_FAIL("key " << key_id << " is not published");
-  return "";
+  return false;
 }
 
 // The document as the API serves it: the version's SBOM of the predicate type's format.
@@ -151,15 +153,15 @@ BOOST_AUTO_TEST_CASE(attach_puts_verifiable_attestations_where_cosign_looks_and_
       BOOST_TEST(it::StringMember(envelope, "payloadType") == "application/vnd.in-toto+json");
       std::string statement = icat::Base64Decode(it::StringMember(envelope, "payload")).value_or("");
       const rapidjson::Value& signature = envelope["signatures"][0];
-      std::string key = PublishedKey(it::StringMember(signature, "keyid"));
+      BOOST_TEST(it::StringMember(signature, "keyid") == "");
       std::string sig = icat::Base64Decode(it::StringMember(signature, "sig")).value_or("");
-      BOOST_TEST(icat::EcdsaP256Verify(key, icat::DssePae("application/vnd.in-toto+json", statement), sig));
+      BOOST_TEST(VerifiesWithAPublishedKey(icat::DssePae("application/vnd.in-toto+json", statement), sig));
       // ...about the version's digest, whose predicate is the document the API serves.
       BOOST_CHECK_NO_THROW(
           icat::CheckStatement(statement, a.oci.digest, predicate_type, ServedDocument(a, predicate_type)));
       std::string tampered = statement;
       tampered[tampered.size() / 2] ^= 1;
-      BOOST_TEST(!icat::EcdsaP256Verify(key, icat::DssePae("application/vnd.in-toto+json", tampered), sig));
+      BOOST_TEST(!VerifiesWithAPublishedKey(icat::DssePae("application/vnd.in-toto+json", tampered), sig));
     }
   }
   BOOST_TEST((predicate_types == std::vector<std::string>{"https://spdx.dev/Document", "https://cyclonedx.org/bom"}));

@@ -177,7 +177,8 @@ BOOST_AUTO_TEST_CASE(a_signed_bundle_has_the_v03_form_and_verifies_round_trip) {
   BOOST_TEST(std::string(envelope["payloadType"].GetString()) == "application/vnd.in-toto+json");
   BOOST_TEST(*icat::Base64Decode(envelope["payload"].GetString()) == statement);
   BOOST_TEST(envelope["signatures"].Size() == 1u);
-  BOOST_TEST(std::string(envelope["signatures"][0]["keyid"].GetString()) == key.id);
+  // Empty, as cosign writes it: its DSSE verifier skips a signature whose keyid is not its own.
+  BOOST_TEST(std::string(envelope["signatures"][0]["keyid"].GetString()) == "");
   // The signature covers the PAE of the payload, checked here with the primitive alone.
   BOOST_TEST(icat::EcdsaP256Verify(key.public_pem, icat::DssePae("application/vnd.in-toto+json", statement),
                                    *icat::Base64Decode(envelope["signatures"][0]["sig"].GetString())));

@@ -57,7 +57,8 @@ VersionAttestations Load(Context& ctx, const std::string& image_id, const std::o
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
   auto text = [&](int row, const char* column) { return std::string(rows.Text(row, rows.Column(column))); };
   VersionAttestations v{text(0, "image_name"), text(0, "tag"), {}, {}};
-  v.paths = {(portal ? "/api/docker-images/" : "/v1/images/") + image_id + "/versions/" + text(0, "version_id"), portal};
+  v.paths = {(portal ? "/api/docker-images/" : "/v1/images/") + image_id + "/versions/" + text(0, "version_id"),
+             portal};
   for (int row = 0; row < rows.size(); row++) {
     if (rows.IsNull(row, rows.Column("type"))) continue;
     v.attestations.push_back({text(row, "type"), text(row, "predicate_type"), text(row, "sha256"),
@@ -81,24 +82,25 @@ Reply Download(Context& ctx, const std::string& image_id, const std::optional<Ve
                const std::string& type_name, bool portal) {
   const AttestationType* type = FindAttestationType(type_name);
   if (!type) {
-    throw ApiError(Error::kNOT_FOUND, "No attestation type of that name; the types are spdx, cyclonedx, openvex and "
-                                      "cyclonedx-vex.");
+    throw ApiError(Error::kNOT_FOUND,
+                   "No attestation type of that name; the types are spdx, cyclonedx, openvex and "
+                   "cyclonedx-vex.");
   }
   if (!portal) RequireScope(ctx.principal, DocumentRouteOf(type->name).scope);
   VersionAttestations v = Load(ctx, image_id, version, portal);
   std::string has;
   for (const AttestationView& a : v.attestations) {
     if (a.type == type->name) {
-      SignedFile file{AttestationFilename(v.image_name, v.tag, a.type), std::string(kBundleMediaType), a.sha256_hex,
-                      "", ""};
+      SignedFile file{AttestationFilename(v.image_name, v.tag, a.type), std::string(kBundleMediaType), a.sha256_hex, "",
+                      ""};
       return DownloadReply(file, ctx.request.Header("if-none-match"));
     }
     has += (has.empty() ? "" : ", ") + a.type;
   }
-  throw ApiError(Error::kATTESTATION_NOT_AVAILABLE,
-                 "Version " + v.tag + " of " + v.image_name + " has no attestation of a " + std::string(type->document) +
-                     ": it serves none, or it is not attested yet. Its attestations: " +
-                     (has.empty() ? "none" : has) + ".");
+  throw ApiError(
+      Error::kATTESTATION_NOT_AVAILABLE,
+      "Version " + v.tag + " of " + v.image_name + " has no attestation of a " + std::string(type->document) +
+          ": it serves none, or it is not attested yet. Its attestations: " + (has.empty() ? "none" : has) + ".");
 }
 
 }  // namespace
@@ -109,8 +111,9 @@ std::string DocumentPath(const VersionPaths& at, std::string_view type) {
 }
 
 std::string AttestationsJson(const VersionPaths& at, std::vector<AttestationView> attestations) {
-  std::stable_sort(attestations.begin(), attestations.end(),
-                   [](const AttestationView& a, const AttestationView& b) { return TypeOrder(a.type) < TypeOrder(b.type); });
+  std::stable_sort(attestations.begin(), attestations.end(), [](const AttestationView& a, const AttestationView& b) {
+    return TypeOrder(a.type) < TypeOrder(b.type);
+  });
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();

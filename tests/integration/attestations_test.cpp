@@ -40,9 +40,10 @@ Version IngestVersion(const it::TempDir& dir, const it::Image& image, const std:
   std::string spdx = dir.Write(image.name + "_" + tag + ".spdx.json", v.spdx);
   std::string cyclonedx = dir.Write(image.name + "_" + tag + ".cdx.json", v.cyclonedx);
   it::IngestOk({image.name, tag, v.digest, report, spdx, cyclonedx, image.repository, "2022-07-02T00:00:00Z", {}});
-  v.id = *it::PgQuery("SELECT v.id FROM image_versions v JOIN images i ON i.id = v.image_id WHERE i.name = $1 AND "
-                      "v.tag = $2",
-                      {image.name, tag})
+  v.id = *it::PgQuery(
+              "SELECT v.id FROM image_versions v JOIN images i ON i.id = v.image_id WHERE i.name = $1 AND "
+              "v.tag = $2",
+              {image.name, tag})
               .at(0)
               .at(0);
   return v;
@@ -214,7 +215,8 @@ BOOST_AUTO_TEST_CASE(every_served_attestation_verifies_with_the_sigstore_librari
   std::vector<Check> checks;
   for (const Version* v : {&a.v1, &a.v2}) {
     for (Check& c : Fetch(a, *v, ApiBase(a, *v), it::Bearer(key), "v1")) checks.push_back(std::move(c));
-    for (Check& c : Fetch(a, *v, PortalBase(a, *v), it::PortalHeaders(tenant), "portal")) checks.push_back(std::move(c));
+    for (Check& c : Fetch(a, *v, PortalBase(a, *v), it::PortalHeaders(tenant), "portal"))
+      checks.push_back(std::move(c));
   }
   // The /v1 list names a version by its tag too.
   rapidjson::Document by_tag =
@@ -252,8 +254,7 @@ BOOST_AUTO_TEST_CASE(a_changed_byte_a_changed_subject_another_versions_digest_an
   std::string changed_subject =
       WithPayload(bundle.body, [&](std::string& p) { Replace(p, a.v1.digest.substr(7), a.v2.digest.substr(7)); });
   std::vector<Check> checks = {
-      check("good", bundle.body, a.v1.digest),
-      check("changed-byte", changed_byte, a.v1.digest),
+      check("good", bundle.body, a.v1.digest), check("changed-byte", changed_byte, a.v1.digest),
       check("changed-subject", changed_subject, a.v2.digest),
       check("other-version", bundle.body, a.v2.digest),  // signed, but about 1.0, checked as 2.0's
   };
@@ -286,7 +287,8 @@ BOOST_AUTO_TEST_CASE(a_changed_byte_a_changed_subject_another_versions_digest_an
     w.EndObject();
     return std::string(buffer.GetString());
   };
-  it::ProcessResult unknown = Verify(dir, key_set(icat::SigningKeyId(other_pem)), {check("good", bundle.body, a.v1.digest)});
+  it::ProcessResult unknown =
+      Verify(dir, key_set(icat::SigningKeyId(other_pem)), {check("good", bundle.body, a.v1.digest)});
   BOOST_TEST(unknown.exit_code == 1);
   BOOST_TEST(unknown.out.rfind("FAIL good: key: ", 0) == 0u, unknown.out << unknown.err);
   rapidjson::Document parsed = it::JsonOf(bundle);
@@ -345,9 +347,9 @@ BOOST_AUTO_TEST_CASE(other_tenants_get_404_keys_without_read_vulns_403_for_vex_a
                   "NOT_FOUND");
   it::ExpectError(it::Get("/v1/images/" + kUnknownId + "/versions/1.0/attestations/spdx", it::Bearer(reader)), 404,
                   "NOT_FOUND");
-  it::ExpectError(
-      it::Get("/api/docker-images/" + a.image.id + "/versions/1.0/attestations", it::PortalHeaders(tenant)), 404,
-      "NOT_FOUND");  // the portal names versions by id only
+  it::ExpectError(it::Get("/api/docker-images/" + a.image.id + "/versions/1.0/attestations", it::PortalHeaders(tenant)),
+                  404,
+                  "NOT_FOUND");  // the portal names versions by id only
   it::Version unscanned = it::AddVersion(a.image, {"3.0"});
   rapidjson::Document none = it::ExpectJson200(
       it::Get("/v1/images/" + a.image.id + "/versions/" + unscanned.id + "/attestations", it::Bearer(reader)));
@@ -370,8 +372,8 @@ BOOST_AUTO_TEST_CASE(the_raw_sbom_download_keeps_its_bytes_and_signature_headers
                  (format == "spdx" ? "application/spdx+json" : "application/vnd.cyclonedx+json; version=1.5"));
       BOOST_TEST(r.Header("etag") == "\"sha256:" + it::Sha256HexOf(r.body) + "\"");
       BOOST_TEST(r.Header("repr-digest") == "sha-256=:" + icat::Base64Encode(icat::Sha256(r.body)) + ":");
-      BOOST_TEST(r.Header("content-disposition") == "attachment; filename=\"" + a.image.name + "_1.0." +
-                                                        (format == "spdx" ? "spdx" : "cdx") + ".json\"");
+      BOOST_TEST(r.Header("content-disposition") ==
+                 "attachment; filename=\"" + a.image.name + "_1.0." + (format == "spdx" ? "spdx" : "cdx") + ".json\"");
       std::string file = dir.Write("raw-" + format + ".json", r.body);
       std::optional<std::string> failure =
           it::OpensslVerifyFailure(file, r.Header("x-signature"), r.Header("x-signature-key-id"));

@@ -162,10 +162,6 @@ ImageSpec SpecOf(const std::string& text) {
   return *spec;
 }
 
-std::string Described(const ImageRow& image, const std::optional<VersionRow>& version) {
-  return image.name + " " + (version ? version->tag : "(latest version)");
-}
-
 // The service's published keys (GET /v1/signing-keys: public, so asked without the API key).
 std::vector<SigningKey> PublishedKeys(Api& api) {
   HttpReply listed = api.Get("/v1/signing-keys", true);

@@ -105,8 +105,8 @@ void PrintOverview() {
   std::cout << "\nThe service: --url URL or ICAT_BASE_URL. The API key: ICAT_API_KEY or --key-file FILE (its first\n"
                "line), never an argument. TLS is verified; --cacert FILE or ICAT_CA_FILE trusts a private CA.\n"
                "Exit status: 0 done, 1 icat check failed or icat verify found an attestation that does not\n"
-               "verify, 2 error (the API's error, message and request id),\n"
-               "3 icat vex found no VEX document (no vendor statement about the version).\n";
+               "verify, 2 error (the API's error, message and request id), 3 icat vex found no VEX document\n"
+               "(no vendor statement about the version).\n";
 }
 
 int Fail(const std::string& message) {

@@ -18,7 +18,9 @@ std::string Shown(const ProcessResult& r) {
 }
 
 TamperingProxy::TamperingProxy(Mode mode, Target target)
-    : mode_(mode), target_(target), receiver_("127.0.0.1", [this](const ReceivedRequest& request) { return Forward(request); }) {}
+    : mode_(mode),
+      target_(target),
+      receiver_("127.0.0.1", [this](const ReceivedRequest& request) { return Forward(request); }) {}
 
 std::string TamperingProxy::Forward(const ReceivedRequest& request) {
   Headers forwarded;

@@ -29,14 +29,15 @@ struct Attested {
     std::string report = it::Fixture(kAlpine310);
     std::string time = "2022-07-01T17:00:00Z";
     digest = it::RandomDigest();
-    it::IngestOk({name, "1.0", digest, report, dir.Write(name + ".spdx.json", it::MinimalSpdx(report, time)),
-                  dir.Write(name + ".cdx.json", it::MinimalCycloneDx(report, time)), repository, std::nullopt, {}});
-    it::VexIngestOk(dir, R"({"@context": "https://openvex.dev/ns/v0.2.0", "@id": "https://vendor.test/vex/)" +
-                             it::RandomSuffix(8) +
-                             R"(", "author": "Vendor Security", "timestamp": "2026-01-10T10:00:00Z", "version": 1, )"
-                             R"("statements": [{"vulnerability": {"name": "CVE-2019-1549"}, "products": [{"@id": "pkg:oci/)" +
-                             name + "?repository_url=" + repository +
-                             R"("}], "status": "not_affected", "justification": "vulnerable_code_not_present"}]})");
+    std::string spdx = dir.Write(name + ".spdx.json", it::MinimalSpdx(report, time));
+    std::string cyclonedx = dir.Write(name + ".cdx.json", it::MinimalCycloneDx(report, time));
+    it::IngestOk({name, "1.0", digest, report, spdx, cyclonedx, repository, std::nullopt, {}});
+    it::VexIngestOk(
+        dir, R"({"@context": "https://openvex.dev/ns/v0.2.0", "@id": "https://vendor.test/vex/)" + it::RandomSuffix(8) +
+                 R"(", "author": "Vendor Security", "timestamp": "2026-01-10T10:00:00Z", "version": 1, )"
+                 R"("statements": [{"vulnerability": {"name": "CVE-2019-1549"}, "products": [{"@id": "pkg:oci/)" +
+                 name + "?repository_url=" + repository +
+                 R"("}], "status": "not_affected", "justification": "vulnerable_code_not_present"}]})");
     it::Image image;
     image.name = name;
     image.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {name}).at(0).at(0);
@@ -48,7 +49,7 @@ struct Attested {
   // The attestation of a type as stored: {document's sha256, bundle's sha256, key id}.
   std::vector<std::string> Stored(const std::string& type) const {
     std::vector<it::PgRow> rows = it::PgQuery(
-        "SELECT document_sha256, a.sha256, signing_key_id FROM served_attestations a WHERE version_id = $1 AND type = $2",
+        "SELECT document_sha256, sha256, signing_key_id FROM served_attestations WHERE version_id = $1 AND type = $2",
         {version_id, type});
     BOOST_TEST_REQUIRE(rows.size() == 1u, "no served " << type << " attestation of " << name);
     return {*rows[0][0], *rows[0][1], *rows[0][2]};
@@ -96,8 +97,10 @@ BOOST_AUTO_TEST_CASE(verify_exits_0_with_a_line_per_attestation_of_both_sboms_an
       it::ProcessResult r = it::RunIcat(a.dir, a.key, {"verify", spec});
       BOOST_TEST_REQUIRE(r.exit_code == 0, Shown(r));
       std::string expected;
-      for (const auto& [type, predicate_type] : kTypes) expected += "ok " + type + "  " + predicate_type + "  key " + key_id + "\n";
-      expected += "verified " + a.name + " 1.0 (" + a.digest + "): 4 attestations, each signed with a published key, "
+      for (const auto& [type, predicate_type] : kTypes)
+        expected += "ok " + type + "  " + predicate_type + "  key " + key_id + "\n";
+      expected += "verified " + a.name + " 1.0 (" + a.digest +
+                  "): 4 attestations, each signed with a published key, "
                   "about this digest, over the document as served\n";
       BOOST_TEST(r.out == expected);
       BOOST_TEST(r.err == "");
@@ -163,7 +166,8 @@ BOOST_AUTO_TEST_CASE(a_version_without_attestations_exits_1_saying_so) {
   BOOST_TEST(r.exit_code == 1, Shown(r));
   BOOST_TEST(r.out == "");
   BOOST_TEST(r.err.find("icat: " + image.name + " 1.0 (sha256:") == 0, r.err);
-  BOOST_TEST(r.err.find(") has no attestations: the service has signed none of its documents") != std::string::npos, r.err);
+  BOOST_TEST(r.err.find(") has no attestations: the service has signed none of its documents") != std::string::npos,
+             r.err);
 }
 
 // icat sbom and icat vex check the attestation of what they download: the message names it.
@@ -173,8 +177,9 @@ BOOST_AUTO_TEST_CASE(sbom_and_vex_say_the_attestation_verified_and_refuse_what_i
   std::string out = a.dir.path() + "/sbom.cdx.json";
   it::ProcessResult sbom = it::RunIcat(a.dir, a.key, {"sbom", a.name, "--format", "cyclonedx", "-o", out});
   BOOST_TEST_REQUIRE(sbom.exit_code == 0, Shown(sbom));
-  BOOST_TEST(sbom.out.find(", checksum and attestation verified (cyclonedx, key " + key_id + ")\n") != std::string::npos,
-             sbom.out);
+  BOOST_TEST(
+      sbom.out.find(", checksum and attestation verified (cyclonedx, key " + key_id + ")\n") != std::string::npos,
+      sbom.out);
   std::string vex_out = a.dir.path() + "/vex.cdx.json";
   it::ProcessResult vex = it::RunIcat(a.dir, a.key, {"vex", a.name, "--format", "cyclonedx", "-o", vex_out});
   BOOST_TEST_REQUIRE(vex.exit_code == 0, Shown(vex));

@@ -61,7 +61,8 @@ struct Attested {
     keys = {{icat::SigningKeyId(ed25519), "Ed25519", ed25519}, {key_id, "ECDSA-P256", public_pem}};
     Sign("registry.example.test/hardened/nginx", digest, predicate_type, document);
   }
-  void Sign(const std::string& name, const std::string& subject, const std::string& type, const std::string& predicate) {
+  void Sign(const std::string& name, const std::string& subject, const std::string& type,
+            const std::string& predicate) {
     bundle = icat::SignedBundle(VendorPrivatePem(), key_id, icat::InTotoStatement(name, subject, type, predicate));
   }
   client::AttestationVerdict Verdict() const {
@@ -242,8 +243,8 @@ BOOST_AUTO_TEST_CASE(a_tampered_bundle_a_wrong_subject_another_predicate_or_an_u
   BOOST_TEST(bad_signature.Failure() == "the signature does not verify with key " + ok.key_id);
   // Signed, but about another version.
   Attested wrong_subject;
-  wrong_subject.Sign("registry.example.test/hardened/nginx", "sha256:" + std::string(64, 'b'), wrong_subject.predicate_type,
-                     wrong_subject.document);
+  wrong_subject.Sign("registry.example.test/hardened/nginx", "sha256:" + std::string(64, 'b'),
+                     wrong_subject.predicate_type, wrong_subject.document);
   BOOST_TEST(wrong_subject.Failure() == "the statement's subject is not " + kDigest);
   // Signed, over another document than the one served.
   Attested other_predicate;
@@ -270,7 +271,8 @@ BOOST_AUTO_TEST_CASE(a_tampered_bundle_a_wrong_subject_another_predicate_or_an_u
   ed25519.keys.back().id = "unused";
   ed25519.key_id = ed25519_id;
   ed25519.Sign("registry.example.test/hardened/nginx", ed25519.digest, ed25519.predicate_type, ed25519.document);
-  BOOST_TEST(ed25519.Failure() == "the bundle names key " + ed25519_id + ", which is Ed25519, not an attestation key (ECDSA-P256)");
+  BOOST_TEST(ed25519.Failure() ==
+             "the bundle names key " + ed25519_id + ", which is Ed25519, not an attestation key (ECDSA-P256)");
   // Not a bundle at all.
   Attested html;
   html.bundle = "<html>";

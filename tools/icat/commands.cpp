@@ -173,7 +173,7 @@ std::vector<SigningKey> PublishedKeys(Api& api) {
 struct Download {
   std::string what;  // "nginx 1.27.3 SPDX SBOM"
   const AttestationType* type;
-  std::string version_path;  // /v1/images/{id}/versions/{versionId}
+  std::string version_path;    // /v1/images/{id}/versions/{versionId}
   std::string subject_digest;  // the version's digest
 };
 
@@ -182,7 +182,8 @@ struct Download {
 void VerifiedDownload(Api& api, const HttpReply& reply, const Download& download, const std::string& output) {
   auto refuse = [&](const std::string& why) {
     std::string request_id = reply.Header("x-request-id");
-    throw Failure("refusing the " + download.what + ": " + why + (output.empty() ? "" : "; nothing was written to " + output) +
+    throw Failure("refusing the " + download.what + ": " + why +
+                  (output.empty() ? "" : "; nothing was written to " + output) +
                   (request_id.empty() ? "" : " (request id " + request_id + ")"));
   };
   if (std::optional<std::string> why = ChecksumFailure(reply.body, reply.Header("etag"), reply.Header("repr-digest"))) {
@@ -194,15 +195,17 @@ void VerifiedDownload(Api& api, const HttpReply& reply, const Download& download
     try {
       ExpectOk(bundle, "GET /v1/images/{id}/versions/{versionId}/attestations/" + type);
     } catch (const ApiFailure& failure) {
-      if (failure.error == "ATTESTATION_NOT_AVAILABLE") refuse("the service has no attestation of it to verify it with");
+      if (failure.error == "ATTESTATION_NOT_AVAILABLE")
+        refuse("the service has no attestation of it to verify it with");
       if (failure.status == 404 && failure.error == "NOT_FOUND") {
-        refuse("the service has no attestations endpoint (it answered 404 NOT_FOUND), so the download cannot be verified");
+        refuse(
+            "the service has no attestations endpoint (it answered 404 NOT_FOUND), so the download cannot be verified");
       }
       throw;
     }
   }
-  AttestationVerdict verdict = VerifyAttestation(bundle.body, {reply.body, download.type->predicate_type,
-                                                               download.subject_digest}, PublishedKeys(api));
+  AttestationVerdict verdict = VerifyAttestation(
+      bundle.body, {reply.body, download.type->predicate_type, download.subject_digest}, PublishedKeys(api));
   if (!verdict.failure.empty()) refuse("its attestation (" + type + ") does not verify: " + verdict.failure);
   if (output.empty()) {
     std::cout << reply.body << std::flush;
@@ -285,7 +288,8 @@ int Sbom(const Args& args, const GetEnvFn& getenv) {
   VersionRow version = FindVersion(api, image, spec);
   std::string path = ImagePath(image, version) + "/sbom?format=" + format;
   const AttestationType* type = FindAttestationType(format);
-  std::string what = image.name + " " + version.tag + (spec.Latest() ? " (latest) " : " ") + std::string(type->document);
+  std::string what =
+      image.name + " " + version.tag + (spec.Latest() ? " (latest) " : " ") + std::string(type->document);
   HttpReply reply = OnVersionedPath(true, "GET /v1/images/{id}/versions/{versionId}/sbom", "",
                                     [&] { return GetOk(api, path, "downloading " + what); });
   VerifiedDownload(api, reply, {what, type, ImagePath(image, version), version.digest}, args.Value("output"));
@@ -417,7 +421,8 @@ CheckedAttestation CheckListedAttestation(Api& api, const Value& listed, const s
                                           const VersionRow& version, const std::vector<SigningKey>& keys) {
   std::string name = Str(listed, "type");
   const AttestationType* type = FindAttestationType(name);
-  if (type == nullptr) throw Failure("the service lists an attestation of type '" + name + "', which this icat does not know");
+  if (type == nullptr)
+    throw Failure("the service lists an attestation of type '" + name + "', which this icat does not know");
   std::string label = name + "  " + std::string(type->predicate_type);
   auto fail = [&](const std::string& why) { return CheckedAttestation{"FAIL " + label + ": " + why, false}; };
   // The bundle's path is the API's fixed one; the document's is the one the listing names.
@@ -425,14 +430,16 @@ CheckedAttestation CheckListedAttestation(Api& api, const Value& listed, const s
   std::string document_path = Str(Member(listed, "document"), "url");
   if (document_path.rfind("/v1/", 0) != 0) throw Failure("the " + name + " attestation names no document under /v1/");
   HttpReply document = GetOk(api, document_path);
-  if (std::optional<std::string> why = ChecksumFailure(bundle.body, bundle.Header("etag"), bundle.Header("repr-digest"))) {
+  if (std::optional<std::string> why =
+          ChecksumFailure(bundle.body, bundle.Header("etag"), bundle.Header("repr-digest"))) {
     return fail("the bundle's download: " + *why);
   }
   if (std::optional<std::string> why =
           ChecksumFailure(document.body, document.Header("etag"), document.Header("repr-digest"))) {
     return fail("the " + std::string(type->document) + "'s download: " + *why);
   }
-  AttestationVerdict verdict = VerifyAttestation(bundle.body, {document.body, type->predicate_type, version.digest}, keys);
+  AttestationVerdict verdict =
+      VerifyAttestation(bundle.body, {document.body, type->predicate_type, version.digest}, keys);
   if (!verdict.failure.empty()) return fail(verdict.failure);
   return {"ok " + label + "  key " + verdict.key_id, true};
 }
@@ -448,11 +455,11 @@ int Verify(const Args& args, const GetEnvFn& getenv) {
   }
   std::string what = image.name + " " + version.tag + " (" + version.digest + ")";
   std::string version_path = ImagePath(image, version);
-  rapidjson::Document list =
-      OnVersionedPath(true, "GET /v1/images/{id}/versions/{versionId}/attestations", "",
-                      [&] { return api.GetJson(version_path + "/attestations"); });
+  rapidjson::Document list = OnVersionedPath(true, "GET /v1/images/{id}/versions/{versionId}/attestations", "",
+                                             [&] { return api.GetJson(version_path + "/attestations"); });
   const Value& attestations = Member(list, "attestations");
-  if (!attestations.IsArray()) throw Failure("GET " + version_path + "/attestations: the answer has no attestations list");
+  if (!attestations.IsArray())
+    throw Failure("GET " + version_path + "/attestations: the answer has no attestations list");
   if (attestations.Empty()) {
     std::cerr << "icat: " << what << " has no attestations: the service has signed none of its documents, so there is "
               << "nothing to verify\n";

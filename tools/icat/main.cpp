@@ -65,10 +65,11 @@ const std::vector<Command>& AllCommands() {
        "checksum, and its attestation (openvex or cyclonedx-vex) with the published key.\n"
        "A version the vendor has made no statement about has no document: icat says so, writes\n"
        "nothing and exits 3, so a pipeline can run its scanner without --vex then.\n",
-       WithConnection({{"IMAGE[:TAG|@DIGEST]"},
-                       {{"format", FlagKind::kOptional, "FORMAT",
-                         "openvex (OpenVEX 0.2.0, the default) or cyclonedx (CycloneDX 1.5)"},
-                        {"output", FlagKind::kOptional, "FILE", "write the verified document here (default: stdout)", 'o'}}}),
+       WithConnection(
+           {{"IMAGE[:TAG|@DIGEST]"},
+            {{"format", FlagKind::kOptional, "FORMAT",
+              "openvex (OpenVEX 0.2.0, the default) or cyclonedx (CycloneDX 1.5)"},
+             {"output", FlagKind::kOptional, "FILE", "write the verified document here (default: stdout)", 'o'}}}),
        Vex},
       {"check", "Judges image references: exit 1 when one has a finding at or above --fail-on.",
        "Each REFERENCE (registry/path:tag, registry/path@sha256:HEX or registry/path:tag@sha256:HEX) is\n"
@@ -78,8 +79,7 @@ const std::vector<Command>& AllCommands() {
        "severity (grype --fail-on LEVEL with --ignore-states wont-fix). A version never scanned fails.\n"
        "One line per reference: PASS, FAIL or ERROR, the version, and its counts of distinct ids.\n"
        "Exit 0 all pass, 1 one fails, 2 one could not be judged (unknown reference, network, key).\n",
-       WithConnection({{"REFERENCE..."},
-                       {{"fail-on", FlagKind::kRequired, "LEVEL", "critical, high, medium or low"}}}),
+       WithConnection({{"REFERENCE..."}, {{"fail-on", FlagKind::kRequired, "LEVEL", "critical, high, medium or low"}}}),
        Check},
       {"verify", "Verifies every attestation of a version: signature, subject digest and document.",
        "Fetches the service's keys (GET /v1/signing-keys), the version's attestations (GET\n"
@@ -91,8 +91,7 @@ const std::vector<Command>& AllCommands() {
        "`FAIL TYPE  PREDICATE-TYPE: the reason`. Exit 0 all verify, 1 one does not (or the version has\n"
        "none), 2 one could not be checked (the API's refusal, the network). Needs the scopes read:catalog\n"
        "and read:sbom, and read:vulns too for the VEX documents.\n",
-       WithConnection({{"IMAGE[:TAG|@DIGEST]"}, {}}),
-       Verify},
+       WithConnection({{"IMAGE[:TAG|@DIGEST]"}, {}}), Verify},
   };
   return commands;
 }

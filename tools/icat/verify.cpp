@@ -53,7 +53,8 @@ std::vector<SigningKey> ParseSigningKeys(std::string_view json) {
   return keys;
 }
 
-std::optional<std::string> ChecksumFailure(std::string_view bytes, std::string_view etag, std::string_view repr_digest) {
+std::optional<std::string> ChecksumFailure(std::string_view bytes, std::string_view etag,
+                                           std::string_view repr_digest) {
   std::string sha = Sha256(bytes);
   std::string hex = HexEncode(sha);
   if (etag.empty() && repr_digest.empty()) return "the download states no checksum (neither ETag nor Repr-Digest)";

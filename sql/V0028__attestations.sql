@@ -2,7 +2,8 @@
 -- scan, the VEX documents it serves) also travels as an in-toto Statement about the image manifest,
 -- in a DSSE envelope signed with the vendor's ECDSA P-256 key, in a Sigstore bundle whose bytes are
 -- in the blob store. Written only by icatctl, which holds the key; handlers serve them.
--- Catalogue data, like sboms: no tenant and no row-level security. Runs as the owner role (icat_owner).
+-- Catalogue data walled like sboms (V0024): a tenant reads the rows of the images it licenses.
+-- Runs as the owner role (icat_owner).
 
 -- The vendor's P-256 keys join the Ed25519 ones. A rotated key is retired, never removed: what it
 -- signed stays verifiable with it.
@@ -14,7 +15,8 @@ ALTER TABLE signing_keys ADD COLUMN retired_at timestamptz;  -- set by icatctl s
 -- which rows are served follows from the documents served (served_attestations), so nothing has to
 -- be invalidated.
 CREATE TABLE attestations (
-  version_id       uuid NOT NULL REFERENCES image_versions ON DELETE CASCADE,
+  version_id       uuid NOT NULL,
+  image_id         uuid NOT NULL,  -- the version's, taken along by the foreign key (V0024)
   type             text NOT NULL CHECK (type IN ('spdx', 'cyclonedx', 'openvex', 'cyclonedx-vex')),
   document_sha256  text NOT NULL CHECK (document_sha256 ~ '^[0-9a-f]{64}$'),  -- the predicate's bytes
   predicate_type   text NOT NULL,
@@ -24,12 +26,21 @@ CREATE TABLE attestations (
   size_bytes       bigint NOT NULL CHECK (size_bytes > 0),
   signing_key_id   text NOT NULL REFERENCES signing_keys,
   created_at       timestamptz NOT NULL DEFAULT now(),
-  PRIMARY KEY (version_id, type, document_sha256)
+  PRIMARY KEY (version_id, type, document_sha256),
+  FOREIGN KEY (version_id, image_id) REFERENCES image_versions (id, image_id) ON DELETE CASCADE
 );
+CREATE TRIGGER image_id BEFORE INSERT ON attestations
+  FOR EACH ROW WHEN (NEW.image_id IS NULL) EXECUTE FUNCTION image_of_version();
+ALTER TABLE attestations ENABLE ROW LEVEL SECURITY;
+ALTER TABLE attestations FORCE ROW LEVEL SECURITY;
+CREATE POLICY owner ON attestations TO CURRENT_USER USING (public.owner_sees_all()) WITH CHECK (public.owner_sees_all());
+CREATE POLICY licensed ON attestations FOR SELECT USING (EXISTS (SELECT FROM licenses l
+  WHERE l.tenant_id = (SELECT current_tenant()) AND l.image_id = attestations.image_id OFFSET 0));
 
 -- The attestations of the documents served now: the SBOMs of each version's latest scan and its
 -- served VEX documents. The one definition of "served" for the APIs, the registry and gc.
-CREATE VIEW served_attestations AS
+-- security_invoker: read with the reader's row-level security, like the tables themselves.
+CREATE VIEW served_attestations WITH (security_invoker = true) AS
   SELECT a.* FROM attestations a
   JOIN image_versions v ON v.id = a.version_id
   JOIN sboms b ON b.scan_id = v.latest_scan_id AND b.format = a.type AND b.sha256 = a.document_sha256

@@ -356,12 +356,7 @@ Principal AuthenticateKey(Context& ctx, const std::string& key, std::string_view
   ctx.principal.scopes = record->scopes;
   ctx.principal.touch_key = first_use_this_minute;
 
-  if (std::find(record->scopes.begin(), record->scopes.end(), scope) == record->scopes.end()) {
-    ApiError error(Error::kINSUFFICIENT_SCOPE, "This endpoint needs an API key with scope " + std::string(scope) + ".");
-    error.headers.emplace_back("WWW-Authenticate",
-                               "Bearer error=\"insufficient_scope\", scope=\"" + std::string(scope) + "\"");
-    throw error;
-  }
+  RequireScope(ctx.principal, scope);
   ApplyRateLimit(ctx, count, now);
 
   return ctx.principal;
@@ -407,6 +402,13 @@ void LoadCurrentPerson(Context& ctx) {
   if (rows.empty()) Unauthenticated(kGone);
   ctx.principal.role = rows.Text(0, rows.Column("role"));
   ctx.principal.email = rows.Text(0, rows.Column("email"));
+}
+
+void RequireScope(const Principal& principal, std::string_view scope) {
+  if (std::find(principal.scopes.begin(), principal.scopes.end(), scope) != principal.scopes.end()) return;
+  ApiError error(Error::kINSUFFICIENT_SCOPE, "This endpoint needs an API key with scope " + std::string(scope) + ".");
+  error.headers.emplace_back("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"" + std::string(scope) + "\"");
+  throw error;
 }
 
 void RequireAdmin(const Context& ctx) {

@@ -113,7 +113,8 @@ const std::vector<Setting>& AllSettings() {
        "Port of the local registry on 127.0.0.1 (tools/stack writes ICAT_REGISTRY_UPSTREAM from it)."},
       {"ICAT_REGISTRY_UPSTREAM", kText, "http://127.0.0.1:5000", 0, 0, "", kHandlers | kIcatctl | kStack,
        "The Distribution registry itself, never exposed: nginx sends /v2/ there once the pull decision allows it; "
-       "the push handler and icatctl registry reconcile read manifests from it."},
+       "the push handler and icatctl registry reconcile read manifests from it; icatctl registry attach pushes "
+       "the attestations to it."},
       {"ICAT_SCAN_RETENTION_DAYS", kInt, "0", 0, 36500, "", kIcatctl,
        "icatctl scans prune removes the scans scanned more than this many days ago, except each version's latest "
        "(0: keep every scan)."},

@@ -271,6 +271,16 @@ std::string Ed25519PublicKeyPem(std::string_view private_key_pem) {
   return PublicPem(ReadEd25519(private_key_pem, true).get());
 }
 
+std::string Ed25519JwkX(std::string_view public_key_pem) {
+  PKeyPtr key = ReadEd25519(public_key_pem, false);
+  unsigned char raw[32];
+  size_t length = sizeof raw;
+  if (EVP_PKEY_get_raw_public_key(key.get(), raw, &length) != 1 || length != sizeof raw) {
+    throw std::runtime_error("cannot read the Ed25519 public key");
+  }
+  return Base64UrlEncode(std::string_view(reinterpret_cast<const char*>(raw), length));
+}
+
 std::string SigningKeyId(std::string_view public_key_pem) {
   PKeyPtr key = ReadKey(public_key_pem, false);
   if (AlgorithmOf(key.get()).empty()) throw std::runtime_error("the key is neither Ed25519 nor ECDSA P-256");

@@ -62,6 +62,25 @@ std::optional<std::string> RegistryName(std::string_view registry_setting, std::
   return std::string(name);
 }
 
+bool IsArtifactConfig(std::string_view config_media_type) {
+  return !config_media_type.empty() && config_media_type != "application/vnd.oci.image.config.v1+json" &&
+         config_media_type != "application/vnd.docker.container.image.v1+json";
+}
+
+bool IsAttachmentTag(std::string_view tag) {
+  constexpr std::string_view kPrefix = "sha256-";
+  constexpr size_t kHex = 64;
+  if (!tag.starts_with(kPrefix) || tag.size() < kPrefix.size() + kHex + 1) return false;
+  std::string_view hex = tag.substr(kPrefix.size(), kHex);
+  if (hex.find_first_not_of("0123456789abcdef") != std::string_view::npos) return false;
+  std::string_view suffix = tag.substr(kPrefix.size() + kHex);
+  return suffix == ".att" || suffix == ".sig" || suffix == ".sbom";
+}
+
+std::string AttestationTag(std::string_view manifest_digest) {
+  return "sha256-" + std::string(manifest_digest.substr(manifest_digest.find(':') + 1)) + ".att";
+}
+
 std::optional<long long> ManifestImageBytes(std::string_view manifest_json) {
   JsonRead read = ReadJson(manifest_json, kMaxBodyDepth);  // bounded: the text is the registry's, not ours
   const rapidjson::Value& doc = read.document;

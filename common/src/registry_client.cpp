@@ -1,4 +1,4 @@
-// Reads of the Distribution registry (registry_client.hpp), with libcurl: its own object, so only
+// Reads of and pushes to the Distribution registry (registry_client.hpp), with libcurl: its own object, so only
 // the programs that read the registry (icatctl, the registry pool) link libcurl for it.
 #include "icat/registry_client.hpp"
 
@@ -27,7 +27,7 @@ constexpr size_t kMaxTags = 100000;  // in one repository
 constexpr int kMaxTagPages = kMaxTags / kTagsPerPage;
 
 struct Headers {
-  std::string content_type, digest, link, api_version;
+  std::string content_type, digest, link, api_version, location;
 };
 
 // Keeps the headers the reads use, of the last response (after a 100 Continue, a new one starts).
@@ -43,6 +43,7 @@ size_t CollectHeader(char* data, size_t size, size_t count, void* user) {
   if (name == "docker-content-digest") headers->digest = value;
   if (name == "link") headers->link = value;
   if (name == "docker-distribution-api-version") headers->api_version = value;
+  if (name == "location") headers->location = value;
   return size * count;
 }
 
@@ -69,6 +70,43 @@ bool IsTag(std::string_view tag) {
   return true;
 }
 
+// Accept: every manifest media type the service publishes.
+std::string ManifestAccept() {
+  std::string accept;
+  for (std::string_view type : kManifestMediaTypes) accept += (accept.empty() ? "Accept: " : ", ") + std::string(type);
+  return accept;
+}
+
+bool IsSha256Digest(std::string_view digest) {
+  return digest.size() == 71 && digest.starts_with("sha256:") &&
+         digest.find_first_not_of("0123456789abcdef", 7) == std::string_view::npos;
+}
+
+// ": <the start of a refusal's body>" on one line, for the operator's error message.
+std::string Excerpt(std::string_view body) {
+  if (body.empty()) return "";
+  std::string text(body.substr(0, 200));
+  for (char& c : text) c = (c == '\n' || c == '\r') ? ' ' : c;
+  return ": " + text;
+}
+
+// The path and query of an upload's Location (absolute or not): requests always go to the upstream,
+// and only to this repository's uploads. RegistryAnswerError for anything else.
+std::string UploadPath(std::string_view location, std::string_view name) {
+  std::string_view path = location;
+  if (size_t scheme = path.find("://"); scheme != std::string_view::npos && path.front() != '/') {
+    size_t slash = path.find('/', scheme + 3);
+    path = slash == std::string_view::npos ? std::string_view() : path.substr(slash);
+  }
+  std::string expected = "/v2/" + std::string(name) + "/blobs/uploads/";
+  bool plain = path.find_first_of(" \t\r\n#\\") == std::string_view::npos;
+  if (!path.starts_with(expected) || !plain || path.size() > 2048) {
+    throw RegistryAnswerError(std::string(name) + ": an upload Location elsewhere than the repository's uploads: '" +
+                              std::string(location.substr(0, 200)) + "'");
+  }
+  return std::string(path);
+}
+
 }  // namespace
 
 std::optional<std::string> NextTagsPage(std::string_view link, std::string_view name) {
@@ -93,24 +131,38 @@ RegistryClient::RegistryClient(std::string upstream, long timeout_ms)
   while (!upstream_.empty() && upstream_.back() == '/') upstream_.pop_back();
 }
 
-RegistryClient::Reply RegistryClient::Get(const std::string& path, const std::vector<std::string>& headers,
-                                          size_t max_bytes) {
+RegistryClient::Reply RegistryClient::Send(const std::string& method, const std::string& path,
+                                           const std::vector<std::string>& headers, size_t max_bytes,
+                                           std::string_view body) {
   std::unique_ptr<CURL, void (*)(CURL*)> curl(curl_easy_init(), curl_easy_cleanup);
   if (!curl) throw RegistryUnreachable("cannot start libcurl");
   CURL* c = curl.get();
-  CurlBody body{{}, max_bytes, false};
+  CurlBody received{{}, max_bytes, false};
   Headers seen;
   char error[CURL_ERROR_SIZE] = {0};
+  std::vector<std::string> sent = headers;
+  sent.emplace_back("Expect:");  // the body goes at once: no 100-continue round trip
   // http too: the registry is on loopback or a cluster Service, never across the internet.
-  CurlHeaderList list = SetUpGet(c, {upstream_ + path, "http,https", "icat-registry-client/1", "", "", headers}, &body, error);
+  CurlHeaderList list =
+      SetUpGet(c, {upstream_ + path, "http,https", "icat-registry-client/1", "", "", sent}, &received, error);
   curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, std::min(kConnectTimeoutMs, timeout_ms_));
   curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms_);
   curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, CollectHeader);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, &seen);
+  if (method == "HEAD") {
+    curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+  } else if (method == "POST" || method == "PUT") {
+    static const char kNoBody[] = "";  // never null: a null body would make libcurl read stdin
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body.empty() ? kNoBody : body.data());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method.c_str());
+  }
   CURLcode result = curl_easy_perform(c);
-  std::string shown = "GET " + upstream_ + path.substr(0, path.find('?'));
-  if (body.too_large) throw RegistryAnswerError(shown + ": the answer is over " + std::to_string(max_bytes) + " bytes");
+  std::string shown = method + " " + upstream_ + path.substr(0, path.find('?'));
+  if (received.too_large) {
+    throw RegistryAnswerError(shown + ": the answer is over " + std::to_string(max_bytes) + " bytes");
+  }
   if (result == CURLE_COULDNT_CONNECT || result == CURLE_COULDNT_RESOLVE_HOST || result == CURLE_OPERATION_TIMEDOUT) {
     throw RegistryUnreachable(shown + ": " + (error[0] ? std::string(error) : curl_easy_strerror(result)));
   }
@@ -119,18 +171,19 @@ RegistryClient::Reply RegistryClient::Get(const std::string& path, const std::ve
   }
   Reply reply;
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &reply.status);
-  reply.body = std::move(body.bytes);
+  reply.body = std::move(received.bytes);
   reply.content_type = std::move(seen.content_type);
   reply.digest = std::move(seen.digest);
   reply.link = std::move(seen.link);
   reply.api_version = std::move(seen.api_version);
+  reply.location = std::move(seen.location);
   return reply;
 }
 
 void RegistryClient::Probe() {
   try {
     // The registry answers /v2/ with its API version; anything else is another server (or none).
-    Reply reply = Get("/v2/", {}, kMaxProbeBytes);
+    Reply reply = Send("GET", "/v2/", {}, kMaxProbeBytes);
     if (reply.status != 200 || reply.api_version != "registry/2.0") {
       throw RegistryUnreachable("GET " + upstream_ + "/v2/ answered HTTP " + std::to_string(reply.status) +
                                 " with Docker-Distribution-API-Version '" + reply.api_version.substr(0, 100) +
@@ -148,7 +201,7 @@ std::optional<std::vector<std::string>> RegistryClient::Tags(const std::string& 
     if (page > kMaxTagPages) {
       throw RegistryAnswerError(name + ": more than " + std::to_string(kMaxTagPages) + " pages of tags");
     }
-    Reply reply = Get(path, {"Accept: application/json"}, kMaxTagsPageBytes);
+    Reply reply = Send("GET", path, {"Accept: application/json"}, kMaxTagsPageBytes);
     if (reply.status == 404 && page == 1) return std::nullopt;
     if (reply.status != 200) {
       throw RegistryAnswerError(name + ": GET tags/list answered HTTP " + std::to_string(reply.status));
@@ -178,9 +231,7 @@ std::optional<std::vector<std::string>> RegistryClient::Tags(const std::string& 
 
 PushedManifest RegistryClient::Manifest(const std::string& name, const std::string& reference) {
   const std::string& tag = reference;
-  std::string accept;
-  for (std::string_view type : kManifestMediaTypes) accept += (accept.empty() ? "Accept: " : ", ") + std::string(type);
-  Reply reply = Get("/v2/" + name + "/manifests/" + tag, {accept}, kMaxManifestBytes);
+  Reply reply = Send("GET", "/v2/" + name + "/manifests/" + tag, {ManifestAccept()}, kMaxManifestBytes);
   std::string shown = name + ":" + tag;
   if (reply.status != 200) {
     throw RegistryAnswerError(shown + ": GET manifest answered HTTP " + std::to_string(reply.status));
@@ -201,7 +252,66 @@ PushedManifest RegistryClient::Manifest(const std::string& name, const std::stri
   if (!read.error.empty()) throw RegistryAnswerError(shown + ": the manifest is not JSON: " + read.error);
   std::optional<long long> size = ManifestImageBytes(reply.body);
   if (!size) throw RegistryAnswerError(shown + ": the manifest lists no sizes of a config and layers or of manifests");
-  return {digest, *size};
+  std::string config_media_type;
+  const rapidjson::Value& doc = read.document;
+  if (doc.HasMember("config") && doc["config"].IsObject() && doc["config"].HasMember("mediaType") &&
+      doc["config"]["mediaType"].IsString()) {
+    config_media_type = doc["config"]["mediaType"].GetString();
+  }
+  return {digest, *size, config_media_type};
+}
+
+std::optional<std::string> RegistryClient::ManifestDigest(const std::string& name, const std::string& reference) {
+  Reply reply = Send("HEAD", "/v2/" + name + "/manifests/" + reference, {ManifestAccept()}, kMaxProbeBytes);
+  if (reply.status == 404) return std::nullopt;
+  std::string shown = name + ":" + reference;
+  if (reply.status != 200) {
+    throw RegistryAnswerError(shown + ": HEAD manifest answered HTTP " + std::to_string(reply.status));
+  }
+  if (!IsSha256Digest(reply.digest)) {
+    throw RegistryAnswerError(shown + ": HEAD manifest named no digest ('" + reply.digest.substr(0, 100) + "')");
+  }
+  return reply.digest;
+}
+
+std::string RegistryClient::PushBlob(const std::string& name, std::string_view bytes) {
+  std::string digest = "sha256:" + Sha256Hex(bytes);
+  std::string shown = name + "@" + digest;
+  if (Send("HEAD", "/v2/" + name + "/blobs/" + digest, {}, kMaxProbeBytes).status == 200) return digest;
+  Reply started = Send("POST", "/v2/" + name + "/blobs/uploads/", {"Content-Type: application/octet-stream"},
+                       kMaxProbeBytes);
+  if (started.status != 202) {
+    throw RegistryAnswerError(shown + ": POST blobs/uploads/ answered HTTP " + std::to_string(started.status) +
+                              Excerpt(started.body));
+  }
+  std::string upload = UploadPath(started.location, name);
+  upload += (upload.find('?') == std::string::npos ? "?digest=" : "&digest=") + digest;
+  Reply put = Send("PUT", upload, {"Content-Type: application/octet-stream"}, kMaxProbeBytes, bytes);
+  if (put.status != 201) {
+    throw RegistryAnswerError(shown + ": PUT of the blob answered HTTP " + std::to_string(put.status) +
+                              Excerpt(put.body));
+  }
+  if (!put.digest.empty() && put.digest != digest) {
+    throw RegistryAnswerError(shown + ": the registry stored the blob as '" + put.digest.substr(0, 100) + "'");
+  }
+  return digest;
+}
+
+std::string RegistryClient::PushManifest(const std::string& name, const std::string& tag,
+                                         std::string_view media_type, std::string_view bytes) {
+  std::string digest = "sha256:" + Sha256Hex(bytes);
+  std::string shown = name + ":" + tag;
+  Reply put = Send("PUT", "/v2/" + name + "/manifests/" + tag, {"Content-Type: " + std::string(media_type)},
+                   kMaxProbeBytes, bytes);
+  if (put.status != 201) {
+    throw RegistryAnswerError(shown + ": PUT manifest answered HTTP " + std::to_string(put.status) +
+                              Excerpt(put.body));
+  }
+  if (put.digest != digest) {
+    throw RegistryAnswerError(shown + ": the manifest's bytes are " + digest + ", the registry says '" +
+                              put.digest.substr(0, 100) + "'");
+  }
+  return digest;
 }
 
 }  // namespace icat

@@ -1,6 +1,7 @@
 // Publishing from pushes (docs/registry.md): the registry notifies each push of a tag; a push to a
-// catalogue image's repository publishes a version (sql/V0027 publish_pushed_version). Notifications
-// can be lost (the registry queues them in memory): icatctl registry reconcile catches up.
+// catalogue image's repository publishes a version (sql/V0027 publish_pushed_version), unless it is
+// one of cosign's attachments (the attestations icatctl registry attach pushes) or an artifact.
+// Notifications can be lost (the registry queues them in memory): icatctl registry reconcile catches up.
 #include <algorithm>
 
 #include "icat/crypto.hpp"
@@ -57,22 +58,42 @@ std::optional<Push> PushOf(const rapidjson::Value& event) {
   return push;
 }
 
-// The image's bytes from its manifest, read back from the registry; null when it cannot be read
-// (the version is published all the same: a notification that always failed would hold up the
-// registry's queue behind it).
-std::optional<long long> ImageBytes(const Context& ctx, const Push& push) {
+// The pushed manifest, read back from the registry for the image's bytes and its config; nullopt
+// when it cannot be read (the version is published all the same, its size unknown: a notification
+// that always failed would hold up the registry's queue behind it).
+std::optional<PushedManifest> ReadPushed(const Context& ctx, const Push& push) {
   try {
-    return RegistryClient(ctx.config.registry_upstream, kManifestFetchMs).Manifest(push.name, push.digest).size_bytes;
+    return RegistryClient(ctx.config.registry_upstream, kManifestFetchMs).Manifest(push.name, push.digest);
   } catch (const std::runtime_error& e) {
     LogWarn("rid=" + ctx.request.request_id + " registry: cannot size " + push.name + "@" + push.digest + ": " + e.what());
     return std::nullopt;
   }
 }
 
+// Why a push names no version of the image ("" when it does): cosign's attachments (the .att tag
+// icatctl registry attach pushes, .sig, .sbom) and artifacts, whose config is no image's.
+std::string NotAVersion(const Push& push, const std::optional<PushedManifest>& manifest) {
+  if (IsAttachmentTag(push.tag)) return "a cosign attachment tag";
+  if (manifest && IsArtifactConfig(manifest->config_media_type)) {
+    const std::string& type = manifest->config_media_type;  // the pusher's text: logged only if clean
+    return "an artifact of config type " + (IsCleanText(type) ? type.substr(0, 100) : std::string("(not shown)"));
+  }
+  return "";
+}
+
+// Publishes the push as a version, unless it names none (ignored, one line at debug).
 void Publish(Context& ctx, const Push& push) {
   std::string repository = CatalogueRepository(ctx.config.registry, push.name);
-  Rows rows = ctx.db.Run(kPublishPushed, {repository, push.tag, push.digest, ImageBytes(ctx, push),
-                                          ctx.trace.Traceparent()});
+  std::optional<PushedManifest> manifest;
+  if (!IsAttachmentTag(push.tag)) manifest = ReadPushed(ctx, push);
+  if (std::string why = NotAVersion(push, manifest); !why.empty()) {
+    Log(LogLevel::kDebug, "rid=" + ctx.request.request_id + " registry: push of " + repository + ":" + push.tag +
+                              " ignored: " + why);
+    return;
+  }
+  std::optional<long long> size;
+  if (manifest) size = manifest->size_bytes;
+  Rows rows = ctx.db.Run(kPublishPushed, {repository, push.tag, push.digest, size, ctx.trace.Traceparent()});
   std::string outcome(rows.Text(0, rows.Column("outcome")));
   if (outcome == "published") ctx.cached_data_changed = true;
   std::string line = "rid=" + ctx.request.request_id + " registry: push of " + repository + ":" + push.tag + " " +

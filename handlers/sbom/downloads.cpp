@@ -1,5 +1,6 @@
-// SBOM downloads and the signing keys. The handler authorises and describes a download; nginx
-// sends the bytes from the blob store (X-Accel-Redirect), so they never pass through FastCGI.
+// SBOM downloads, and what every download of the group shares. The handler authorises and
+// describes a download; nginx sends the bytes from the blob store (X-Accel-Redirect), so they never
+// pass through FastCGI.
 #include "icat/crypto.hpp"
 #include "icat/errors.hpp"
 #include "icat/image_reference.hpp"
@@ -113,6 +114,10 @@ std::string VexFilename(std::string_view image_name, std::string_view tag, std::
   return FileStem(image_name, tag) + (format == "openvex" ? ".openvex.json" : ".vex.cdx.json");
 }
 
+std::string AttestationFilename(std::string_view image_name, std::string_view tag, std::string_view type) {
+  return FileStem(image_name, tag) + "." + std::string(type) + ".sigstore.json";
+}
+
 std::string Etag(std::string_view sha256_hex) { return "\"sha256:" + std::string(sha256_hex) + "\""; }
 
 bool EtagMatches(std::string_view if_none_match, std::string_view etag) {
@@ -140,29 +145,13 @@ Reply DownloadReply(const SignedFile& file, std::string_view if_none_match) {
   reply.headers.emplace_back("Content-Type", file.content_type);
   reply.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + file.filename + "\"");
   reply.headers.emplace_back("Repr-Digest", "sha-256=:" + Base64Encode(HexDecode(file.sha256_hex)) + ":");
-  reply.headers.emplace_back("X-Signature", file.signature);
-  reply.headers.emplace_back("X-Signature-Key-Id", file.key_id);
+  if (!file.signature.empty()) {
+    reply.headers.emplace_back("X-Signature", file.signature);
+    reply.headers.emplace_back("X-Signature-Key-Id", file.key_id);
+  }
   reply.headers.emplace_back("X-Accel-Redirect", std::string(kBlobLocation) + "sha256/" + file.sha256_hex.substr(0, 2) +
                                                      "/" + file.sha256_hex);
   return reply;
-}
-
-std::string SigningKeysJson(const std::vector<SigningKeyView>& keys) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteKey(w, "keys");
-  w.StartArray();
-  for (const SigningKeyView& key : keys) {
-    w.StartObject();
-    WriteString(w, "id", key.id);
-    WriteString(w, "algorithm", key.algorithm);
-    WriteString(w, "publicKeyPem", key.public_key_pem);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  return buffer.GetString();
 }
 
 // GET /v1/images/{id}/sbom?format=cyclonedx|spdx   (scope read:sbom)
@@ -205,20 +194,5 @@ Reply GetVersionSpdx(Context& ctx) { return VersionDownload(ctx, "spdx"); }
 //   404 NOT_FOUND: unknown, malformed or unlicensed image or version
 //   404 SBOM_NOT_AVAILABLE: no scan or no CycloneDX SBOM; the message names the formats the version has
 Reply GetVersionCycloneDx(Context& ctx) { return VersionDownload(ctx, "cyclonedx"); }
-
-// GET /v1/signing-keys   (public)
-//   200 {"keys": [{"id", "algorithm": "Ed25519", "publicKeyPem"}]}: every key that signed an SBOM or a VEX document
-Reply ListSigningKeys(Context& ctx) {
-  Rows rows = ctx.db.Run(kListSigningKeys);
-  std::vector<SigningKeyView> keys;
-  const int id = rows.Column("id"), algorithm = rows.Column("algorithm"), pem = rows.Column("public_key_pem");
-  for (int row = 0; row < rows.size(); row++) {
-    keys.push_back(
-        {std::string(rows.Text(row, id)), std::string(rows.Text(row, algorithm)), std::string(rows.Text(row, pem))});
-  }
-  Reply reply = Reply::Json(200, SigningKeysJson(keys));
-  reply.headers.emplace_back("Cache-Control", "public, max-age=300");
-  return reply;
-}
 
 }  // namespace icat::sbom

@@ -38,13 +38,28 @@ inline constexpr Statement kVexOfVersion{"vex_of_version",
     "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
     "JOIN image_versions v ON v.image_id = i.id AND v.id = " ICAT_VERSION_OF_REF("$2::uuid", "$3", "$4") " "
     "LEFT JOIN vex_served_documents d ON d.version_id = v.id AND d.format = $5 WHERE i.id = $2::uuid"};
-// Every key that ever signed an SBOM or a VEX document, oldest first (public: no tenant involved).
+// $1 tenant, $2 image id, $3 version id or NULL, $4 tag or NULL (a VersionRef; the portal names
+// versions by id only): the version and one row per attestation it serves now (served_attestations,
+// sql/V0028), in no order; one row of NULLs after the version when it serves none; no row for an
+// unknown or unlicensed image or version. The list and the download both read it.
+inline constexpr Statement kAttestationsOfVersion{"attestations_of_version",
+    "SELECT i.name AS image_name, v.id AS version_id, v.tag, a.type, a.predicate_type, a.sha256, a.size_bytes, "
+    "a.signing_key_id, a.subject_name, a.subject_digest, a.document_sha256, rfc3339(a.created_at) AS created_at "
+    "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+    "JOIN image_versions v ON v.image_id = i.id AND v.id = " ICAT_VERSION_OF_REF("$2::uuid", "$3", "$4") " "
+    "LEFT JOIN served_attestations a ON a.version_id = v.id WHERE i.id = $2::uuid"};
+// Every key that ever signed an SBOM, a VEX document or an attestation, oldest first, retired ones
+// too: what they signed stays verifiable (public: no tenant involved).
 inline constexpr Statement kListSigningKeys{"list_signing_keys",
-    "SELECT id, algorithm, public_key_pem FROM signing_keys ORDER BY created_at, id"};
+    "SELECT id, algorithm, public_key_pem, rfc3339(created_at) AS created_at, rfc3339(retired_at) AS retired_at "
+    "FROM signing_keys ORDER BY created_at, id"};
+// $1 key id: that key's public PEM (no row: no such key).
+inline constexpr Statement kSigningKey{"signing_key",
+    "SELECT public_key_pem FROM signing_keys WHERE id = $1"};
 
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
-    kSbomOfLatestVersion, kSbomOfVersion, kVexOfVersion, kListSigningKeys,
+    kSbomOfLatestVersion, kSbomOfVersion, kVexOfVersion, kAttestationsOfVersion, kListSigningKeys, kSigningKey,
 };
 // clang-format on
 

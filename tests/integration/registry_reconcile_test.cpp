@@ -120,7 +120,8 @@ BOOST_AUTO_TEST_CASE(pushed_tags_become_versions_with_the_manifests_digest_and_s
   BOOST_TEST(CacheGeneration() != generation);  // the workers drop what they cached
   BOOST_TEST(run.out ==
              "registry reconcile: 2 images, 2 tags: published 2, known 0, conflicts 0, not pushed 1, "
-             "errors 0\n");
+             "errors 0\n"
+             "registry attach: 0 versions: attached 0, unchanged 0, not pushed 0, errors 0\n");
   std::map<std::string, StoredVersion> versions = VersionsByTag(image.id);
   BOOST_TEST_REQUIRE(versions.size() == 2u);
   BOOST_TEST(versions["1.0.0"].digest == first.digest);
@@ -146,7 +147,8 @@ BOOST_AUTO_TEST_CASE(pushed_tags_become_versions_with_the_manifests_digest_and_s
   BOOST_TEST_REQUIRE(again.exit_code == 0, again.err);
   BOOST_TEST(again.out ==
              "registry reconcile: 2 images, 2 tags: published 0, known 2, conflicts 0, not pushed 1, "
-             "errors 0\n");
+             "errors 0\n"
+             "registry attach: 0 versions: attached 0, unchanged 0, not pushed 0, errors 0\n");
   BOOST_TEST(VersionsByTag(image.id).size() == 2u);
   BOOST_TEST(
       it::PgQuery("SELECT 1 FROM events WHERE tenant_id = $1 AND type = 'version.published'", {tenant.id()}).size() ==
@@ -159,7 +161,8 @@ BOOST_AUTO_TEST_CASE(pushed_tags_become_versions_with_the_manifests_digest_and_s
   BOOST_TEST_REQUIRE(moved.exit_code == 0, moved.err);
   BOOST_TEST(moved.out ==
              "registry reconcile: 2 images, 3 tags: published 0, known 3, conflicts 0, not pushed 1, "
-             "errors 0\n");
+             "errors 0\n"
+             "registry attach: 0 versions: attached 0, unchanged 0, not pushed 0, errors 0\n");
   BOOST_TEST(VersionsByTag(image.id).size() == 2u);
 }
 
@@ -175,7 +178,8 @@ BOOST_AUTO_TEST_CASE(a_tag_the_catalogue_has_with_another_digest_is_a_conflict_n
   BOOST_TEST(run.exit_code == 0, run.err);
   BOOST_TEST(run.out ==
              "registry reconcile: 1 images, 1 tags: published 0, known 0, conflicts 1, not pushed 0, "
-             "errors 0\n");
+             "errors 0\n"
+             "registry attach: 0 versions: attached 0, unchanged 0, not pushed 0, errors 0\n");
   BOOST_TEST(run.err.find("conflict: " + image.repository + ":2.0.0 is " + pushed.digest) != std::string::npos,
              run.err);
   BOOST_TEST(run.err.find(catalogued) != std::string::npos, run.err);
@@ -200,10 +204,53 @@ BOOST_AUTO_TEST_CASE(more_tags_than_a_page_are_all_read) {
   BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
   BOOST_TEST(run.out ==
              "registry reconcile: 1 images, 121 tags: published 1, known 120, conflicts 0, not pushed 0, "
-             "errors 0\n");
+             "errors 0\n"
+             "registry attach: 0 versions: attached 0, unchanged 0, not pushed 0, errors 0\n");
   std::map<std::string, StoredVersion> versions = VersionsByTag(image.id);
   BOOST_TEST_REQUIRE(versions.size() == 1u);
   BOOST_TEST(versions.begin()->second.digest == pushed.digest);
+}
+
+// cosign's attachment tags (sha256-<hex>.att, .sig, .sbom) are no versions: the walk skips them.
+// After the version is scanned, the same run attaches its attestations (icatctl registry attach's
+// pass) at the .att tag, once.
+BOOST_AUTO_TEST_CASE(attachment_tags_are_skipped_and_the_run_attaches_the_attestations) {
+  it::ScratchRegistry registry;
+  std::string host = NewRegistryHost();
+  CatalogueImage image = NewCatalogueImage(host);
+  PushedImage pushed = PushImage(registry, image.registry_name, "4.0.0", "attached " + it::RandomSuffix());
+  std::string att_tag = "sha256-" + pushed.digest.substr(7) + ".att";
+  for (const std::string& tag : {att_tag, "sha256-" + pushed.digest.substr(7) + ".sig"}) {
+    it::Response put = it::Send("PUT", registry.Url() + "/v2/" + image.registry_name + "/manifests/" + tag,
+                                {{"Content-Type", "application/vnd.oci.image.manifest.v1+json"}}, pushed.manifest);
+    BOOST_TEST_REQUIRE(put.status == 201, put.Summary());
+  }
+  it::ProcessResult run = Reconcile(host, registry.Url());
+  BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
+  BOOST_TEST(run.out ==
+             "registry reconcile: 1 images, 1 tags: published 1, known 0, conflicts 0, not pushed 0, errors 0\n"
+             "registry attach: 0 versions: attached 0, unchanged 0, not pushed 0, errors 0\n");
+  BOOST_TEST_REQUIRE(VersionsByTag(image.id).size() == 1u);
+
+  it::TempDir dir;
+  std::string report = it::Fixture(it::kAlpine310);
+  std::string time = it::Rfc3339(std::chrono::system_clock::now());
+  it::IngestOk({image.name, "4.0.0", pushed.digest, report, dir.Write("s.spdx.json", it::MinimalSpdx(report, time)),
+                dir.Write("s.cdx.json", it::MinimalCycloneDx(report, time))});
+  it::ProcessResult attached = Reconcile(host, registry.Url());
+  BOOST_TEST_REQUIRE(attached.exit_code == 0, attached.err);
+  BOOST_TEST(attached.out.find("attached " + image.repository + "@" + pushed.digest + ": 2 attestations at " +
+                               att_tag) != std::string::npos, attached.out);
+  BOOST_TEST(attached.out.find("registry attach: 1 versions: attached 1, unchanged 0") != std::string::npos,
+             attached.out);
+  it::Response manifest = it::Get(registry.Url() + "/v2/" + image.registry_name + "/manifests/" + att_tag,
+                                  {{"Accept", "application/vnd.oci.image.manifest.v1+json"}});
+  BOOST_TEST_REQUIRE(manifest.status == 200, manifest.Summary());
+  BOOST_TEST(manifest.body != pushed.manifest);  // the attestations replaced what the tag held
+  BOOST_TEST(manifest.body.find("application/vnd.dsse.envelope.v1+json") != std::string::npos, manifest.body);
+  it::ProcessResult again = Reconcile(host, registry.Url());
+  BOOST_TEST(again.out.find("registry attach: 1 versions: attached 0, unchanged 1") != std::string::npos, again.out);
+  BOOST_TEST(VersionsByTag(image.id).size() == 1u);
 }
 
 // Registries that page tags/list (Distribution 3, others; 2.8 does not) link the next page: the run
@@ -238,7 +285,8 @@ BOOST_AUTO_TEST_CASE(tags_pages_are_followed_through_the_link_header) {
   BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
   BOOST_TEST(run.out ==
              "registry reconcile: 1 images, 2 tags: published 2, known 0, conflicts 0, not pushed 0, "
-             "errors 0\n");
+             "errors 0\n"
+             "registry attach: 0 versions: attached 0, unchanged 0, not pushed 0, errors 0\n");
   std::map<std::string, StoredVersion> versions = VersionsByTag(image.id);
   BOOST_TEST_REQUIRE(versions.size() == 2u);
   BOOST_TEST(versions["2.0"].digest == "sha256:" + icat::Sha256Hex(manifest_of("2.0")));

@@ -122,6 +122,8 @@ const std::map<std::string, std::string> kLicensedTables = {
      "WHERE st.document_id = d.id AND st.image_id = $1)"},
     {"vex_served_documents",
      "SELECT count(*) FROM vex_served_documents d JOIN image_versions v ON v.id = d.version_id WHERE v.image_id = $1"},
+    {"attestations",
+     "SELECT count(*) FROM attestations a JOIN image_versions v ON v.id = a.version_id WHERE v.image_id = $1"},
 };
 
 // Whether any cell of rows holds text (ids appear alone, in arrays and in JSON).

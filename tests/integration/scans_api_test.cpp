@@ -292,7 +292,10 @@ BOOST_AUTO_TEST_CASE(signing_keys_are_public_and_the_key_of_every_download_is_am
   std::string stack_key_id = icat::SigningKeyId(icat::Ed25519PublicKeyPem(pem));
   bool found = false;
   for (const rapidjson::Value& key : body["keys"].GetArray()) {
-    BOOST_TEST(it::StringMember(key, "algorithm") == "Ed25519");
+    // Ingest records the P-256 attestation key beside the Ed25519 one (issue 27).
+    std::string algorithm = it::StringMember(key, "algorithm");
+    BOOST_TEST((algorithm == "Ed25519" || algorithm == "ECDSA-P256"), algorithm);
+    BOOST_TEST(it::StringMember(key, "use") == (algorithm == "Ed25519" ? "signatures" : "attestations"));
     BOOST_TEST(it::StringMember(key, "id").size() == 16u);
     BOOST_TEST(it::StringMember(key, "publicKeyPem").rfind("-----BEGIN PUBLIC KEY-----", 0) == 0u);
     if (it::StringMember(key, "id") == stack_key_id) {

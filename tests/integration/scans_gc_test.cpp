@@ -1,5 +1,6 @@
 // The blob store after killed ingests: the next ingest removes a dead writer's temp files (never a
-// live one's), and icatctl gc removes blobs no row refers to, keeping referenced and young ones.
+// live one's), and icatctl gc removes blobs no row refers to (SBOMs, VEX documents, attestation
+// bundles), keeping referenced and young ones.
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -79,7 +80,8 @@ std::set<std::string> StoredFiles() {
 
 std::set<std::string> ReferencedFiles() {
   std::set<std::string> files;
-  for (const it::PgRow& row : it::PgQuery("SELECT sha256 FROM sboms UNION SELECT sha256 FROM vex_served_documents")) {
+  for (const it::PgRow& row : it::PgQuery(
+           "SELECT sha256 FROM sboms UNION SELECT sha256 FROM vex_served_documents UNION SELECT sha256 FROM attestations")) {
     files.insert(BlobPath(*row.at(0)));
   }
   return files;
@@ -216,6 +218,19 @@ BOOST_AUTO_TEST_CASE(gc_keeps_referenced_and_young_blobs_and_removes_old_unrefer
   std::string hex = SbomSha256Of(image);
   std::string referenced = BlobPath(hex);
   Age(referenced, 2 * 86400);  // old, yet kept: a row refers to it
+  // So is the bundle of the SBOM's attestation; one whose row is gone (its document no longer
+  // served, removed by scans prune) is not.
+  std::string bundle = BlobPath(*it::PgQuery("SELECT a.sha256 FROM attestations a JOIN image_versions v ON "
+                                             "v.id = a.version_id JOIN images i ON i.id = v.image_id WHERE i.name = $1",
+                                             {image}).at(0).at(0));
+  Age(bundle, 2 * 86400);
+  it::TempDir unattested_dir;
+  std::string unattested = IngestSmall(unattested_dir);
+  std::string unattested_bundle = BlobPath(*it::PgQuery("DELETE FROM attestations a USING image_versions v, images i "
+                                                        "WHERE v.id = a.version_id AND i.id = v.image_id AND i.name = $1 "
+                                                        "RETURNING a.sha256",
+                                                        {unattested}).at(0).at(0));
+  Age(unattested_bundle, 2 * 3600);
   std::string old_orphan = OrphanBlob(2 * 3600);
   std::string young_orphan = OrphanBlob(60);
   std::string old_legacy_temp = Plant("sha256/00/.tmp-" + it::RandomSuffix(16), "partial", 2 * 3600);
@@ -224,11 +239,11 @@ BOOST_AUTO_TEST_CASE(gc_keeps_referenced_and_young_blobs_and_removes_old_unrefer
 
   it::ProcessResult gc = Gc({});
   BOOST_TEST_REQUIRE(gc.exit_code == 0, "gc exited " << gc.exit_code << ": " << gc.err);
-  for (const std::string& gone : {old_orphan, old_legacy_temp, dead_temp}) {
+  for (const std::string& gone : {old_orphan, old_legacy_temp, dead_temp, unattested_bundle}) {
     BOOST_TEST(!Exists(gone), gone << " is still there");
     BOOST_TEST(gc.out.find("removed " + gone + " (") != std::string::npos, gone << " not listed in: " << gc.out);
   }
-  for (const std::string& kept : {referenced, young_orphan, live_temp.relative()}) {
+  for (const std::string& kept : {referenced, bundle, young_orphan, live_temp.relative()}) {
     BOOST_TEST(Exists(kept), kept << " was removed");
     BOOST_TEST(gc.out.find(kept) == std::string::npos, kept << " listed in: " << gc.out);
   }

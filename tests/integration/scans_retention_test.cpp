@@ -120,8 +120,11 @@ BOOST_AUTO_TEST_CASE(prune_removes_old_scans_but_the_latest_and_the_findings_set
   std::string first_seen_before = One("SELECT count(*) FROM vulnerability_first_seen WHERE version_id = $1", v.version_id);
   Reads before = ReadsOf(v, tenant, key);
   BOOST_TEST_REQUIRE(before.points.size() == 4u);
+  // Each scan's SBOM was attested while its scan was the latest; only the latest's is served, so the
+  // other three attestations go, though one of them is of a scan that stays.
+  BOOST_TEST_REQUIRE(One("SELECT count(*) FROM attestations WHERE version_id = $1", v.version_id) == "4");
   const std::string removed_line = "2 scans (2 SBOM records), 1 findings sets (" + std::to_string(findings_a) +
-                                   " findings) of " + v.image.name + " 1.0";
+                                   " findings), 3 attestations of " + v.image.name + " 1.0";
 
   // A dry run says what the run will remove and changes nothing.
   std::map<std::string, long long> counts = it::TableCounts();
@@ -143,6 +146,9 @@ BOOST_AUTO_TEST_CASE(prune_removes_old_scans_but_the_latest_and_the_findings_set
   BOOST_TEST(SetExists(set_b));
   BOOST_TEST(FindingsIn(set_b) == findings_b);
   BOOST_TEST(One("SELECT latest_scan_id FROM image_versions WHERE id = $1", v.version_id) == latest_b);
+  BOOST_TEST(One("SELECT count(*) FROM attestations a JOIN served_attestations s USING (version_id, type, "
+                 "document_sha256) WHERE a.version_id = $1", v.version_id) == "1");
+  BOOST_TEST(One("SELECT count(*) FROM attestations WHERE version_id = $1", v.version_id) == "1");
   BOOST_TEST(One("SELECT count(*) FROM vulnerability_first_seen WHERE version_id = $1", v.version_id) ==
              first_seen_before);
 
@@ -156,7 +162,7 @@ BOOST_AUTO_TEST_CASE(prune_removes_old_scans_but_the_latest_and_the_findings_set
   // The flag overrides the setting; the latest stays though older than 3 days, and so does set B.
   it::ProcessResult again = Prune({"--image", v.image.name, "--older-than-days", "3"}, "20");
   BOOST_TEST_REQUIRE(again.exit_code == 0, again.err);
-  BOOST_TEST(again.out.find("removed 1 scans (1 SBOM records), 0 findings sets (0 findings) of " + v.image.name) !=
+  BOOST_TEST(again.out.find("removed 1 scans (1 SBOM records), 0 findings sets (0 findings), 0 attestations of " + v.image.name) !=
                  std::string::npos,
              again.out);
   BOOST_TEST(again.out.find("kept 1 scans scanned before") != std::string::npos, again.out);

@@ -91,7 +91,7 @@ std::vector<ExpectedFinding> ListedFindings(const std::string& key, const std::s
 std::vector<ExpectedFinding> ListedFindingsAt(const std::string& key, const std::string& path,
                                               rapidjson::Document* first_page = nullptr);
 
-// Row counts of every table ingest writes, and every path (with size) in the blob store.
+// Row counts of every table ingest writes (attestations too), and every path (with size) in the blob store.
 std::map<std::string, long long> TableCounts();
 std::map<std::string, long long> BlobStoreListing();
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "icat/attestation.hpp"
 #include "icat/crypto.hpp"
 #include "icat/text.hpp"
 
@@ -44,6 +45,19 @@ std::string StackSigningKeyId(PgConnection& db) {
   return id;
 }
 
+// The stack's attestation key, registered as ingest registers it; returns its id.
+std::string StackAttestationKeyId(PgConnection& db, std::string& private_pem) {
+  const char* file = std::getenv("ICAT_ATTESTATION_KEY_FILE");
+  if (file == nullptr) throw std::runtime_error("ICAT_ATTESTATION_KEY_FILE is not set");
+  private_pem = ReadFileBytes(file);
+  std::string public_pem = icat::EcdsaP256PublicKeyPem(private_pem);
+  std::string id = icat::SigningKeyId(public_pem);
+  db.Query("INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'ECDSA-P256', $2) "
+           "ON CONFLICT (id) DO NOTHING",
+           {id, public_pem});
+  return id;
+}
+
 }  // namespace
 
 TenantRows::TenantRows()
@@ -78,6 +92,17 @@ TenantRows::TenantRows()
   db.Query("INSERT INTO vex_served_documents (version_id, format, document_version, sha256, size_bytes, signature, "
            "signing_key_id) VALUES ($1, 'openvex', 1, $2, 1, 'not-a-signature', $3)",
            {version_id, served_vex_sha256, signing_key_id});
+  std::string attestation_pem;
+  const std::string attestation_key_id = StackAttestationKeyId(db, attestation_pem);
+  const std::string digest = First(db, "SELECT digest FROM image_versions WHERE id = $1", {version_id});
+  const std::string sbom = ReadFileBytes(std::string(std::getenv("ICAT_BLOB_DIR")) + "/sha256/" +
+                                         sbom_sha256.substr(0, 2) + "/" + sbom_sha256);
+  std::string bundle = icat::SignedBundle(
+      attestation_pem, attestation_key_id, icat::InTotoStatement(image.repository, digest, "https://cyclonedx.org/bom", sbom));
+  db.Query("INSERT INTO attestations (version_id, type, document_sha256, predicate_type, subject_name, subject_digest, "
+           "sha256, size_bytes, signing_key_id) VALUES ($1, 'cyclonedx', $2, 'https://cyclonedx.org/bom', $3, $4, $5, $6, $7)",
+           {version_id, sbom_sha256, image.repository, digest, StoreBlob(bundle), std::to_string(bundle.size()),
+            attestation_key_id});
   user_id = First(db,
                   "INSERT INTO users (tenant_id, email, password_hash, role) VALUES ($1, $2, 'not-a-hash', 'admin') "
                   "RETURNING id",

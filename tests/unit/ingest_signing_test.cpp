@@ -57,6 +57,14 @@ BOOST_AUTO_TEST_CASE(the_key_id_is_sha256_of_the_public_key_der_cut_to_16_hex) {
   BOOST_TEST(icat::SigningKeyId(public_pem).size() == 16u);
 }
 
+BOOST_AUTO_TEST_CASE(the_jwk_x_of_an_ed25519_key_is_its_raw_32_bytes_as_rfc_8037_shows) {
+  // RFC 8037 appendix A.2: the public key of the RFC 8032 test key.
+  std::string public_pem = icat::Ed25519PublicKeyPem(kRfc8032Private);
+  BOOST_TEST(icat::Ed25519JwkX(public_pem) == "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo");
+  BOOST_CHECK_THROW(icat::Ed25519JwkX(icat::EcdsaP256PublicKeyPem(icat::EcdsaP256NewPrivateKeyPem())),
+                    std::runtime_error);
+}
+
 BOOST_AUTO_TEST_CASE(keys_that_are_not_ed25519_are_refused) {
   BOOST_CHECK_THROW(icat::Ed25519Sign("not a pem", "x"), std::runtime_error);
   BOOST_CHECK_THROW(icat::Ed25519PublicKeyPem(""), std::runtime_error);

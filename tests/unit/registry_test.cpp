@@ -42,6 +42,30 @@ BOOST_AUTO_TEST_CASE(an_images_bytes_are_its_config_and_layers_or_an_indexs_mani
   BOOST_TEST(!icat::ManifestImageBytes(std::string(100000, '[')));  // bounded depth, no crash
 }
 
+// cosign's attachment tags name no version: publishing skips exactly these.
+BOOST_AUTO_TEST_CASE(cosigns_attachment_tags_are_told_from_version_tags) {
+  const std::string hex(64, 'a');
+  for (const std::string& tag : {"sha256-" + hex + ".att", "sha256-" + hex + ".sig", "sha256-" + hex + ".sbom"}) {
+    BOOST_TEST(icat::IsAttachmentTag(tag), tag);
+  }
+  for (const std::string& tag :
+       {std::string("1.27.3"), "sha256-" + hex, "sha256-" + hex + ".att2", "sha256-" + hex.substr(1) + ".att",
+        "sha256-" + std::string(64, 'A') + ".att", "sha512-" + hex + ".att", "sha256-" + hex + "a.att",
+        "x-sha256-" + hex + ".att", std::string("latest")}) {
+    BOOST_TEST(!icat::IsAttachmentTag(tag), tag);
+  }
+  BOOST_TEST(icat::AttestationTag("sha256:" + hex) == "sha256-" + hex + ".att");
+  BOOST_TEST(icat::IsAttachmentTag(icat::AttestationTag("sha256:" + hex)));
+}
+
+BOOST_AUTO_TEST_CASE(artifacts_are_told_from_images_by_their_config) {
+  BOOST_TEST(!icat::IsArtifactConfig("application/vnd.oci.image.config.v1+json"));
+  BOOST_TEST(!icat::IsArtifactConfig("application/vnd.docker.container.image.v1+json"));
+  BOOST_TEST(!icat::IsArtifactConfig(""));  // an index
+  BOOST_TEST(icat::IsArtifactConfig("application/vnd.cncf.helm.config.v1+json"));
+  BOOST_TEST(icat::IsArtifactConfig("application/vnd.oci.empty.v1+json"));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(registry_requests)

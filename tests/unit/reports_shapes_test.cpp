@@ -3,6 +3,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "icat/crypto.hpp"
 #include "icat/json.hpp"
 #include "icat/validate.hpp"
 
@@ -95,14 +96,101 @@ BOOST_AUTO_TEST_CASE(if_none_match_naming_the_etag_is_answered_304_without_the_b
   BOOST_TEST(!icat::sbom::EtagMatches(etag.substr(1, etag.size() - 2), etag));  // unquoted is another tag
 }
 
-BOOST_AUTO_TEST_CASE(signing_keys_json_lists_id_algorithm_and_pem) {
-  rapidjson::Document d =
-      icat::ParseJson(icat::sbom::SigningKeysJson({{"0123456789abcdef", "Ed25519", "-----BEGIN PUBLIC KEY-----\n"}}));
-  BOOST_TEST_REQUIRE(d["keys"].Size() == 1u);
+BOOST_AUTO_TEST_CASE(signing_keys_json_lists_id_algorithm_pem_use_and_dates) {
+  rapidjson::Document d = icat::ParseJson(icat::sbom::SigningKeysJson(
+      {{"0123456789abcdef", "Ed25519", "-----BEGIN PUBLIC KEY-----\n", "2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"},
+       {"fedcba9876543210", "ECDSA-P256", "-----BEGIN PUBLIC KEY-----\n", "2026-03-01T00:00:00Z", std::nullopt}}));
+  BOOST_TEST_REQUIRE(d["keys"].Size() == 2u);
   BOOST_TEST(d["keys"][0]["id"].GetString() == std::string("0123456789abcdef"));
   BOOST_TEST(d["keys"][0]["algorithm"].GetString() == std::string("Ed25519"));
   BOOST_TEST(d["keys"][0]["publicKeyPem"].GetString() == std::string("-----BEGIN PUBLIC KEY-----\n"));
+  BOOST_TEST(d["keys"][0]["use"].GetString() == std::string("signatures"));
+  BOOST_TEST(d["keys"][0]["createdAt"].GetString() == std::string("2026-01-01T00:00:00Z"));
+  BOOST_TEST(d["keys"][0]["retiredAt"].GetString() == std::string("2026-02-01T00:00:00Z"));
+  BOOST_TEST(d["keys"][1]["use"].GetString() == std::string("attestations"));
+  BOOST_TEST(d["keys"][1]["retiredAt"].IsNull());
   BOOST_TEST(icat::ParseJson(icat::sbom::SigningKeysJson({}))["keys"].Size() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(the_jwk_set_has_an_okp_key_for_ed25519_and_an_ec_key_for_p256) {
+  std::string ec_pem = icat::EcdsaP256PublicKeyPem(icat::EcdsaP256NewPrivateKeyPem());
+  // RFC 8032's test key, as RFC 8037 appendix A.2 writes it.
+  const std::string ed_pem = "-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEA11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=\n-----END PUBLIC KEY-----\n";
+  rapidjson::Document d = icat::ParseJson(icat::sbom::SigningKeysJwks(
+      {{"0123456789abcdef", "Ed25519", ed_pem, "2026-01-01T00:00:00Z", std::nullopt},
+       {"fedcba9876543210", "ECDSA-P256", ec_pem, "2026-03-01T00:00:00Z", std::nullopt}}));
+  BOOST_TEST_REQUIRE(d["keys"].Size() == 2u);
+  const rapidjson::Value& ed = d["keys"][0];
+  BOOST_TEST(ed["kty"].GetString() == std::string("OKP"));
+  BOOST_TEST(ed["crv"].GetString() == std::string("Ed25519"));
+  BOOST_TEST(ed["x"].GetString() == std::string("11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"));
+  BOOST_TEST(!ed.HasMember("y"));
+  BOOST_TEST(ed["kid"].GetString() == std::string("0123456789abcdef"));
+  BOOST_TEST(ed["alg"].GetString() == std::string("EdDSA"));
+  BOOST_TEST(ed["use"].GetString() == std::string("sig"));
+  const rapidjson::Value& ec = d["keys"][1];
+  icat::JwkPoint point = icat::EcdsaP256JwkPoint(ec_pem);
+  BOOST_TEST(ec["kty"].GetString() == std::string("EC"));
+  BOOST_TEST(ec["crv"].GetString() == std::string("P-256"));
+  BOOST_TEST(ec["x"].GetString() == point.x);
+  BOOST_TEST(ec["y"].GetString() == point.y);
+  BOOST_TEST(ec["kid"].GetString() == std::string("fedcba9876543210"));
+  BOOST_TEST(ec["alg"].GetString() == std::string("ES256"));
+  BOOST_TEST(ec["use"].GetString() == std::string("sig"));
+}
+
+BOOST_AUTO_TEST_CASE(key_set_format_is_omitted_or_jwks) {
+  BOOST_TEST(!icat::sbom::ParseKeySetFormat(WithQuery("")).has_value());
+  BOOST_TEST(*icat::sbom::ParseKeySetFormat(WithQuery("format=jwks")) == "jwks");
+  for (const char* bad : {"format=", "format=JWKS", "format=pem", "format=json"}) {
+    BOOST_TEST(InvalidField([&] { icat::sbom::ParseKeySetFormat(WithQuery(bad)); }) == "format", bad);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(attestations_list_in_type_order_with_their_documents_and_bundles) {
+  auto view = [](std::string type, std::string predicate) {
+    return icat::sbom::AttestationView{type, predicate, std::string(64, 'b'), "fedcba9876543210",
+                                       "registry.example/hardened/nginx", "sha256:" + std::string(64, 'd'),
+                                       std::string(64, 'c'), "2026-03-01T00:00:00Z", 1234};
+  };
+  icat::sbom::VersionPaths api{"/v1/images/i/versions/v", false};
+  rapidjson::Document d = icat::ParseJson(icat::sbom::AttestationsJson(
+      api, {view("cyclonedx-vex", "https://cyclonedx.org/bom"), view("openvex", "https://openvex.dev/ns/v0.2.0"),
+            view("spdx", "https://spdx.dev/Document"), view("cyclonedx", "https://cyclonedx.org/bom")}));
+  BOOST_TEST_REQUIRE(d["attestations"].Size() == 4u);
+  std::vector<std::string> types;
+  for (const rapidjson::Value& a : d["attestations"].GetArray()) types.push_back(a["type"].GetString());
+  BOOST_TEST((types == std::vector<std::string>{"spdx", "cyclonedx", "openvex", "cyclonedx-vex"}));
+  const rapidjson::Value& spdx = d["attestations"][0];
+  BOOST_TEST(spdx["predicateType"].GetString() == std::string("https://spdx.dev/Document"));
+  BOOST_TEST(spdx["mediaType"].GetString() == std::string("application/vnd.dev.sigstore.bundle.v0.3+json"));
+  BOOST_TEST(spdx["digest"].GetString() == "sha256:" + std::string(64, 'b'));
+  BOOST_TEST(spdx["size"].GetInt64() == 1234);
+  BOOST_TEST(spdx["keyId"].GetString() == std::string("fedcba9876543210"));
+  BOOST_TEST(spdx["subject"]["name"].GetString() == std::string("registry.example/hardened/nginx"));
+  BOOST_TEST(spdx["subject"]["digest"].GetString() == "sha256:" + std::string(64, 'd'));
+  BOOST_TEST(spdx["document"]["digest"].GetString() == "sha256:" + std::string(64, 'c'));
+  BOOST_TEST(spdx["document"]["url"].GetString() == std::string("/v1/images/i/versions/v/sbom?format=spdx"));
+  BOOST_TEST(spdx["url"].GetString() == std::string("/v1/images/i/versions/v/attestations/spdx"));
+  BOOST_TEST(spdx["createdAt"].GetString() == std::string("2026-03-01T00:00:00Z"));
+  BOOST_TEST(d["attestations"][3]["document"]["url"].GetString() ==
+             std::string("/v1/images/i/versions/v/vex?format=cyclonedx"));
+  icat::sbom::VersionPaths portal{"/api/docker-images/i/versions/v", true};
+  BOOST_TEST(icat::sbom::DocumentPath(portal, "spdx") == "/api/docker-images/i/versions/v/sbom/spdx");
+  BOOST_TEST(icat::sbom::DocumentPath(portal, "cyclonedx") == "/api/docker-images/i/versions/v/sbom/cyclonedx");
+  BOOST_TEST(icat::sbom::DocumentPath(portal, "openvex") == "/api/docker-images/i/versions/v/vex?format=openvex");
+  BOOST_TEST(icat::ParseJson(icat::sbom::AttestationsJson(api, {}))["attestations"].Size() == 0u);
+}
+
+BOOST_AUTO_TEST_CASE(an_attestation_download_names_its_bundle_and_carries_no_x_signature) {
+  BOOST_TEST(icat::sbom::AttestationFilename("hardened/nginx", "1.27.3", "cyclonedx-vex") ==
+             "hardened_nginx_1.27.3.cyclonedx-vex.sigstore.json");
+  icat::sbom::SignedFile file = SampleFile();
+  file.signature.clear();
+  icat::Reply reply = icat::sbom::DownloadReply(file, "");
+  BOOST_TEST(reply.status == 200);
+  BOOST_TEST(!HeaderOf(reply, "X-Accel-Redirect").empty());
+  for (const auto& [name, value] : reply.headers) BOOST_TEST(name.rfind("X-Signature", 0) != 0u, name);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,10 +1,10 @@
 // Attestations of the served documents, made where the key is.
 #include "attest.hpp"
 
-#include <fstream>
-#include <sstream>
+#include <iostream>
 
 #include "icat/attestation.hpp"
+#include "commands.hpp"
 #include "icat/crypto.hpp"
 #include "ingest_blobs.hpp"
 #include "session.hpp"
@@ -28,23 +28,14 @@ constexpr std::string_view kStoreAttestation =
     "INSERT INTO attestations (version_id, type, document_sha256, predicate_type, subject_name, subject_digest, "
     "sha256, size_bytes, signing_key_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING";
 
-std::string ReadBlob(const std::string& blob_dir, const std::string& sha256) {
-  std::string path = blob_dir + "/" + BlobRelativePath(sha256);
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  if (!(in && bytes << in.rdbuf())) throw Failure("blob store: cannot read " + path);
-  if (Sha256Hex(bytes.str()) != sha256) throw Failure("blob store: " + path + " does not hold the bytes of its name");
-  return bytes.str();
-}
-
 }  // namespace
 
 long long AttestServedDocuments(Db& db, const std::string& blob_dir, const SigningKey& key,
                                 const std::optional<std::string>& image_id) {
+  RememberSigningKey(db, key);  // first: a retired key is refused even when there is nothing to sign
   Rows rows = db.RunSql(kUnattested, {image_id});
   if (rows.empty()) return 0;
   db.ExecSql(kShareBlobLock, {kBlobLockId});  // gc removes no blob written here before the commit
-  RememberSigningKey(db, key);
   for (int i = 0; i < rows.size(); ++i) {
     std::string document_sha256(rows.Text(i, rows.Column("sha256")));
     const AttestationType* type = FindAttestationType(rows.Text(i, rows.Column("type")));
@@ -59,6 +50,20 @@ long long AttestServedDocuments(Db& db, const std::string& blob_dir, const Signi
                                    static_cast<long long>(bundle.size()), key.id});
   }
   return rows.size();
+}
+
+// The backfill: for installs that ingested before attestations existed, or after a restore. Safe to
+// run again: what has its attestation is skipped.
+void Attest(const Args& args) {
+  Session session;
+  SigningKey key = LoadAttestationKey(session.config);
+  std::optional<std::string> image_id;
+  if (std::optional<std::string> image = args.Optional("image")) image_id = ImageId(session.db, *image);
+  Transaction transaction(session.db);
+  long long made = AttestServedDocuments(session.db, session.config.blob_dir, key, image_id);
+  transaction.Commit();
+  if (made > 0) NoteCachedDataChanged(session);
+  std::cout << "attest: " << made << " attestations made, signed with key " << key.id << "\n";
 }
 
 }  // namespace icat::ctl

@@ -34,6 +34,11 @@ void PublisherCreate(const Args& args);    // publishers.cpp
 void PublisherRevoke(const Args& args);    // publishers.cpp
 void PublisherList(const Args& args);      // publishers.cpp
 void RegistryReconcile(const Args& args);  // registry_reconcile.cpp
+void RegistryAttach(const Args& args);     // registry_attach.cpp
+void SigningKeyCreate(const Args& args);   // signing_keys.cpp
+void SigningKeyRotate(const Args& args);   // signing_keys.cpp
+void SigningKeyList(const Args& args);     // signing_keys.cpp
+void Attest(const Args& args);             // attest.cpp
 
 // 'text' for sh and bash, each ' written '\'' (config.cpp; unit-tested through bash).
 std::string ShellQuoted(std::string_view text);

@@ -1,6 +1,6 @@
 // icatctl gc: removes from the blob store what no row refers to (the SBOMs of scans that never
-// committed, VEX documents no longer served, a killed writer's temp files), keeping whatever a
-// running ingest may still need.
+// committed, VEX documents no longer served, attestation bundles whose row is gone, a killed
+// writer's temp files), keeping whatever a running ingest may still need.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,8 +31,10 @@ constexpr std::string_view kTryBlobLock = "SELECT pg_try_advisory_xact_lock($1) 
 constexpr std::string_view kSeesEveryRow =
     "SELECT current_user = (SELECT tableowner FROM pg_tables WHERE schemaname = 'public' AND tablename = 'sboms') "
     "AND public.owner_sees_all() AS sees_every_row";
-// Every blob a row names: the SBOMs and the served VEX documents.
-constexpr std::string_view kReferencedBlobs = "SELECT sha256 FROM sboms UNION SELECT sha256 FROM vex_served_documents";
+// Every blob a row names: the SBOMs, the served VEX documents and the attestations' bundles (every
+// row's, served or not: scans prune removes the rows of documents no longer served).
+constexpr std::string_view kReferencedBlobs =
+    "SELECT sha256 FROM sboms UNION SELECT sha256 FROM vex_served_documents UNION SELECT sha256 FROM attestations";
 
 struct Tally {
   long long files = 0, bytes = 0;

@@ -9,6 +9,8 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 
 #include "icat/crypto.hpp"
 #include "session.hpp"
@@ -169,6 +171,15 @@ TempFiles RemoveDeadTempFiles(const std::string& blob_dir, bool dry_run) {
     if (state == TempState::kInUse) found.in_use.push_back(file);
   }
   return found;
+}
+
+std::string ReadBlob(const std::string& blob_dir, const std::string& sha256_hex) {
+  std::string path = blob_dir + "/" + BlobRelativePath(sha256_hex);
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  if (!(in && bytes << in.rdbuf())) throw Failure("blob store: cannot read " + path);
+  if (Sha256Hex(bytes.str()) != sha256_hex) throw Failure("blob store: " + path + " does not hold the bytes of its name");
+  return bytes.str();
 }
 
 }  // namespace icat::ctl

@@ -28,6 +28,10 @@ std::string BlobRelativePath(std::string_view sha256_hex);
 // when it wrote the file. Throws Failure naming the path on any error, after removing its temp file.
 bool StoreBlob(const std::string& blob_dir, std::string_view bytes, const std::string& sha256_hex);
 
+// The bytes of the blob named sha256_hex; Failure naming the path when it cannot be read or does not
+// hold the bytes of its name.
+std::string ReadBlob(const std::string& blob_dir, const std::string& sha256_hex);
+
 struct BlobFile {
   std::string relative_path;  // under the blob directory, e.g. "tmp/0123abcd"
   long long bytes = 0;

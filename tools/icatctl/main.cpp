@@ -1,5 +1,5 @@
 // icatctl: the operator's command line (schema, tenants, users, catalogue, licences, API keys,
-// publishers and the registry, ingest, vendor VEX, gc, scan retention).
+// publishers and the registry, ingest, vendor VEX, signing keys and attestations, gc, scan retention).
 // Exit status: 0 done, 1 failed at run time (not found, conflict, database down), 2 bad arguments
 // or a bad setting.
 #include <csignal>
@@ -86,6 +86,11 @@ const std::vector<Command>& AllCommands() {
        {{},
         {{"every", FlagKind::kOptional, "SECONDS", "run again every SECONDS until SIGTERM (a daemon)"}}},
        RegistryReconcile},
+      {"registry attach",
+       "Pushes each published version's served attestations to its cosign .att tag in the registry; prints each "
+       "version attached, then a summary.",
+       {{}, {{"image", FlagKind::kOptional, "NAME", "only the versions of this catalogue image"}}},
+       RegistryAttach},
       {"ingest", "Stores one scanner run of an image version: its report and SBOMs, signed; prints the new scan.",
        {{},
         {{"image", FlagKind::kRequired, "NAME", "the catalogue image (created when unknown)"},
@@ -114,7 +119,27 @@ const std::vector<Command>& AllCommands() {
       {"vex check", "Checks VEX files as vex ingest would (official schema, statements), without a database.",
        {{"FILE..."}, {}},
        VexCheck},
-      {"gc", "Removes SBOM and VEX blobs no row refers to and killed ingests' temp files; lists each, then a summary.",
+      {"signing-key create",
+       "Makes the ECDSA P-256 key file of ICAT_ATTESTATION_KEY_FILE (mode 0600) and records its public half; "
+       "prints its key id. Refuses when the file exists.",
+       {},
+       SigningKeyCreate},
+      {"signing-key rotate",
+       "Replaces the key of ICAT_ATTESTATION_KEY_FILE with a new one and retires the old (its public half stays, "
+       "so what it signed stays verifiable; its private key is not kept); prints both key ids.",
+       {},
+       SigningKeyRotate},
+      {"signing-key list",
+       "Lists every signing key (id, algorithm, use, created, retired) and which one each key file holds.", {},
+       SigningKeyList},
+      {"attest",
+       "Signs the attestation of every served SBOM and VEX document that has none (installs that ingested "
+       "before attestations, or after a restore); prints how many it made. Safe to run again.",
+       {{}, {{"image", FlagKind::kOptional, "NAME", "only the versions of this catalogue image"}}},
+       Attest},
+      {"gc",
+       "Removes SBOM, VEX and attestation blobs no row refers to and killed ingests' temp files; lists each, then a "
+       "summary.",
        {{},
         {{"grace", FlagKind::kOptional, "SECONDS", "keep unreferenced blobs younger than this (default 3600)"},
          {"dry-run", FlagKind::kSwitch, "", "list what would be removed, remove nothing"}}},
@@ -172,8 +197,8 @@ void PrintOverview() {
   for (const Command& command : AllCommands()) {
     std::cout << "  " << command.name << std::string(20 - command.name.size(), ' ') << command.summary << '\n';
   }
-  std::cout << "\nConnects with ICAT_PG_ADMIN_DSN (the owner role) and ICAT_REDIS_URL; registry reconcile reads\n"
-               "ICAT_REGISTRY_UPSTREAM.\n";
+  std::cout << "\nConnects with ICAT_PG_ADMIN_DSN (the owner role) and ICAT_REDIS_URL; registry reconcile and\n"
+               "registry attach reach ICAT_REGISTRY_UPSTREAM.\n";
 }
 
 // Messages from libpq span lines (DETAIL, HINT); an error here stays on one line.

@@ -2,7 +2,9 @@
 // queued in the registry's memory and can be lost, docs/registry.md). For every catalogue image on
 // ICAT_REGISTRY's host it reads the registry's tags and each tag's manifest, and hands each to
 // publish_pushed_version (sql/V0027), as the notification handler does: both are idempotent, so a
-// tag seen twice changes nothing. With --every it runs as a daemon until SIGTERM or SIGINT.
+// tag seen twice changes nothing. Like the handler, it skips cosign's attachment tags and artifacts.
+// Then it runs icatctl registry attach's pass (registry_attach.hpp), so the versions' attestations
+// follow them. With --every it runs as a daemon until SIGTERM or SIGINT.
 #include <signal.h>
 
 #include <ctime>
@@ -12,22 +14,25 @@
 #include "commands.hpp"
 #include "icat/registry.hpp"
 #include "icat/registry_client.hpp"
+#include "registry_attach.hpp"
 #include "session.hpp"
 
 namespace icat::ctl {
 namespace {
 
 struct Outcomes {
-  int images = 0, tags = 0;
+  int images = 0, tags = 0;  // tags of images: cosign's attachments and artifacts are not counted
   int published = 0, known = 0, conflicts = 0;
   int not_pushed = 0;  // catalogue images the registry has no repository for (yet)
   int errors = 0;      // repositories whose answers could not be used
 };
 
-// One tag's manifest, published or found known; a conflict is named on stderr.
+// One tag's manifest, published or found known (an artifact's is skipped); a conflict is named on stderr.
 void ReconcileTag(Session& session, RegistryClient& registry, const std::string& repository, const std::string& name,
                   const std::string& tag, Outcomes& outcomes) {
   PushedManifest manifest = registry.Manifest(name, tag);
+  if (IsArtifactConfig(manifest.config_media_type)) return;
+  outcomes.tags++;
   Rows rows = session.db.RunSql("SELECT outcome, version_id FROM publish_pushed_version($1, $2, $3, $4)",
                                 {repository, tag, manifest.digest, manifest.size_bytes});
   std::string outcome(rows.Text(0, rows.Column("outcome")));
@@ -75,7 +80,7 @@ void ReconcileOnce(Session& session, Outcomes& outcomes) {
       }
       for (const std::string& tag : *tags) {
         if (StopRequested()) break;
-        outcomes.tags++;
+        if (IsAttachmentTag(tag)) continue;  // cosign's .att, .sig, .sbom: no version, no request
         ReconcileTag(session, registry, repository, *name, tag, outcomes);
       }
     } catch (const RegistryAnswerError& error) {
@@ -92,14 +97,11 @@ void PrintSummary(const Outcomes& o) {
             << std::flush;
 }
 
-// One pass with its own connection; true when it read everything (conflicts are the catalogue's
-// business, not the walk's).
+// One pass with its own connection, then the attach pass; true when it read everything (conflicts
+// are the catalogue's business, not the walk's).
 bool RunPass() {
   Session session;
-  if (session.config.registry_upstream.rfind("http://", 0) != 0 &&
-      session.config.registry_upstream.rfind("https://", 0) != 0) {
-    throw UsageError("ICAT_REGISTRY_UPSTREAM: '" + session.config.registry_upstream + "' is no http(s):// URL");
-  }
+  RequireRegistryUpstream(session.config);
   Outcomes outcomes;
   try {
     ReconcileOnce(session, outcomes);
@@ -109,7 +111,11 @@ bool RunPass() {
   }
   PrintSummary(outcomes);
   if (outcomes.published > 0) NoteCachedDataChanged(session);
-  return outcomes.errors == 0;
+  if (StopRequested()) return outcomes.errors == 0;
+  RegistryClient registry(session.config.registry_upstream);
+  AttachOutcomes attached = AttachAttestations(session, registry, std::nullopt, StopRequested);
+  PrintAttachSummary(attached);
+  return outcomes.errors == 0 && attached.errors == 0;
 }
 
 // Waits up to seconds for SIGTERM or SIGINT (blocked); true when one came.

@@ -1,6 +1,7 @@
 // icatctl scans prune: the scan retention (ICAT_SCAN_RETENTION_DAYS, or --older-than-days) applied:
 // the scans scanned more than N days ago go, except each version's latest, then the findings sets
-// no scan points at any more, with their findings; one transaction per batch of versions.
+// no scan points at any more, with their findings, and the attestations of documents no longer
+// served; one transaction per batch of versions.
 #include <algorithm>
 #include <iostream>
 #include <map>
@@ -52,6 +53,15 @@ constexpr std::string_view kRemoveUnusedSets =
     "AND NOT EXISTS (SELECT FROM scans s WHERE s.findings_set_id = fs.id) RETURNING fs.id, fs.version_id) "
     "SELECT g.version_id, count(*) AS sets, sum((SELECT count(*) FROM vulnerabilities x WHERE x.set_id = g.id)) "
     "AS findings FROM gone g GROUP BY g.version_id";
+// The attestations of the batch's versions whose document is no longer served (served_attestations,
+// sql/V0028): those of the removed scans' SBOMs, and of older scans' and replaced VEX documents, which
+// no route serves either. Their bundles are left to gc, as SBOM blobs are. An attestation a running
+// vex ingest adds is not committed, so not seen here.
+constexpr std::string_view kRemoveUnservedAttestations =
+    "WITH gone AS (DELETE FROM attestations a WHERE a.version_id = ANY($1::uuid[]) AND NOT EXISTS ("
+    "SELECT FROM served_attestations s WHERE s.version_id = a.version_id AND s.type = a.type "
+    "AND s.document_sha256 = a.document_sha256) RETURNING a.version_id) "
+    "SELECT version_id, count(*) AS attestations FROM gone GROUP BY version_id";
 // The scans older than the cutoff that stay: each the latest of its version.
 constexpr std::string_view kKeptOldScans =
     "SELECT count(*) AS kept FROM scans s JOIN image_versions v ON v.id = s.version_id "
@@ -63,12 +73,13 @@ constexpr std::string_view kKeptOldScans =
 // ------------------------------------------------------------------ the run
 
 struct Removed {
-  long long scans = 0, sboms = 0, sets = 0, findings = 0;
+  long long scans = 0, sboms = 0, sets = 0, findings = 0, attestations = 0;
   void Add(const Removed& other) {
     scans += other.scans;
     sboms += other.sboms;
     sets += other.sets;
     findings += other.findings;
+    attestations += other.attestations;
   }
 };
 
@@ -101,7 +112,8 @@ std::vector<Version> VersionsToPrune(Db& db, const std::string& cutoff, const st
 
 std::string RemovedText(const Removed& r) {
   return std::to_string(r.scans) + " scans (" + std::to_string(r.sboms) + " SBOM records), " + std::to_string(r.sets) +
-         " findings sets (" + std::to_string(r.findings) + " findings)";
+         " findings sets (" + std::to_string(r.findings) + " findings), " + std::to_string(r.attestations) +
+         " attestations";
 }
 
 // One batch in one transaction: committed, or rolled back in a dry run. Prints a line per version.
@@ -123,6 +135,11 @@ Removed PruneBatch(Db& db, const std::string& cutoff, const std::vector<Version>
     Removed& r = by_version[std::string(sets.Text(i, sets.Column("version_id")))];
     r.sets = sets.Int(i, sets.Column("sets"));
     r.findings = sets.Int(i, sets.Column("findings"));
+  }
+  Rows attestations = db.RunSql(kRemoveUnservedAttestations, {id_array});
+  for (int i = 0; i < attestations.size(); ++i) {
+    by_version[std::string(attestations.Text(i, attestations.Column("version_id")))].attestations =
+        attestations.Int(i, attestations.Column("attestations"));
   }
   if (!dry_run) transaction.Commit();  // else the destructor rolls back: nothing changed
 

@@ -13,8 +13,9 @@ namespace icat::ctl {
 
 namespace {
 
-constexpr std::string_view kRememberKey =
+constexpr std::string_view kRecordKey =
     "INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING";
+constexpr std::string_view kRetiredAt = "SELECT rfc3339(retired_at) AS retired_at FROM signing_keys WHERE id = $1";
 
 }  // namespace
 
@@ -28,6 +29,7 @@ SigningKey ReadSigningKey(const std::string& path, const std::string& setting, c
   SigningKey key;
   key.private_pem = pem.str();
   key.algorithm = algorithm;
+  key.setting = setting;
   try {
     key.public_pem = algorithm == "Ed25519" ? Ed25519PublicKeyPem(key.private_pem) : EcdsaP256PublicKeyPem(key.private_pem);
     key.id = SigningKeyId(key.public_pem);
@@ -45,8 +47,17 @@ SigningKey LoadAttestationKey(const Config& config) {
   return ReadSigningKey(config.attestation_key_file, "ICAT_ATTESTATION_KEY_FILE", "ECDSA-P256");
 }
 
+void RecordSigningKey(Db& db, const SigningKey& key) { db.ExecSql(kRecordKey, {key.id, key.algorithm, key.public_pem}); }
+
 void RememberSigningKey(Db& db, const SigningKey& key) {
-  db.ExecSql(kRememberKey, {key.id, key.algorithm, key.public_pem});
+  RecordSigningKey(db, key);
+  Rows rows = db.RunSql(kRetiredAt, {key.id});
+  std::optional<std::string> retired_at = rows.OptionalText(0, rows.Column("retired_at"));
+  if (retired_at) {
+    throw Failure(key.setting + " holds key " + key.id + ", retired at " + *retired_at +
+                  " by icatctl signing-key rotate: nothing is signed with it any more; use the current key file "
+                  "(icatctl signing-key list)");
+  }
 }
 
 }  // namespace icat::ctl

@@ -14,6 +14,7 @@ namespace icat::ctl {
 struct SigningKey {
   std::string private_pem, public_pem, id;
   std::string algorithm;  // "Ed25519" or "ECDSA-P256", as signing_keys names it
+  std::string setting;    // the setting naming its file, for messages: "ICAT_ATTESTATION_KEY_FILE"
 };
 
 // The key of ICAT_SIGNING_KEY_FILE; Failure saying what is wrong when it is unset, unreadable or not
@@ -28,6 +29,10 @@ SigningKey LoadAttestationKey(const Config& config);
 SigningKey ReadSigningKey(const std::string& path, const std::string& setting, const std::string& algorithm);
 
 // Records the key's public half in signing_keys (once), before anything signed with it is stored.
+// Failure when the key is retired (icatctl signing-key rotate): what signs must be the current key.
 void RememberSigningKey(Db& db, const SigningKey& key);
+
+// Records the key's public half (once), retired or not: icatctl signing-key create and rotate.
+void RecordSigningKey(Db& db, const SigningKey& key);
 
 }  // namespace icat::ctl

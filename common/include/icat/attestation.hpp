@@ -60,7 +60,7 @@ VerifiedStatement VerifyBundle(std::string_view bundle_json,
 
 // Checks that a verified statement says what is expected: an in-toto Statement v1 with the
 // predicate type, the subject digest ("sha256:<hex>") and a predicate equal to the document (as
-// parsed JSON). Throws std::runtime_error saying what differs.
+// parsed JSON, members in their order). Throws std::runtime_error saying what differs.
 void CheckStatement(std::string_view statement, std::string_view subject_digest, std::string_view predicate_type,
                     std::string_view document);
 

@@ -21,6 +21,11 @@ Principal AuthenticateApiKey(Context& ctx, std::string_view scope);
 // The same checks of a key the caller has taken from the request.
 Principal AuthenticateKey(Context& ctx, const std::string& key, std::string_view scope);
 
+// 403 INSUFFICIENT_SCOPE (with WWW-Authenticate naming the scope) unless the API key holds scope:
+// AuthenticateKey's check of the route's scope, and a handler's of a second scope that only some of
+// its answers need (a VEX attestation needs read:vulns besides the route's read:sbom).
+void RequireScope(const Principal& principal, std::string_view scope);
+
 // A registry client's credential (Access::kRegistry, docs/registry.md): HTTP Basic, any username,
 // the password an API key holding `scope` (checked as AuthenticateApiKey checks one), or a live
 // publisher's name and password (ctx.principal.publisher; looked up in Postgres each time). Throws

@@ -35,6 +35,8 @@ bool VerifyPassword(std::string_view password, std::string_view phc);
 std::string Ed25519Sign(std::string_view private_key_pem, std::string_view data);  // 64 raw bytes
 bool Ed25519Verify(std::string_view public_key_pem, std::string_view data, std::string_view signature);
 std::string Ed25519PublicKeyPem(std::string_view private_key_pem);  // SubjectPublicKeyInfo PEM
+// The raw 32-byte public key, base64url unpadded: a JWK's "x" (RFC 8037 section 2).
+std::string Ed25519JwkX(std::string_view public_key_pem);
 // Key id: the first 16 hex characters of SHA-256 of the public key's DER (SubjectPublicKeyInfo), for
 // a key of either algorithm.
 std::string SigningKeyId(std::string_view public_key_pem);

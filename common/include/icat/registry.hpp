@@ -16,6 +16,18 @@ inline constexpr std::array<std::string_view, 4> kManifestMediaTypes = {
     "application/vnd.docker.distribution.manifest.v2+json",
     "application/vnd.docker.distribution.manifest.list.v2+json"};
 
+// Whether a manifest's config media type is an artifact's (a Helm chart, an OCI 1.1 artifact), not a
+// runnable image's (OCI or Docker image config): an artifact is never a catalogue version. "" (an
+// index, which has no config) is no artifact.
+bool IsArtifactConfig(std::string_view config_media_type);
+
+// cosign's tags of what it attaches to an image manifest: sha256-<64 hex>.att (attestations), .sig
+// (signatures), .sbom (SBOMs). They name no version of the image: publishing skips them.
+bool IsAttachmentTag(std::string_view tag);
+// The .att tag of an image manifest digest ("sha256:<hex>" -> "sha256-<hex>.att"), where cosign
+// looks for the image's attestations.
+std::string AttestationTag(std::string_view manifest_digest);
+
 // The host (and port) of ICAT_REGISTRY ("localhost:8443/hardened" -> "localhost:8443").
 std::string_view RegistryHost(std::string_view registry_setting);
 

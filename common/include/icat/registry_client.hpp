@@ -1,7 +1,9 @@
-// What the service reads from the Distribution registry itself (ICAT_REGISTRY_UPSTREAM, loopback or
-// a cluster Service, no auth of its own): its API version, a repository's tags (icatctl registry
-// reconcile) and a manifest (reconcile, and the registry pool sizing a pushed image). Every request is bounded (timeouts, a body limit) and every answer checked, so a
-// registry that answers garbage is an error, never a crash.
+// What the service reads from and writes to the Distribution registry itself (ICAT_REGISTRY_UPSTREAM,
+// loopback or a cluster Service, no auth of its own): its API version, a repository's tags (icatctl
+// registry reconcile), a manifest (reconcile, and the registry pool sizing a pushed image), and the
+// blobs and manifests icatctl registry attach pushes (the attestations, docs/registry.md). Every
+// request is bounded (timeouts, a body limit) and every answer checked, so a registry that answers
+// garbage is an error, never a crash.
 #pragma once
 
 #include <optional>
@@ -29,6 +31,7 @@ class RegistryAnswerError : public std::runtime_error {
 struct PushedManifest {
   std::string digest;  // sha256:<64 hex>
   long long size_bytes = 0;
+  std::string config_media_type;  // of an image manifest's config; "" for an index
 };
 
 class RegistryClient {
@@ -46,12 +49,25 @@ class RegistryClient {
   // A tag's or a digest's manifest.
   PushedManifest Manifest(const std::string& name, const std::string& reference);
 
+  // The digest a tag or digest resolves to (HEAD of the manifest); nullopt when the registry has none.
+  std::optional<std::string> ManifestDigest(const std::string& name, const std::string& reference);
+
+  // Uploads a blob (POST, then PUT of the bytes with their digest) unless the repository has it;
+  // returns its digest. RegistryAnswerError when the registry refuses it or stores other bytes.
+  std::string PushBlob(const std::string& name, std::string_view bytes);
+
+  // PUTs a manifest of that media type under a tag; returns its digest, checked against the registry's.
+  std::string PushManifest(const std::string& name, const std::string& tag, std::string_view media_type,
+                           std::string_view bytes);
+
  private:
   struct Reply {
     long status = 0;
-    std::string body, content_type, digest, link, api_version;  // all but body from headers
+    std::string body, content_type, digest, link, api_version, location;  // all but body from headers
   };
-  Reply Get(const std::string& path, const std::vector<std::string>& headers, size_t max_bytes);
+  // One request: method GET, HEAD, POST or PUT; body sent as is (POST and PUT).
+  Reply Send(const std::string& method, const std::string& path, const std::vector<std::string>& headers,
+             size_t max_bytes, std::string_view body = {});
 
   std::string upstream_;
   long timeout_ms_;

@@ -7,6 +7,7 @@
 // A reload loses the session until the refresh cookie lands, so each test signs in with the page
 // it starts on as `next` and moves on by clicking, as a person would.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +23,7 @@ import {
   clickButton,
   clickLink,
   createUser,
+  env,
   fill,
   heading,
   json,
@@ -271,6 +273,71 @@ test("SBOM downloads are the API's bytes, with checksum and signature; the scan 
     rmSync(downloads, { recursive: true, force: true });
     await context.close();
   }
+});
+
+test("attestations: listed with predicate type and key, each bundle saved as the API's bytes, the verify commands; icat verify passes on the demo images", async () => {
+  const watched = await openPage(browser);
+  const { page, context } = watched;
+  const [latest] = nginx.versions;
+  const { attestations } = await apiJson(`${versionPath(latest)}/attestations`);
+  assert.ok(attestations.length >= 2, "the demo version has its SBOMs attested at least");
+  const downloads = mkdtempSync(join(tmpdir(), "icat-attestation-"));
+  const cdp = await browser.target().createCDPSession();
+  try {
+    await cdp.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: downloads, browserContextId: context.id, eventsEnabled: true });
+    await signIn(page, admin(), `/images/${nginx.id}?version=${latest.id}`);
+    await heading(page, "nginx");
+
+    // One row per attestation: type, predicate type, key id, as the API lists them.
+    const table = await page.waitForSelector(`::-p-text(Attestations of ${latest.tag})`);
+    const rows = await table.evaluate((caption) => [...caption.closest("table").tBodies[0].rows].map((row) => [...row.cells].slice(0, 3).map((cell) => cell.textContent.trim())));
+    assert.deepEqual(rows, attestations.map((attestation) => [attestation.type, attestation.predicateType, attestation.keyId]));
+
+    // A bundle saved is the API's bytes, under its file name.
+    const [first] = attestations;
+    const reply = await api(token, "GET", `${versionPath(latest)}/attestations/${first.type}`);
+    assert.equal(reply.status, 200, `the API's ${first.type} bundle`);
+    const fileName = /filename="([^"]+)"/.exec(reply.headers.get("content-disposition"))[1];
+    const saved = nextDownload(cdp);
+    await clickButton(page, `Download the ${first.type} attestation`);
+    assert.equal(await saved, fileName, "saved under the API's file name");
+    assert.ok(readFileSync(join(downloads, fileName)).equals(Buffer.from(reply.body)), "the saved bundle is the API's bytes");
+    await page.waitForSelector(`::-p-text(Save ${fileName} again)`);
+
+    // The commands: icat verify by digest, and cosign against each published key.
+    const boxText = (label) => page.$eval(`[role=group][aria-label="${label}"] code`, (code) => code.textContent);
+    const reference = `${nginx.repository}@${latest.digest}`;
+    assert.equal(await boxText("icat verify command"), `icat verify ${reference}`);
+    const cosign = await boxText("cosign verify-attestation commands");
+    assert.ok(cosign.includes(`curl -so icat-attestation-${first.keyId}.pub ${origin()}/v1/signing-keys/${first.keyId}`), cosign);
+    for (const { predicateType, keyId } of attestations) {
+      assert.ok(cosign.includes(`cosign verify-attestation --key icat-attestation-${keyId}.pub --insecure-ignore-tlog --type ${predicateType} ${reference}`), cosign);
+    }
+    await assertAccessible(page, "image-detail attestations");
+    assertNoProblems(watched);
+  } finally {
+    await cdp.detach();
+    rmSync(downloads, { recursive: true, force: true });
+    await context.close();
+  }
+
+  // build/bin/icat verify on every version of every demo image: exit 0, a line per attestation.
+  const { images } = await apiJson("/api/docker-images?limit=100");
+  let verified = 0;
+  for (const listed of images) {
+    const detail = await apiJson(`/api/docker-images/${listed.id}`);
+    for (const version of detail.versions.filter((version) => version.scanStatus === "scanned")) {
+      const run = spawnSync(join(env("ICAT_BUILD_DIR"), "bin", "icat"), ["verify", `${detail.repository}@${version.digest}`], {
+        env: { ...process.env, ICAT_API_KEY: env("ICAT_DEMO_API_KEY") },
+        encoding: "utf8",
+      });
+      const shown = `icat verify ${detail.name} ${version.tag}: exit ${run.status}\n${run.stdout}${run.stderr}`;
+      assert.equal(run.status, 0, shown);
+      assert.match(run.stdout, /^ok spdx {2}https:\/\/spdx\.dev\/Document {2}key [0-9a-f]{16}$/m, shown);
+      verified++;
+    }
+  }
+  assert.ok(verified >= 2, `icat verify ran on ${verified} demo versions`);
 });
 
 test("CVE look-up from the form, latest or every version, and a malformed id in words", async () => {

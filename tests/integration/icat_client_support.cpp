@@ -17,8 +17,10 @@ std::string Shown(const ProcessResult& r) {
   return "exit " + std::to_string(r.exit_code) + "\nstdout: " + r.out + "\nstderr: " + r.err;
 }
 
-TamperingProxy::TamperingProxy(Mode mode)
-    : mode_(mode), receiver_("127.0.0.1", [this](const ReceivedRequest& request) { return Forward(request); }) {}
+TamperingProxy::TamperingProxy(Mode mode, Target target)
+    : mode_(mode),
+      target_(target),
+      receiver_("127.0.0.1", [this](const ReceivedRequest& request) { return Forward(request); }) {}
 
 std::string TamperingProxy::Forward(const ReceivedRequest& request) {
   Headers forwarded;
@@ -28,7 +30,8 @@ std::string TamperingProxy::Forward(const ReceivedRequest& request) {
   std::string body = r.body;
   std::map<std::string, std::string> headers = r.headers;
   std::string path = request.target.substr(0, request.target.find('?'));
-  bool download = path.ends_with("/sbom") || path.ends_with("/vex");
+  bool download = target_ == kBundles ? path.find("/attestations/") != std::string::npos
+                                      : path.ends_with("/sbom") || path.ends_with("/vex");
   if (download && r.status == 200 && !body.empty()) {
     body[body.size() / 2] ^= 1;
     tampered_++;

@@ -20,12 +20,14 @@ ProcessResult RunIcat(const TempDir& dir, const std::string& key, std::vector<st
 std::string Shown(const ProcessResult& r);
 
 // An HTTP proxy in front of the stack (a Receiver answering for it) that changes signed downloads
-// (SBOMs, VEX documents) on the way: one byte of the body flipped, and (kRestate) the ETag and
-// Repr-Digest restated to match the changed bytes, so only the signature can tell.
+// (SBOMs and VEX documents, or kBundles: the attestation bundles) on the way: one byte of the body
+// flipped, and (kRestate) the ETag and Repr-Digest restated to match the changed bytes, so only the
+// attestation can tell.
 class TamperingProxy {
  public:
   enum Mode { kFlipByte, kRestate };
-  explicit TamperingProxy(Mode mode);
+  enum Target { kDocuments, kBundles };
+  explicit TamperingProxy(Mode mode, Target target = kDocuments);
   std::string Url() const { return receiver_.BaseUrl(); }
   int tampered() const { return tampered_; }
 
@@ -33,6 +35,7 @@ class TamperingProxy {
   std::string Forward(const ReceivedRequest& request);
 
   Mode mode_;
+  Target target_;
   std::atomic<int> tampered_{0};
   HttpClient upstream_;  // used on the receiver's thread only
   Receiver receiver_;    // last: its thread stops before the members it uses go

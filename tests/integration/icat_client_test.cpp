@@ -101,7 +101,7 @@ BOOST_AUTO_TEST_CASE(sbom_of_the_latest_version_writes_exactly_the_apis_bytes_af
         BOOST_TEST((it::ReadFileBytes(out) == api.body));
         BOOST_TEST((it::ReadFileBytes(out) == it::ReadFileBytes(format == "spdx" ? s.spdx_path : s.cyclonedx_path)));
         BOOST_TEST(r.out.rfind("wrote " + out + ": " + s.name + " 1.0 (latest) ", 0) == 0, r.out);
-        BOOST_TEST(r.out.find("signature verified") != std::string::npos, r.out);
+        BOOST_TEST(r.out.find("checksum and attestation verified (" + format + ", key ") != std::string::npos, r.out);
       }
     }
   }
@@ -124,12 +124,13 @@ BOOST_AUTO_TEST_CASE(a_tampered_download_exits_2_naming_the_check_and_writes_not
   }
   BOOST_TEST(Entries(out_dir) == 0u);  // neither the file nor a temp file
   {
-    // The checksums restated for the changed bytes: the signature refuses it.
+    // The checksums restated for the changed bytes: the attestation refuses it (its predicate is the
+    // document as served).
     TamperingProxy proxy(TamperingProxy::kRestate);
     it::ProcessResult r = it::RunIcat(dir, key, {"sbom", s.name, "--format", "spdx", "-o", out}, proxy.Url());
     BOOST_TEST(proxy.tampered() == 1);
     BOOST_TEST(r.exit_code == 2, Shown(r));
-    BOOST_TEST(r.err.find("the Ed25519 signature does not match the bytes") != std::string::npos, r.err);
+    BOOST_TEST(r.err.find("its attestation (spdx) does not verify: ") != std::string::npos, r.err);
   }
   BOOST_TEST(Entries(out_dir) == 0u);
   // An existing file is left as it was.

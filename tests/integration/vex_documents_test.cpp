@@ -364,7 +364,7 @@ BOOST_AUTO_TEST_CASE(icat_vex_writes_the_verified_document_or_exits_3_when_there
   it::Response api = it::Get(VexPath(s, "1.0"), it::Bearer(key));
   BOOST_TEST((it::ReadFileBytes(out) == api.body));
   BOOST_TEST(r.out.rfind("wrote " + out + ": " + s.image.name + " 1.0 OpenVEX document, ", 0) == 0, r.out);
-  BOOST_TEST(r.out.find("signature verified") != std::string::npos, r.out);
+  BOOST_TEST(r.out.find("checksum and attestation verified (openvex, key ") != std::string::npos, r.out);
   // CycloneDX to stdout; without a tag, the latest version's.
   it::ProcessResult cdx = it::RunIcat(dir, key, {"vex", s.image.name, "--format", "cyclonedx"});
   BOOST_TEST_REQUIRE(cdx.exit_code == 0, Shown(cdx));
@@ -379,7 +379,7 @@ BOOST_AUTO_TEST_CASE(icat_vex_writes_the_verified_document_or_exits_3_when_there
     BOOST_TEST(t.exit_code == 2, Shown(t));
     BOOST_TEST(t.err.find(mode == TamperingProxy::kFlipByte
                               ? "checksum mismatch"
-                              : "the Ed25519 signature does not match the bytes") != std::string::npos,
+                              : "its attestation (openvex) does not verify: ") != std::string::npos,
                t.err);
     BOOST_TEST(!fs::exists(tampered_out));
   }

@@ -1,5 +1,5 @@
-// icat's pure parts: IMAGE[:TAG|@DIGEST], the --fail-on rule, verification of a signed download,
-// and where the service and the key come from (never argv).
+// icat's pure parts: IMAGE[:TAG|@DIGEST], the --fail-on rule, verification of a download (its
+// checksums and its attestation), and where the service and the key come from (never argv).
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 #include <fstream>
@@ -10,7 +10,9 @@
 #include "../../tools/icat/rules.hpp"
 #include "../../tools/icat/verify.hpp"
 #include "fixtures.hpp"
+#include "icat/attestation.hpp"
 #include "icat/crypto.hpp"
+#include "icat/json.hpp"
 
 namespace client = icat::client;
 using icat::test::kRfc8032Private;
@@ -26,20 +28,61 @@ std::string SpecError(const std::string& text) {
   return spec ? "" : why;
 }
 
-// A download of bytes as the service signs it: ETag, Repr-Digest, X-Signature, X-Signature-Key-Id.
-struct Signed {
+// A download as the service serves it: the bytes, their ETag and Repr-Digest.
+struct Download {
   std::string bytes = "{\"bomFormat\":\"CycloneDX\",\"specVersion\":\"1.5\"}";
-  std::string pem = icat::Ed25519PublicKeyPem(kRfc8032Private);
-  client::SignedDownload download;
-  std::vector<client::SigningKey> keys;
-  Signed() {
+  std::string etag, repr_digest;
+  Download() {
     std::string sha = icat::Sha256(bytes);
-    download = {"\"sha256:" + icat::HexEncode(sha) + "\"", "sha-256=:" + icat::Base64Encode(sha) + ":",
-                icat::Base64Encode(icat::Ed25519Sign(kRfc8032Private, bytes)), icat::SigningKeyId(pem)};
-    keys = {{"0000000000000000", "Ed25519", pem}, {download.key_id, "Ed25519", pem}};
+    etag = "\"sha256:" + icat::HexEncode(sha) + "\"";
+    repr_digest = "sha-256=:" + icat::Base64Encode(sha) + ":";
   }
-  std::string Failure() const { return client::VerificationFailure(bytes, download, keys).value_or(""); }
+  std::string Failure() const { return client::ChecksumFailure(bytes, etag, repr_digest).value_or(""); }
 };
+
+// The vendor's P-256 key, made once (key generation is the slow part).
+const std::string& VendorPrivatePem() {
+  static const std::string pem = icat::EcdsaP256NewPrivateKeyPem();
+  return pem;
+}
+
+// A CycloneDX SBOM of a version attested as the service attests it (common/attestation.hpp), and
+// the published key set: the vendor's P-256 key beside an Ed25519 one, as GET /v1/signing-keys lists them.
+struct Attested {
+  std::string document = "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.5\", \"components\": []}";
+  std::string digest = kDigest;
+  std::string predicate_type = "https://cyclonedx.org/bom";
+  std::string public_pem = icat::EcdsaP256PublicKeyPem(VendorPrivatePem());
+  std::string key_id = icat::SigningKeyId(public_pem);
+  std::string bundle;
+  std::vector<client::SigningKey> keys;
+  Attested() {
+    std::string ed25519 = icat::Ed25519PublicKeyPem(kRfc8032Private);
+    keys = {{icat::SigningKeyId(ed25519), "Ed25519", ed25519}, {key_id, "ECDSA-P256", public_pem}};
+    Sign("registry.example.test/hardened/nginx", digest, predicate_type, document);
+  }
+  void Sign(const std::string& name, const std::string& subject, const std::string& type,
+            const std::string& predicate) {
+    bundle = icat::SignedBundle(VendorPrivatePem(), key_id, icat::InTotoStatement(name, subject, type, predicate));
+  }
+  client::AttestationVerdict Verdict() const {
+    return client::VerifyAttestation(bundle, {document, predicate_type, digest}, keys);
+  }
+  std::string Failure() const { return Verdict().failure; }
+};
+
+// The bundle with its DSSE payload (the signed statement) replaced, the signature left as it was.
+std::string WithPayload(const std::string& bundle, const std::string& statement) {
+  rapidjson::Document parsed;
+  parsed.Parse(bundle.c_str());
+  std::string encoded = icat::Base64Encode(statement);
+  parsed["dsseEnvelope"]["payload"].SetString(encoded.c_str(), static_cast<rapidjson::SizeType>(encoded.size()),
+                                              parsed.GetAllocator());
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  parsed.Accept(writer);
+  return buffer.GetString();
+}
 
 client::Connection Resolve(const std::vector<std::string>& tokens, const std::map<std::string, std::string>& env,
                            bool needs_key = true) {
@@ -150,42 +193,90 @@ BOOST_AUTO_TEST_CASE(a_judgement_counts_distinct_ids_and_names_those_left_out) {
   BOOST_TEST(!client::Judge({}, 1).failed);
 }
 
-BOOST_AUTO_TEST_CASE(a_signed_download_verifies_and_each_kind_of_tampering_is_named) {
-  Signed ok;
+BOOST_AUTO_TEST_CASE(a_download_whose_bytes_differ_from_its_checksums_is_named) {
+  Download ok;
   BOOST_TEST(ok.Failure() == "");
-  Signed flipped;
+  Download flipped;
   flipped.bytes[5] ^= 1;
   BOOST_TEST(flipped.Failure().rfind("checksum mismatch: the ETag says sha256:", 0) == 0, flipped.Failure());
-  // The bytes changed and both checksums restated to match: only the signature can tell.
-  Signed restated;
-  restated.bytes[5] ^= 1;
-  std::string sha = icat::Sha256(restated.bytes);
-  restated.download.etag = "\"sha256:" + icat::HexEncode(sha) + "\"";
-  restated.download.repr_digest = "sha-256=:" + icat::Base64Encode(sha) + ":";
-  BOOST_TEST(restated.Failure() == "the Ed25519 signature does not match the bytes (key " + ok.download.key_id + ")");
-  Signed repr_only;
-  repr_only.download.etag.clear();
+  Download weak;  // a proxy that compressed the body marks the ETag weak: the same bytes
+  weak.etag = "W/" + weak.etag;
+  BOOST_TEST(weak.Failure() == "");
+  Download repr_only;
+  repr_only.etag.clear();
   BOOST_TEST(repr_only.Failure() == "");
   repr_only.bytes += " ";
   BOOST_TEST(repr_only.Failure().rfind("checksum mismatch: the Repr-Digest says", 0) == 0, repr_only.Failure());
-  Signed unsigned_download;
-  unsigned_download.download.signature.clear();
-  BOOST_TEST(unsigned_download.Failure() == "the download is not signed (no X-Signature)");
-  Signed no_checksum;
-  no_checksum.download.etag.clear();
-  no_checksum.download.repr_digest.clear();
+  Download no_checksum;
+  no_checksum.etag.clear();
+  no_checksum.repr_digest.clear();
   BOOST_TEST(no_checksum.Failure() == "the download states no checksum (neither ETag nor Repr-Digest)");
-  Signed unknown_key;
-  unknown_key.keys.erase(unknown_key.keys.begin() + 1);
-  BOOST_TEST(unknown_key.Failure() == "the signing key " + ok.download.key_id + " is not among the service's signing keys");
-  Signed relabelled;  // a listed key whose id is not its own
-  relabelled.download.key_id = "0000000000000000";
-  BOOST_TEST(relabelled.Failure().find("has another id") != std::string::npos, relabelled.Failure());
-  Signed bad_signature;
-  std::string raw = *icat::Base64Decode(bad_signature.download.signature);
-  raw[0] ^= 1;
-  bad_signature.download.signature = icat::Base64Encode(raw);
-  BOOST_TEST(bad_signature.Failure().find("signature does not match") != std::string::npos);
+  Download md5;
+  md5.etag = "\"md5:0123\"";
+  BOOST_TEST(md5.Failure() == "the ETag \"md5:0123\" is not a sha256 checksum");
+}
+
+BOOST_AUTO_TEST_CASE(an_attestation_verifies_with_the_published_key_over_the_served_document) {
+  Attested ok;
+  client::AttestationVerdict verdict = ok.Verdict();
+  BOOST_TEST(verdict.failure == "");
+  BOOST_TEST(verdict.key_id == ok.key_id);
+  // The predicate is compared as parsed JSON: the same document with other spacing verifies.
+  Attested respaced;
+  respaced.document = "{\"bomFormat\":\"CycloneDX\",\"specVersion\":\"1.5\",\"components\":[]}";
+  BOOST_TEST(respaced.Failure() == "");
+}
+
+BOOST_AUTO_TEST_CASE(a_tampered_bundle_a_wrong_subject_another_predicate_or_an_unknown_key_is_named) {
+  Attested ok;
+  // One byte of the signed statement changed, the signature kept.
+  Attested tampered;
+  std::string statement = icat::InTotoStatement("registry.example.test/hardened/nginx", tampered.digest,
+                                                tampered.predicate_type, tampered.document);
+  statement[statement.find("CycloneDX")] = 'c';
+  tampered.bundle = WithPayload(tampered.bundle, statement);
+  BOOST_TEST(tampered.Failure() == "the signature does not verify with key " + ok.key_id);
+  // A changed signature.
+  Attested bad_signature;
+  size_t sig = bad_signature.bundle.find("\"sig\":\"") + 7;
+  bad_signature.bundle[sig + 10] = bad_signature.bundle[sig + 10] == 'A' ? 'B' : 'A';
+  BOOST_TEST(bad_signature.Failure() == "the signature does not verify with key " + ok.key_id);
+  // Signed, but about another version.
+  Attested wrong_subject;
+  wrong_subject.Sign("registry.example.test/hardened/nginx", "sha256:" + std::string(64, 'b'),
+                     wrong_subject.predicate_type, wrong_subject.document);
+  BOOST_TEST(wrong_subject.Failure() == "the statement's subject is not " + kDigest);
+  // Signed, over another document than the one served.
+  Attested other_predicate;
+  other_predicate.document = "{\"bomFormat\": \"CycloneDX\", \"specVersion\": \"1.6\", \"components\": []}";
+  BOOST_TEST(other_predicate.Failure() == "the statement's predicate is not the document as served");
+  // Signed, but of another type (an SPDX attestation offered for the CycloneDX SBOM).
+  Attested other_type;
+  other_type.Sign("registry.example.test/hardened/nginx", other_type.digest, "https://spdx.dev/Document",
+                  other_type.document);
+  BOOST_TEST(other_type.Failure() == "the predicate type is https://spdx.dev/Document, not https://cyclonedx.org/bom");
+  // Signed with a key the service does not publish.
+  Attested unknown_key;
+  unknown_key.keys.pop_back();
+  BOOST_TEST(unknown_key.Failure() == "the bundle was signed by key " + ok.key_id + ", which is not in the key set");
+  BOOST_TEST(unknown_key.Verdict().key_id == "");
+  // Another key listed under the bundle's key id.
+  Attested relabelled;
+  relabelled.keys.back().public_key_pem = icat::EcdsaP256PublicKeyPem(icat::EcdsaP256NewPrivateKeyPem());
+  BOOST_TEST(relabelled.Failure().rfind("the key listed as " + ok.key_id + " has another id (", 0) == 0,
+             relabelled.Failure());
+  // The bundle's hint naming the Ed25519 signature key.
+  Attested ed25519;
+  std::string ed25519_id = ed25519.keys.front().id;
+  ed25519.keys.back().id = "unused";
+  ed25519.key_id = ed25519_id;
+  ed25519.Sign("registry.example.test/hardened/nginx", ed25519.digest, ed25519.predicate_type, ed25519.document);
+  BOOST_TEST(ed25519.Failure() ==
+             "the bundle names key " + ed25519_id + ", which is Ed25519, not an attestation key (ECDSA-P256)");
+  // Not a bundle at all.
+  Attested html;
+  html.bundle = "<html>";
+  BOOST_TEST(html.Failure().rfind("the bundle is not JSON", 0) == 0, html.Failure());
 }
 
 BOOST_AUTO_TEST_CASE(signing_keys_parse_from_the_api_body_and_anything_else_is_refused) {

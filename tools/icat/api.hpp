@@ -17,10 +17,12 @@
 
 namespace icat::client {
 
-// Exit statuses (docs/client.md): 0 done, 1 icat check found what --fail-on names, 2 any error, 3
-// icat vex found no VEX document to download (the vendor has made no statement about the version).
+// Exit statuses (docs/client.md): 0 done, 1 icat check found what --fail-on names or icat verify
+// found an attestation that does not verify (or none), 2 any error, 3 icat vex found no VEX document
+// to download (the vendor has made no statement about the version).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitCheckFailed = 1;
+inline constexpr int kExitNotVerified = 1;  // the same answer as a failed check: judged, and no
 inline constexpr int kExitError = 2;
 inline constexpr int kExitNoVex = 3;
 

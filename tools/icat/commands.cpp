@@ -10,6 +10,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "icat/attestation.hpp"
 #include "icat/json.hpp"
 #include "icat/vocabulary.hpp"
 #include "rules.hpp"
@@ -161,52 +162,58 @@ ImageSpec SpecOf(const std::string& text) {
   return *spec;
 }
 
-std::string Described(const ImageRow& image, const std::optional<VersionRow>& version) {
-  return image.name + " " + (version ? version->tag : "(latest version)");
+// The service's published keys (GET /v1/signing-keys: public, so asked without the API key).
+std::vector<SigningKey> PublishedKeys(Api& api) {
+  HttpReply listed = api.Get("/v1/signing-keys", true);
+  ExpectOk(listed, "GET /v1/signing-keys");
+  return ParseSigningKeys(listed.body);
 }
 
-// The tag a latest-version download was of, from its Content-Disposition
-// (attachment; filename="<name with / as _>_<tag>.spdx.json" or .cdx.json); empty when it says none.
-std::string ServedTag(const ImageRow& image, std::string_view disposition) {
-  size_t start = disposition.find("filename=\"");
-  if (start == std::string_view::npos) return "";
-  std::string_view file = disposition.substr(start + 10);
-  file = file.substr(0, file.find('"'));
-  std::string prefix = image.name + "_";
-  for (char& c : prefix) {
-    if (c == '/') c = '_';
+// A version's document about to be written, with what its attestation must say.
+struct Download {
+  std::string what;  // "nginx 1.27.3 SPDX SBOM"
+  const AttestationType* type;
+  std::string version_path;    // /v1/images/{id}/versions/{versionId}
+  std::string subject_digest;  // the version's digest
+};
+
+// Verifies a downloaded document (its checksum, then its attestation: verify.hpp) and writes it to
+// output (stdout when empty); refuses it, writing nothing, with the reason.
+void VerifiedDownload(Api& api, const HttpReply& reply, const Download& download, const std::string& output) {
+  auto refuse = [&](const std::string& why) {
+    std::string request_id = reply.Header("x-request-id");
+    throw Failure("refusing the " + download.what + ": " + why +
+                  (output.empty() ? "" : "; nothing was written to " + output) +
+                  (request_id.empty() ? "" : " (request id " + request_id + ")"));
+  };
+  if (std::optional<std::string> why = ChecksumFailure(reply.body, reply.Header("etag"), reply.Header("repr-digest"))) {
+    refuse(*why);
   }
-  for (std::string_view suffix : {".spdx.json", ".cdx.json"}) {
-    if (file.size() > prefix.size() + suffix.size() && file.substr(0, prefix.size()) == prefix &&
-        file.substr(file.size() - suffix.size()) == suffix) {
-      return std::string(file.substr(prefix.size(), file.size() - prefix.size() - suffix.size()));
+  std::string type(download.type->name);
+  HttpReply bundle = api.Get(download.version_path + "/attestations/" + type);
+  if (bundle.status != 200) {
+    try {
+      ExpectOk(bundle, "GET /v1/images/{id}/versions/{versionId}/attestations/" + type);
+    } catch (const ApiFailure& failure) {
+      if (failure.error == "ATTESTATION_NOT_AVAILABLE")
+        refuse("the service has no attestation of it to verify it with");
+      if (failure.status == 404 && failure.error == "NOT_FOUND") {
+        refuse(
+            "the service has no attestations endpoint (it answered 404 NOT_FOUND), so the download cannot be verified");
+      }
+      throw;
     }
   }
-  return "";
-}
-
-// Downloads a signed document, verifies it (verify.hpp) and writes it to output (stdout when empty).
-void VerifiedDownload(Api& api, const HttpReply& reply, const std::string& what, const std::string& output) {
-  SignedDownload signed_download{reply.Header("etag"), reply.Header("repr-digest"), reply.Header("x-signature"),
-                                 reply.Header("x-signature-key-id")};
-  std::vector<SigningKey> keys;
-  if (!signed_download.key_id.empty()) {
-    HttpReply listed = api.Get("/v1/signing-keys", true);
-    ExpectOk(listed, "GET /v1/signing-keys");
-    keys = ParseSigningKeys(listed.body);
-  }
-  if (std::optional<std::string> why = VerificationFailure(reply.body, signed_download, keys)) {
-    std::string request_id = reply.Header("x-request-id");
-    throw Failure("refusing the " + what + ": " + *why + (output.empty() ? "" : "; nothing was written to " + output) +
-                  (request_id.empty() ? "" : " (request id " + request_id + ")"));
-  }
+  AttestationVerdict verdict = VerifyAttestation(
+      bundle.body, {reply.body, download.type->predicate_type, download.subject_digest}, PublishedKeys(api));
+  if (!verdict.failure.empty()) refuse("its attestation (" + type + ") does not verify: " + verdict.failure);
   if (output.empty()) {
     std::cout << reply.body << std::flush;
     return;
   }
   WriteFileAtomically(output, reply.body);
-  std::cout << "wrote " << output << ": " << what << ", " << reply.body.size() << " bytes, checksum and Ed25519 "
-            << "signature verified (key " << signed_download.key_id << ")\n";
+  std::cout << "wrote " << output << ": " << download.what << ", " << reply.body.size()
+            << " bytes, checksum and attestation verified (" << type << ", key " << verdict.key_id << ")\n";
 }
 
 }  // namespace
@@ -277,16 +284,15 @@ int Sbom(const Args& args, const GetEnvFn& getenv) {
   if (format != "spdx" && format != "cyclonedx") throw UsageError("--format: '" + format + "' is not spdx or cyclonedx");
   Api api(ResolveConnection(args, getenv));
   ImageRow image = FindImage(api, spec.image);
-  std::optional<VersionRow> version;
-  if (!spec.Latest()) version = FindVersion(api, image, spec);
+  // Always the version's own path: the attestation is about one version's digest.
+  VersionRow version = FindVersion(api, image, spec);
   std::string path = ImagePath(image, version) + "/sbom?format=" + format;
-  std::string label = format == "spdx" ? "SPDX SBOM" : "CycloneDX SBOM";
-  std::string what = Described(image, version) + " " + label;
-  HttpReply reply = OnVersionedPath(version.has_value(), "GET /v1/images/{id}/versions/{versionId}/sbom", kLatestHint,
+  const AttestationType* type = FindAttestationType(format);
+  std::string what =
+      image.name + " " + version.tag + (spec.Latest() ? " (latest) " : " ") + std::string(type->document);
+  HttpReply reply = OnVersionedPath(true, "GET /v1/images/{id}/versions/{versionId}/sbom", "",
                                     [&] { return GetOk(api, path, "downloading " + what); });
-  std::string served = version ? "" : ServedTag(image, reply.Header("content-disposition"));
-  if (!served.empty()) what = image.name + " " + served + " (latest) " + label;
-  VerifiedDownload(api, reply, what, args.Value("output"));
+  VerifiedDownload(api, reply, {what, type, ImagePath(image, version), version.digest}, args.Value("output"));
   return kExitOk;
 }
 
@@ -398,8 +404,89 @@ int Vex(const Args& args, const GetEnvFn& getenv) {
               << " (exit " << kExitNoVex << ")\n";
     return kExitNoVex;
   }
-  VerifiedDownload(api, reply, what, output);
+  const AttestationType* type = FindAttestationType(format == "openvex" ? "openvex" : "cyclonedx-vex");
+  VerifiedDownload(api, reply, {what, type, ImagePath(image, version), version.digest}, output);
   return kExitOk;
+}
+
+// One attestation of a version's listing (GET .../attestations), checked against its document as
+// served: the line that says so ("ok ..." or "FAIL ..."), and whether it verified. An answer that
+// keeps it from being checked (the API's refusal, the network) is thrown as Failure.
+struct CheckedAttestation {
+  std::string line;
+  bool verified = false;
+};
+
+CheckedAttestation CheckListedAttestation(Api& api, const Value& listed, const std::string& version_path,
+                                          const VersionRow& version, const std::vector<SigningKey>& keys) {
+  std::string name = Str(listed, "type");
+  const AttestationType* type = FindAttestationType(name);
+  if (type == nullptr)
+    throw Failure("the service lists an attestation of type '" + name + "', which this icat does not know");
+  std::string label = name + "  " + std::string(type->predicate_type);
+  auto fail = [&](const std::string& why) { return CheckedAttestation{"FAIL " + label + ": " + why, false}; };
+  // The bundle's path is the API's fixed one; the document's is the one the listing names.
+  HttpReply bundle = GetOk(api, version_path + "/attestations/" + name);
+  std::string document_path = Str(Member(listed, "document"), "url");
+  if (document_path.rfind("/v1/", 0) != 0) throw Failure("the " + name + " attestation names no document under /v1/");
+  HttpReply document = GetOk(api, document_path);
+  if (std::optional<std::string> why =
+          ChecksumFailure(bundle.body, bundle.Header("etag"), bundle.Header("repr-digest"))) {
+    return fail("the bundle's download: " + *why);
+  }
+  if (std::optional<std::string> why =
+          ChecksumFailure(document.body, document.Header("etag"), document.Header("repr-digest"))) {
+    return fail("the " + std::string(type->document) + "'s download: " + *why);
+  }
+  AttestationVerdict verdict =
+      VerifyAttestation(bundle.body, {document.body, type->predicate_type, version.digest}, keys);
+  if (!verdict.failure.empty()) return fail(verdict.failure);
+  return {"ok " + label + "  key " + verdict.key_id, true};
+}
+
+// icat verify IMAGE[:TAG|@DIGEST]
+int Verify(const Args& args, const GetEnvFn& getenv) {
+  ImageSpec spec = SpecOf(args.Positional(0));
+  Api api(ResolveConnection(args, getenv));
+  ImageRow image = FindImage(api, spec.image);
+  VersionRow version = FindVersion(api, image, spec);  // the latest one without a tag or digest
+  if (spec.digest && *spec.digest != version.digest) {
+    throw Failure(image.name + " " + version.tag + " has digest " + version.digest + ", not " + *spec.digest);
+  }
+  std::string what = image.name + " " + version.tag + " (" + version.digest + ")";
+  std::string version_path = ImagePath(image, version);
+  rapidjson::Document list = OnVersionedPath(true, "GET /v1/images/{id}/versions/{versionId}/attestations", "",
+                                             [&] { return api.GetJson(version_path + "/attestations"); });
+  const Value& attestations = Member(list, "attestations");
+  if (!attestations.IsArray())
+    throw Failure("GET " + version_path + "/attestations: the answer has no attestations list");
+  if (attestations.Empty()) {
+    std::cerr << "icat: " << what << " has no attestations: the service has signed none of its documents, so there is "
+              << "nothing to verify\n";
+    return kExitNotVerified;
+  }
+  std::vector<SigningKey> keys = PublishedKeys(api);
+  int failed = 0, errors = 0;
+  for (const Value& listed : attestations.GetArray()) {
+    try {
+      CheckedAttestation checked = CheckListedAttestation(api, listed, version_path, version, keys);
+      failed += checked.verified ? 0 : 1;
+      std::cout << checked.line << '\n';
+    } catch (const Failure& failure) {
+      errors++;
+      std::cout << "ERROR " << Str(listed, "type") << ": " << failure.what() << '\n';
+    }
+  }
+  std::cout << std::flush;
+  int total = static_cast<int>(attestations.Size());
+  if (failed + errors == 0) {
+    std::cout << "verified " << what << ": " << total << " attestation" << (total == 1 ? "" : "s")
+              << ", each signed with a published key, about this digest, over the document as served\n";
+    return kExitOk;
+  }
+  std::cerr << "icat: " << what << ": " << failed << " of " << total << " attestations did not verify"
+            << (errors ? ", " + std::to_string(errors) + " could not be checked" : "") << '\n';
+  return errors ? kExitError : kExitNotVerified;
 }
 
 // icat check REFERENCE... --fail-on LEVEL

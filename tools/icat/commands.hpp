@@ -13,6 +13,7 @@ int Vulns(const Args& args, const GetEnvFn& getenv);
 int Cve(const Args& args, const GetEnvFn& getenv);
 int Vex(const Args& args, const GetEnvFn& getenv);
 int Check(const Args& args, const GetEnvFn& getenv);
+int Verify(const Args& args, const GetEnvFn& getenv);
 
 // Writes bytes to path atomically: a temp file beside it, fsync, rename, fsync of the directory.
 // Nothing is left at path (nor a temp file) when any step fails; Failure says which.

@@ -1,6 +1,6 @@
 // icat: the tenants' client of the /v1 API for pipelines and scripts (docs/client.md).
-// Exit status: 0 done, 1 `icat check` found what --fail-on names, 2 any error, 3 `icat vex` found no
-// VEX document.
+// Exit status: 0 done, 1 `icat check` found what --fail-on names or `icat verify` an attestation that
+// does not verify, 2 any error, 3 `icat vex` found no VEX document.
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -36,10 +36,12 @@ const std::vector<Command>& AllCommands() {
       {"images", "Lists the licensed images with their latest version and its severity counts.", "",
        WithConnection({{}, {{"json", FlagKind::kSwitch, "", "print the API's JSON (every page in one list)"}}}),
        Images},
-      {"sbom", "Downloads a version's SBOM, verifies its checksum and Ed25519 signature, then writes FILE.",
-       "The SHA-256 of the bytes must equal the ETag and Repr-Digest, and X-Signature must verify with the\n"
-       "key of X-Signature-Key-Id from GET /v1/signing-keys. Only then is FILE written (a temp file renamed\n"
-       "into place); a download that fails either check exits 2 and writes nothing.\n",
+      {"sbom", "Downloads a version's SBOM, verifies its checksum and its attestation, then writes FILE.",
+       "The SHA-256 of the bytes must equal the ETag and Repr-Digest, and the version's attestation of the\n"
+       "SBOM (GET .../attestations/spdx or cyclonedx, a Sigstore bundle) must verify with the ECDSA P-256\n"
+       "key it names from GET /v1/signing-keys, be about the version's digest and hold the downloaded\n"
+       "bytes as its predicate. Only then is FILE written (a temp file renamed into place); a download\n"
+       "that fails a check exits 2 and writes nothing. The old X-Signature (Ed25519) is not consulted.\n",
        WithConnection({{"IMAGE[:TAG|@DIGEST]"},
                        {{"format", FlagKind::kRequired, "FORMAT", "spdx (SPDX 2.3) or cyclonedx (CycloneDX 1.5)"},
                         {"output", FlagKind::kRequired, "FILE", "where to write the verified SBOM", 'o'}}}),
@@ -59,13 +61,15 @@ const std::vector<Command>& AllCommands() {
        Cve},
       {"vex", "Downloads a version's VEX document (verified like an SBOM) to FILE or stdout.",
        "The vendor's VEX statements about the version, as the service serves them (GET\n"
-       "/v1/images/{id}/versions/{versionId}/vex), checked like an SBOM before anything is written.\n"
+       "/v1/images/{id}/versions/{versionId}/vex), checked like an SBOM before anything is written: the\n"
+       "checksum, and its attestation (openvex or cyclonedx-vex) with the published key.\n"
        "A version the vendor has made no statement about has no document: icat says so, writes\n"
        "nothing and exits 3, so a pipeline can run its scanner without --vex then.\n",
-       WithConnection({{"IMAGE[:TAG|@DIGEST]"},
-                       {{"format", FlagKind::kOptional, "FORMAT",
-                         "openvex (OpenVEX 0.2.0, the default) or cyclonedx (CycloneDX 1.5)"},
-                        {"output", FlagKind::kOptional, "FILE", "write the verified document here (default: stdout)", 'o'}}}),
+       WithConnection(
+           {{"IMAGE[:TAG|@DIGEST]"},
+            {{"format", FlagKind::kOptional, "FORMAT",
+              "openvex (OpenVEX 0.2.0, the default) or cyclonedx (CycloneDX 1.5)"},
+             {"output", FlagKind::kOptional, "FILE", "write the verified document here (default: stdout)", 'o'}}}),
        Vex},
       {"check", "Judges image references: exit 1 when one has a finding at or above --fail-on.",
        "Each REFERENCE (registry/path:tag, registry/path@sha256:HEX or registry/path:tag@sha256:HEX) is\n"
@@ -75,9 +79,19 @@ const std::vector<Command>& AllCommands() {
        "severity (grype --fail-on LEVEL with --ignore-states wont-fix). A version never scanned fails.\n"
        "One line per reference: PASS, FAIL or ERROR, the version, and its counts of distinct ids.\n"
        "Exit 0 all pass, 1 one fails, 2 one could not be judged (unknown reference, network, key).\n",
-       WithConnection({{"REFERENCE..."},
-                       {{"fail-on", FlagKind::kRequired, "LEVEL", "critical, high, medium or low"}}}),
+       WithConnection({{"REFERENCE..."}, {{"fail-on", FlagKind::kRequired, "LEVEL", "critical, high, medium or low"}}}),
        Check},
+      {"verify", "Verifies every attestation of a version: signature, subject digest and document.",
+       "Fetches the service's keys (GET /v1/signing-keys), the version's attestations (GET\n"
+       "/v1/images/{id}/versions/{versionId}/attestations), each bundle and each document as served.\n"
+       "Each bundle must verify with the ECDSA P-256 key its hint names among the published keys, its\n"
+       "in-toto statement must be about the version's digest (and @DIGEST when given), carry the\n"
+       "predicate type of its type, and hold the served document as its predicate; each download must\n"
+       "match its ETag. One line per attestation: `ok TYPE  PREDICATE-TYPE  key KEY-ID`, or\n"
+       "`FAIL TYPE  PREDICATE-TYPE: the reason`. Exit 0 all verify, 1 one does not (or the version has\n"
+       "none), 2 one could not be checked (the API's refusal, the network). Needs the scopes read:catalog\n"
+       "and read:sbom, and read:vulns too for the VEX documents.\n",
+       WithConnection({{"IMAGE[:TAG|@DIGEST]"}, {}}), Verify},
   };
   return commands;
 }
@@ -89,8 +103,9 @@ void PrintOverview() {
   }
   std::cout << "\nThe service: --url URL or ICAT_BASE_URL. The API key: ICAT_API_KEY or --key-file FILE (its first\n"
                "line), never an argument. TLS is verified; --cacert FILE or ICAT_CA_FILE trusts a private CA.\n"
-               "Exit status: 0 done, 1 icat check failed, 2 error (the API's error, message and request id),\n"
-               "3 icat vex found no VEX document (no vendor statement about the version).\n";
+               "Exit status: 0 done, 1 icat check failed or icat verify found an attestation that does not\n"
+               "verify, 2 error (the API's error, message and request id), 3 icat vex found no VEX document\n"
+               "(no vendor statement about the version).\n";
 }
 
 int Fail(const std::string& message) {

@@ -1,7 +1,10 @@
-// SBOM verification (verify.hpp): pure, so unit tests can hand it tampered bytes and headers.
+// Verifying downloads (verify.hpp): pure, so unit tests can hand it tampered bytes, headers and bundles.
 #include "verify.hpp"
 
+#include <stdexcept>
+
 #include "api.hpp"
+#include "icat/attestation.hpp"
 #include "icat/crypto.hpp"
 #include "icat/json.hpp"
 #include "icat/text.hpp"
@@ -50,47 +53,53 @@ std::vector<SigningKey> ParseSigningKeys(std::string_view json) {
   return keys;
 }
 
-std::optional<std::string> VerificationFailure(std::string_view bytes, const SignedDownload& download,
-                                               const std::vector<SigningKey>& keys) {
+std::optional<std::string> ChecksumFailure(std::string_view bytes, std::string_view etag,
+                                           std::string_view repr_digest) {
   std::string sha = Sha256(bytes);
   std::string hex = HexEncode(sha);
-  if (download.etag.empty() && download.repr_digest.empty()) {
-    return "the download states no checksum (neither ETag nor Repr-Digest)";
-  }
-  if (!download.etag.empty()) {
-    std::string stated = EtagHex(download.etag);
-    if (stated.empty()) return "the ETag " + download.etag + " is not a sha256 checksum";
+  if (etag.empty() && repr_digest.empty()) return "the download states no checksum (neither ETag nor Repr-Digest)";
+  if (!etag.empty()) {
+    std::string stated = EtagHex(etag);
+    if (stated.empty()) return "the ETag " + std::string(etag) + " is not a sha256 checksum";
     if (stated != hex) return "checksum mismatch: the ETag says sha256:" + stated + ", the bytes are sha256:" + hex;
   }
-  if (!download.repr_digest.empty()) {
-    std::optional<std::string> stated = ReprDigestSha256(download.repr_digest);
-    if (!stated) return "the Repr-Digest " + download.repr_digest + " has no sha-256 entry";
+  if (!repr_digest.empty()) {
+    std::optional<std::string> stated = ReprDigestSha256(repr_digest);
+    if (!stated) return "the Repr-Digest " + std::string(repr_digest) + " has no sha-256 entry";
     if (*stated != sha) {
       return "checksum mismatch: the Repr-Digest says sha-256=:" + Base64Encode(*stated) + ":, the bytes are sha-256=:" +
              Base64Encode(sha) + ":";
     }
   }
-  if (download.signature.empty()) return "the download is not signed (no X-Signature)";
-  if (download.key_id.empty()) return "the download names no signing key (no X-Signature-Key-Id)";
-  const SigningKey* key = nullptr;
-  for (const SigningKey& candidate : keys) {
-    if (candidate.id == download.key_id) key = &candidate;
-  }
-  if (key == nullptr) return "the signing key " + download.key_id + " is not among the service's signing keys";
-  if (key->algorithm != "Ed25519") return "the signing key " + key->id + " is " + key->algorithm + ", not Ed25519";
-  std::optional<std::string> signature = Base64Decode(download.signature);
-  if (!signature) return "the X-Signature is not base64";
-  try {
-    if (SigningKeyId(key->public_key_pem) != key->id) {
-      return "the signing key listed as " + key->id + " has another id (" + SigningKeyId(key->public_key_pem) + ")";
-    }
-    if (!Ed25519Verify(key->public_key_pem, bytes, *signature)) {
-      return "the Ed25519 signature does not match the bytes (key " + key->id + ")";
-    }
-  } catch (const std::exception& error) {
-    return "the signing key " + key->id + " cannot be used: " + error.what();
-  }
   return std::nullopt;
+}
+
+AttestationVerdict VerifyAttestation(std::string_view bundle, const AttestedDocument& expected,
+                                     const std::vector<SigningKey>& keys) {
+  auto public_key_of = [&keys](std::string_view key_id) -> std::optional<std::string> {
+    for (const SigningKey& key : keys) {
+      if (key.id != key_id) continue;
+      if (key.algorithm != "ECDSA-P256") {
+        throw std::runtime_error("the bundle names key " + key.id + ", which is " + key.algorithm +
+                                 ", not an attestation key (ECDSA-P256)");
+      }
+      if (SigningKeyId(key.public_key_pem) != key.id) {
+        throw std::runtime_error("the key listed as " + key.id + " has another id (" +
+                                 SigningKeyId(key.public_key_pem) + ")");
+      }
+      return key.public_key_pem;
+    }
+    return std::nullopt;
+  };
+  AttestationVerdict verdict;
+  try {
+    VerifiedStatement verified = VerifyBundle(bundle, public_key_of);
+    verdict.key_id = verified.key_id;
+    CheckStatement(verified.statement, expected.subject_digest, expected.predicate_type, expected.document);
+  } catch (const std::exception& error) {
+    verdict.failure = error.what();
+  }
+  return verdict;
 }
 
 }  // namespace icat::client

@@ -1,10 +1,11 @@
 // /images/:id?version=<versionId>: an image's facts and versions (with the tenant's pulls of each),
 // and for the version chosen (the latest when none is named) how to pull it, its vulnerabilities,
-// SBOM downloads, SBOM completeness and scan history. The version is in the address, so a link or
-// a reload shows the same one.
+// SBOM downloads, attestations, SBOM completeness and scan history. The version is in the address,
+// so a link or a reload shows the same one.
 import { getJson, session } from "../api.js";
 import { Link, useQuery } from "../router.jsx";
 import { CommandBox, Counts, Empty, Page, Pending, When, formatBytes, useLoad } from "../ui.jsx";
+import { Attestations } from "./image_detail/attestations.jsx";
 import { SbomCompleteness, SbomDownloads } from "./image_detail/sbom.jsx";
 import { ScanHistory } from "./image_detail/scan_history.jsx";
 import { Vulnerabilities } from "./image_detail/vulnerabilities.jsx";
@@ -206,6 +207,8 @@ function VersionPanel({ image, version }) {
       <Vulnerabilities imageId={image.id} version={version} />
       <h3>SBOM downloads</h3>
       <SbomDownloads image={image} version={version} />
+      <h3>Attestations</h3>
+      <Attestations image={image} version={version} />
       <h3>SBOM completeness</h3>
       <SbomCompleteness completeness={version.sbomCompleteness} />
       <h3>Scan history</h3>

@@ -100,6 +100,9 @@ const std::vector<Setting>& AllSettings() {
        "Redis: redis://[[user]:password@]host:port/db (host a name, an IPv4 address or [IPv6]) or "
        "unix://[[user]:password@]/path/redis.sock?db=0, user and password percent-encoded; rediss:// for TLS "
        "(the certificate checked against ICAT_REDIS_TLS_CA_FILE and the host)."},
+      {"ICAT_RECONCILE_SECONDS", kInt, "60", 0, 86400, "", kStack,
+       "Seconds between the passes of the stack's registry reconciler (icatctl registry reconcile --every); 0: "
+       "none runs (the integration tests run their passes themselves, so none races a test's steps)."},
       {"ICAT_REFRESH_TOKEN_DAYS", kInt, "30", 1, 365, "", kHandlers,
        "Lifetime of a portal refresh token; every refresh issues a new one."},
       {"ICAT_REGISTRY", kText, "registry.example.test/hardened", 0, 0, "", kHandlers | kIcatctl,

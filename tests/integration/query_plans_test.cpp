@@ -312,6 +312,8 @@ std::vector<PlanCase> SbomCases(const Sample& s) {
       {kSbomOfLatestVersion, "an image", {s.tenant_id, s.image_id}},
       {kSbomOfVersion, "a version by id", {s.tenant_id, s.image_id, s.version_id, std::nullopt}},
       {kVexOfVersion, "a version's OpenVEX", {s.tenant_id, s.image_id, s.version_id, std::nullopt, "openvex"}},
+      {kAttestationsOfVersion, "a version's attestations", {s.tenant_id, s.image_id, s.version_id, std::nullopt}},
+      {kSigningKey, "one key by id", {"0123456789abcdef"}},
   };
 }
 

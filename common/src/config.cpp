@@ -90,6 +90,9 @@ const std::vector<Setting>& AllSettings() {
        "FastCGI address of each handler pool, {group} standing for its name; GET /api/status checks them."},
       {"ICAT_RATE_LIMIT_PER_MINUTE", kInt, "600", 0, 1000000, "", kHandlers,
        "Requests per minute per API key on /v1 (0: no limit)."},
+      {"ICAT_RECONCILE_SECONDS", kInt, "60", 0, 86400, "", kStack,
+       "Seconds between the passes of the stack's registry reconciler (icatctl registry reconcile --every); 0: "
+       "none runs (the integration tests run their passes themselves, so none races a test's steps)."},
       {"ICAT_REDIS_PASSWORD_FILE", kSecretFile, "", 1, 0, "", kHandlers | kIcatctl,
        "File holding the Redis password (instead of one in ICAT_REDIS_URL)."},
       {"ICAT_REDIS_PORT", kInt, "6379", 1, 65535, "", kStack, "Port of the local Redis (tools/stack)."},
@@ -100,9 +103,6 @@ const std::vector<Setting>& AllSettings() {
        "Redis: redis://[[user]:password@]host:port/db (host a name, an IPv4 address or [IPv6]) or "
        "unix://[[user]:password@]/path/redis.sock?db=0, user and password percent-encoded; rediss:// for TLS "
        "(the certificate checked against ICAT_REDIS_TLS_CA_FILE and the host)."},
-      {"ICAT_RECONCILE_SECONDS", kInt, "60", 0, 86400, "", kStack,
-       "Seconds between the passes of the stack's registry reconciler (icatctl registry reconcile --every); 0: "
-       "none runs (the integration tests run their passes themselves, so none races a test's steps)."},
       {"ICAT_REFRESH_TOKEN_DAYS", kInt, "30", 1, 365, "", kHandlers,
        "Lifetime of a portal refresh token; every refresh issues a new one."},
       {"ICAT_REGISTRY", kText, "registry.example.test/hardened", 0, 0, "", kHandlers | kIcatctl,

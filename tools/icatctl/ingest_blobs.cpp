@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "files.hpp"
 #include "icat/crypto.hpp"
 #include "session.hpp"
 
@@ -19,24 +20,9 @@ namespace icat::ctl {
 
 namespace {
 
-[[noreturn]] void FailErrno(const std::string& what, const std::string& path) {
-  throw Failure("blob store: cannot " + what + " " + path + ": " + std::strerror(errno));
-}
+constexpr std::string_view kContext = "blob store";
 
-void FsyncPath(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) FailErrno("open", path);
-  int synced = fsync(fd);
-  int saved = errno;
-  close(fd);
-  errno = saved;
-  if (synced != 0) FailErrno("fsync", path);
-}
-
-std::string Parent(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
+[[noreturn]] void FailErrno(const std::string& what, const std::string& path) { ctl::FailErrno(kContext, what, path); }
 
 // mkdir -p, the last directory with mode, its parents 0755, whatever the umask; a directory it
 // creates is made durable in its parent.
@@ -47,22 +33,11 @@ void EnsureDirectory(const std::string& path, mode_t mode) {
     return;
   }
   if (errno != ENOENT) FailErrno("inspect", path);
-  std::string parent = Parent(path);
+  std::string parent = ParentDirectory(path);
   if (parent != path) EnsureDirectory(parent, 0755);
   if (mkdir(path.c_str(), mode) != 0 && errno != EEXIST) FailErrno("create directory", path);
   if (chmod(path.c_str(), mode) != 0) FailErrno("chmod", path);
-  FsyncPath(parent);
-}
-
-void WriteAll(int fd, std::string_view bytes, const std::string& path) {
-  while (!bytes.empty()) {
-    ssize_t written = write(fd, bytes.data(), bytes.size());
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      FailErrno("write", path);
-    }
-    bytes.remove_prefix(static_cast<size_t>(written));
-  }
+  FsyncDirectory(kContext, parent);
 }
 
 // A new temp file in tmp_dir, created, then locked for as long as this process holds it open. A
@@ -122,7 +97,7 @@ std::string BlobRelativePath(std::string_view sha256_hex) {
 
 bool StoreBlob(const std::string& blob_dir, std::string_view bytes, const std::string& sha256_hex) {
   std::string final_path = blob_dir + "/" + BlobRelativePath(sha256_hex);
-  std::string dir = Parent(final_path);
+  std::string dir = ParentDirectory(final_path);
   struct stat st {};
   // Content-addressed: a file of the right size under this name already holds these bytes.
   if (stat(final_path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && static_cast<size_t>(st.st_size) == bytes.size()) {
@@ -134,7 +109,7 @@ bool StoreBlob(const std::string& blob_dir, std::string_view bytes, const std::s
   std::string temp_path;
   int fd = CreateLockedTemp(tmp_dir, temp_path);
   try {
-    WriteAll(fd, bytes, temp_path);
+    WriteAll(kContext, fd, bytes, temp_path);
     if (fsync(fd) != 0) FailErrno("fsync", temp_path);
     if (fchmod(fd, 0644) != 0) FailErrno("chmod", temp_path);
     if (rename(temp_path.c_str(), final_path.c_str()) != 0) FailErrno("rename into", final_path);
@@ -146,7 +121,7 @@ bool StoreBlob(const std::string& blob_dir, std::string_view bytes, const std::s
   // Closing releases the lock, only now that the name is gone from tmp/. fsync has already
   // reported any write error, so close has nothing left to say.
   close(fd);
-  FsyncPath(dir);
+  FsyncDirectory(kContext, dir);
   return true;
 }
 

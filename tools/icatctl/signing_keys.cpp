@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "files.hpp"
 #include "icat/crypto.hpp"
 #include "session.hpp"
 #include "signing.hpp"
@@ -32,25 +33,7 @@ constexpr std::string_view kAllKeys =
     "SELECT id, algorithm, rfc3339(created_at) AS created, rfc3339(retired_at) AS retired FROM signing_keys "
     "ORDER BY created_at, id";
 
-[[noreturn]] void FailErrno(const std::string& what, const std::string& path) {
-  throw Failure(std::string(kSetting) + ": cannot " + what + " " + path + ": " + std::strerror(errno));
-}
-
-std::string Parent(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-void FsyncDirectory(const std::string& path) {
-  int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) FailErrno("open", path);
-  int synced = fsync(fd);
-  int saved = errno;
-  close(fd);
-  errno = saved;
-  if (synced != 0) FailErrno("fsync", path);
-}
+[[noreturn]] void FailErrno(const std::string& what, const std::string& path) { ctl::FailErrno(kSetting, what, path); }
 
 // Who may read the new key file: its owner and group, and mode (0600, or 0640 with a group).
 struct FileAccess {
@@ -66,13 +49,7 @@ std::string WriteTempKey(const std::string& path, const std::string& pem, const 
   int fd = mkstemp(temp.data());  // mode 0600
   if (fd < 0) FailErrno("create a file beside", path);
   try {
-    std::string_view bytes = pem;
-    while (!bytes.empty()) {
-      ssize_t written = write(fd, bytes.data(), bytes.size());
-      if (written < 0 && errno == EINTR) continue;
-      if (written < 0) FailErrno("write", temp);
-      bytes.remove_prefix(static_cast<size_t>(written));
-    }
+    WriteAll(kSetting, fd, pem, temp);
     if ((access.uid || access.gid) && fchown(fd, access.uid.value_or(static_cast<uid_t>(-1)), access.gid.value_or(static_cast<gid_t>(-1))) != 0) {
       FailErrno("give the old key file's owner and group to", temp);
     }
@@ -142,7 +119,7 @@ void SigningKeyCreate(const Args&) {
     unlink(temp.c_str());
     throw;
   }
-  FsyncDirectory(Parent(path));
+  FsyncDirectory(kSetting, ParentDirectory(path));
   // The id alone on stdout, so `ID=$(icatctl signing-key create)` captures exactly it.
   std::cout << key.id << '\n';
   std::cerr << "created ECDSA P-256 key " << key.id << " in " << path << " (mode 0600)\n";
@@ -180,7 +157,7 @@ void SigningKeyRotate(const Args&) {
     throw Failure(std::string(kSetting) + ": cannot rename " + temp + " to " + path + ": " + std::strerror(errno) +
                   "; key " + new_key.id + " is current and in " + temp + ": move it there by hand");
   }
-  FsyncDirectory(Parent(path));
+  FsyncDirectory(kSetting, ParentDirectory(path));
   for (const std::string& id : retired) std::cout << "retired key " << id << '\n';
   std::cout << "new key " << new_key.id << '\n';
   std::cerr << path << " holds key " << new_key.id << "; the old private key is gone, its public half stays in "

@@ -115,6 +115,18 @@ export async function call(method, path, options = {}) {
   }
 }
 
+// A file download (an SBOM, a bundle): a plain link cannot send the Bearer token, so it is fetched
+// here and kept as the bytes received (a Blob of the ArrayBuffer: no text decoding, no
+// re-serialisation, so the bytes are the API's), named by its Content-Disposition, else fallbackName.
+export async function fetchAttachment(path, mediaType, fallbackName) {
+  const response = await call("GET", path, { headers: { Accept: mediaType } });
+  const bytes = await response.arrayBuffer();
+  const disposition = response.headers.get("Content-Disposition") || "";
+  const name = /filename="([^"]+)"/.exec(disposition)?.[1] || /filename=([^;\s]+)/.exec(disposition)?.[1] || fallbackName;
+  const url = URL.createObjectURL(new Blob([bytes], { type: response.headers.get("Content-Type") || mediaType }));
+  return { name, url, size: bytes.byteLength, bytes, headers: response.headers };
+}
+
 export async function getJson(path, query) {
   return (await call("GET", path, { query })).json();
 }

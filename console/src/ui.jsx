@@ -228,6 +228,18 @@ export function useSubmit(action) {
   return { busy, error, submit, setError };
 }
 
+// A download fetched on submit (fetchAttachment): the file, and the <a download> link (saveLink)
+// that saves it as soon as it arrives and stays for saving it again. The object URL keeps the bytes
+// in memory until revoked: when replaced, and when the page goes.
+export function useDownload(fetchFile) {
+  const [file, setFile] = useState(null);
+  const saveLink = useRef(null);
+  useEffect(() => () => file && URL.revokeObjectURL(file.url), [file]);
+  useEffect(() => saveLink.current?.click(), [file]);
+  const { busy, error, submit } = useSubmit(async () => setFile(await fetchFile()));
+  return { file, saveLink, busy, error, submit };
+}
+
 // ------------------------------------------------------------------ secrets and confirmations
 
 // A secret the API shows once (an API key, a signing secret, a set-up link): a copy button and

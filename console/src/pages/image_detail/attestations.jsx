@@ -3,33 +3,21 @@
 // Sigstore bundle. Listed with their predicate type and key, each bundle offered for download, and
 // the commands that verify them all: icat verify, and cosign against the published key.
 //
-// Like the SBOMs, a bundle needs the Bearer token, which only api.js holds: it is fetched through
-// `call`, kept as the bytes received and saved through an <a download> on an object URL.
-import { useEffect, useRef, useState } from "preact/hooks";
-import { call, getJson } from "../../api.js";
-import { CommandBox, Empty, ErrorNotice, Pending, Table, formatBytes, useLoad, useSubmit } from "../../ui.jsx";
+// Like the SBOMs, a bundle needs the Bearer token: fetched by fetchAttachment, saved by useDownload.
+import { fetchAttachment, getJson } from "../../api.js";
+import { CommandBox, Empty, ErrorNotice, Pending, Table, formatBytes, useDownload, useLoad } from "../../ui.jsx";
 
 const kBundleMediaType = "application/vnd.dev.sigstore.bundle.v0.3+json";
 
 const versionPath = (image, version) =>
   `/api/docker-images/${encodeURIComponent(image.id)}/versions/${encodeURIComponent(version.id)}`;
 
-// attachment; filename="nginx_1.27.3.spdx.sigstore.json"
-const attachmentName = (disposition) => /filename="([^"]+)"/.exec(disposition || "")?.[1] || "";
-
-async function fetchBundle(image, version, attestation) {
-  const response = await call("GET", `${versionPath(image, version)}/attestations/${encodeURIComponent(attestation.type)}`, {
-    headers: { Accept: kBundleMediaType },
-  });
-  const bytes = await response.arrayBuffer();
-  return {
-    name:
-      attachmentName(response.headers.get("Content-Disposition")) ||
-      `${image.name.replaceAll("/", "_")}_${version.tag}.${attestation.type}.sigstore.json`,
-    url: URL.createObjectURL(new Blob([bytes], { type: kBundleMediaType })),
-    size: bytes.byteLength,
-  };
-}
+const fetchBundle = (image, version, attestation) =>
+  fetchAttachment(
+    `${versionPath(image, version)}/attestations/${encodeURIComponent(attestation.type)}`,
+    kBundleMediaType,
+    `${image.name.replaceAll("/", "_")}_${version.tag}.${attestation.type}.sigstore.json`,
+  );
 
 export function Attestations({ image, version }) {
   const state = useLoad(() => getJson(`${versionPath(image, version)}/attestations`), [image.id, version.id]);
@@ -98,13 +86,7 @@ function cosignCommands(image, version, attestations) {
 }
 
 function BundleDownload({ image, version, attestation }) {
-  const [file, setFile] = useState(null);
-  const saveLink = useRef(null);
-  // The object URL keeps the bytes in memory until revoked: when replaced, and when the page goes.
-  useEffect(() => () => file && URL.revokeObjectURL(file.url), [file]);
-  // Saved as soon as it arrives; the link stays for saving it again.
-  useEffect(() => saveLink.current?.click(), [file]);
-  const { busy, error, submit } = useSubmit(async () => setFile(await fetchBundle(image, version, attestation)));
+  const { file, saveLink, busy, error, submit } = useDownload(() => fetchBundle(image, version, attestation));
   return (
     <>
       <button type="button" onClick={submit} disabled={busy}>

@@ -1,13 +1,11 @@
 // A version's SBOMs: the two downloads and what each holds (completeness, measured at ingest).
 //
-// The downloads need the Bearer token, which only api.js holds, so a plain link cannot fetch them:
-// the file is fetched through `call`, kept as the bytes received (a Blob of the ArrayBuffer: no text
-// decoding, no re-serialisation, so they are the API's byte for byte) and saved through an
+// The downloads need the Bearer token, so a plain link cannot fetch them: fetchAttachment (api.js)
+// keeps the bytes received, byte for byte, and useDownload (ui.jsx) saves them through an
 // <a download> on an object URL. The page hashes the bytes itself and compares with the ETag, and
 // gives the commands that check the signature the service sent with them.
-import { useEffect, useRef, useState } from "preact/hooks";
-import { call } from "../../api.js";
-import { ErrorNotice, formatBytes, useSubmit } from "../../ui.jsx";
+import { fetchAttachment } from "../../api.js";
+import { ErrorNotice, formatBytes, useDownload } from "../../ui.jsx";
 
 const kFormats = [
   { key: "spdx", label: "SPDX 2.3", mediaType: "application/spdx+json", extension: "spdx.json" },
@@ -16,25 +14,19 @@ const kFormats = [
 
 const toHex = (buffer) => [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 
-// attachment; filename="nginx_1.27.3.spdx.json"
-function attachmentName(disposition) {
-  return /filename="([^"]+)"/.exec(disposition || "")?.[1] || /filename=([^;\s]+)/.exec(disposition || "")?.[1] || "";
-}
-
 // Single quotes for the shell, so a file name is taken as it is.
 const shellWord = (text) => (/^[\w.+@:=-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
 
 async function fetchSbom(image, version, format) {
   const path = `/api/docker-images/${encodeURIComponent(image.id)}/versions/${encodeURIComponent(version.id)}/sbom/${format.key}`;
-  const response = await call("GET", path, { headers: { Accept: format.mediaType } });
-  const bytes = await response.arrayBuffer();
-  const sha256 = toHex(await crypto.subtle.digest("SHA-256", bytes));
-  const headers = response.headers;
+  const file = await fetchAttachment(path, format.mediaType, `${image.name.replaceAll("/", "_")}_${version.tag}.${format.extension}`);
+  const sha256 = toHex(await crypto.subtle.digest("SHA-256", file.bytes));
+  const headers = file.headers;
   const etag = headers.get("ETag") || "";
   return {
-    name: attachmentName(headers.get("Content-Disposition")) || `${image.name.replaceAll("/", "_")}_${version.tag}.${format.extension}`,
-    url: URL.createObjectURL(new Blob([bytes], { type: headers.get("Content-Type") || format.mediaType })),
-    size: bytes.byteLength,
+    name: file.name,
+    url: file.url,
+    size: file.size,
     sha256,
     etag,
     // A weak ETag (W/) names the same bytes when a proxy compressed them on the way.
@@ -63,13 +55,7 @@ export function SbomDownloads({ image, version }) {
 }
 
 function SbomDownload({ image, version, format }) {
-  const [file, setFile] = useState(null);
-  const saveLink = useRef(null);
-  // The object URL keeps the bytes in memory until revoked: when replaced, and when the page goes.
-  useEffect(() => () => file && URL.revokeObjectURL(file.url), [file]);
-  // Saved as soon as it arrives; the link stays for saving it again.
-  useEffect(() => saveLink.current?.click(), [file]);
-  const { busy, error, submit } = useSubmit(async () => setFile(await fetchSbom(image, version, format)));
+  const { file, saveLink, busy, error, submit } = useDownload(() => fetchSbom(image, version, format));
   return (
     <div class="card">
       <h4>{format.label}</h4>

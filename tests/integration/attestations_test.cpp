@@ -40,12 +40,7 @@ Version IngestVersion(const it::TempDir& dir, const it::Image& image, const std:
   std::string spdx = dir.Write(image.name + "_" + tag + ".spdx.json", v.spdx);
   std::string cyclonedx = dir.Write(image.name + "_" + tag + ".cdx.json", v.cyclonedx);
   it::IngestOk({image.name, tag, v.digest, report, spdx, cyclonedx, image.repository, "2022-07-02T00:00:00Z", {}});
-  v.id = *it::PgQuery(
-              "SELECT v.id FROM image_versions v JOIN images i ON i.id = v.image_id WHERE i.name = $1 AND "
-              "v.tag = $2",
-              {image.name, tag})
-              .at(0)
-              .at(0);
+  v.id = it::VersionIdOf(image.name, tag);
   return v;
 }
 

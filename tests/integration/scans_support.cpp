@@ -176,6 +176,14 @@ std::string ReportDigest(const std::string& report_path) {
   return RandomDigest();
 }
 
+std::string VersionIdOf(const std::string& image_name, const std::string& tag) {
+  std::vector<PgRow> rows = PgQuery(
+      "SELECT v.id FROM image_versions v JOIN images i ON i.id = v.image_id WHERE i.name = $1 AND v.tag = $2",
+      {image_name, tag});
+  BOOST_TEST_REQUIRE(rows.size() == 1u, "no version " << tag << " of " << image_name);
+  return *rows.at(0).at(0);
+}
+
 std::string IngestOk(const IngestArgs& args) {
   ProcessResult result = Ingest(args);
   BOOST_TEST_REQUIRE(result.exit_code == 0,

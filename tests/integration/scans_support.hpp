@@ -54,6 +54,8 @@ ProcessResult Ingest(const IngestArgs& args, const std::vector<std::string>& ext
 std::string ReportDigest(const std::string& report_path);
 // Runs it and requires success; returns the new (or existing) scan id from the printed line.
 std::string IngestOk(const IngestArgs& args);
+// The id of version tag of the image named image_name (as the owner reads it).
+std::string VersionIdOf(const std::string& image_name, const std::string& tag);
 // `icatctl vex ingest` of document (written to a file under dir), required to succeed; its output.
 std::string VexIngestOk(const TempDir& dir, const std::string& document);
 

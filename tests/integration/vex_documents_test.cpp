@@ -43,12 +43,7 @@ Version IngestVersion(const it::Image& image, const std::string& tag, const std:
                       const std::string& cyclonedx, const std::string& published) {
   Version v{"", tag, it::ReportDigest(report)};
   it::IngestOk({image.name, tag, v.digest, report, std::nullopt, cyclonedx, image.repository, published, {}});
-  v.id = *it::PgQuery(
-              "SELECT v.id FROM image_versions v JOIN images i ON i.id = v.image_id WHERE i.name = $1 AND "
-              "v.tag = $2",
-              {image.name, tag})
-              .at(0)
-              .at(0);
+  v.id = it::VersionIdOf(image.name, tag);
   return v;
 }
 

@@ -45,7 +45,7 @@ CONSOLE_SRCS := $(shell find console -name node_modules -prune -o -type f -not -
 all: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 
-build: $(HANDLER_BINS) $(BIN)/icatctl $(BIN)/icat $(BIN)/icat-dispatcher $(BIN)/icat-metrics $(BIN)/bench-constant $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI) $(CONSOLE)
+build: $(HANDLER_BINS) $(BIN)/icat-gen $(BIN)/icatctl $(BIN)/icat $(BIN)/icat-dispatcher $(BIN)/icat-metrics $(BIN)/bench-constant $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI) $(CONSOLE)
 
 deps: $(DEPS_STAMP) $(VALIJSON)/valijson/validator.hpp
 $(DEPS_STAMP): tools/install-deps tools/node/package-lock.json console/package-lock.json
@@ -102,6 +102,11 @@ $(BIN)/bench-constant: $(OBJ)/bench/constant.o $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 
+# The generator (tools/generate): linked to every group's route table, which it reads as data.
+$(BIN)/icat-gen: $(OBJ)/tools/generate/main.o $(HANDLER_LIB_OBJS) $(BUILD)/lib/libicat.a
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
+
 $(BIN)/icat-dispatcher: $(DISPATCHER_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
@@ -122,14 +127,13 @@ $(BIN)/integration-tests: $(INTEG_OBJS) $(BUILD)/lib/libicat.a
 # The served OpenAPI document: nginx/openapi.json with the error enum filled from errors.def, each
 # operation's security from its route (tools/gen openapi, which fails on an operation without a
 # route or a route without an operation) and the examples of nginx/openapi-examples/ (docs/openapi.md).
-ROUTE_TABLES := $(wildcard handlers/*/main.cpp)
-$(OPENAPI): nginx/openapi.json $(wildcard nginx/openapi-examples/v1.json) $(BIN)/icatctl tools/gen $(ROUTE_TABLES)
+$(OPENAPI): nginx/openapi.json $(wildcard nginx/openapi-examples/v1.json) $(BIN)/icatctl tools/gen $(BIN)/icat-gen
 	@mkdir -p $(@D)
 	$(BIN)/icatctl openapi nginx/openapi.json > $@.raw
 	tools/gen openapi v1 < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
 
 # The portal API's document (/api/openapi.json), made the same way.
-$(PORTAL_OPENAPI): nginx/openapi-portal.json $(wildcard nginx/openapi-examples/api.json) $(BIN)/icatctl tools/gen $(ROUTE_TABLES)
+$(PORTAL_OPENAPI): nginx/openapi-portal.json $(wildcard nginx/openapi-examples/api.json) $(BIN)/icatctl tools/gen $(BIN)/icat-gen
 	@mkdir -p $(@D)
 	$(BIN)/icatctl openapi nginx/openapi-portal.json > $@.raw
 	tools/gen openapi api < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
@@ -141,7 +145,8 @@ $(BUILD)/console/package-lock.json: console/package-lock.json
 	tools/install-deps console
 
 # Files generated from the sources that are committed: make gen writes them, make test checks them.
-gen:
+gen: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)/icat-gen
 	@tools/gen
 
 test: all

@@ -9,7 +9,10 @@ icat::Reply Constant(icat::Context&) { return icat::Reply::Json(200, R"({"status
 
 int main(int argc, char** argv) {
   static const std::vector<icat::Route> routes = {
-      {"GET", "/bench/fastcgi", icat::Access::kPublic, "", "", Constant},
+      {.method = "GET",
+       .pattern = "/bench/fastcgi",
+       .access = icat::Access::kPublic,
+       .handler = ICAT_HANDLER(Constant)},
   };
   return icat::ServeGroup("bench", routes, {}, argc, argv);
 }

@@ -138,7 +138,7 @@ Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
     metrics::Add(metrics::Metric::kReplyCacheHit);
     return std::move(*cached);
   }
-  Reply reply = route.handle(ctx);
+  Reply reply = route.handler.function(ctx);
   if (reply.status == 200) cache.Store(key, ctx.cache_generation, reply, ReplyBytes(reply));
   reply.headers.emplace_back("Cache-Status", !ctx.cache_generation ? "icat; fwd=bypass"
                                              : fresh_asked         ? "icat; fwd=request"
@@ -169,7 +169,7 @@ Reply RunHandler(const Route& route, Context& ctx, ReplyCache& cache, bool& in_t
         in_transaction = true;
         if (IsPortalAccess(route.access)) AuthorisePerson(route, ctx);
       }
-      Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : route.handle(ctx);
+      Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : route.handler.function(ctx);
       if (in_transaction) {
         ctx.db.Commit();
         in_transaction = false;
@@ -197,9 +197,9 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
   const QueryPairs query = request.QueryParameters();
   CheckTexts(request, query);
   CheckQueryNames(query, route);
-  if (route.has_body) CheckBody(ctx);
-  if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, route.scope);
-  if (route.access == Access::kRegistry) AuthenticateRegistry(ctx, route.scope);
+  if (route.json_body) CheckBody(ctx);
+  if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, NameOf(*route.scope));
+  if (route.access == Access::kRegistry) AuthenticateRegistry(ctx, NameOf(*route.scope));
   if (IsPortalAccess(route.access)) AuthenticatePortal(ctx);  // the role: AuthorisePerson, in RunHandler
   Reply reply = RunHandler(route, ctx, cache, in_transaction);
   // After the commit: a worker that reads the new generation must find the new data.
@@ -210,8 +210,7 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
 }
 
 std::string RouteName(const RouteMatch& match, const Request& request) {
-  return match.route ? std::string(match.route->method) + " " + std::string(match.route->pattern)
-                     : request.method + " (unrouted)";
+  return match.route ? RouteName(*match.route) : request.method + " (unrouted)";
 }
 
 }  // namespace
@@ -360,7 +359,7 @@ int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& 
 // "GET /v1/images" per route, in the table's order: the names of the per-route metrics.
 std::vector<std::string> RouteNames(const std::vector<Route>& routes) {
   std::vector<std::string> names;
-  for (const Route& r : routes) names.push_back(std::string(r.method) + " " + std::string(r.pattern));
+  for (const Route& r : routes) names.push_back(RouteName(r));
   return names;
 }
 

@@ -54,16 +54,17 @@ bool IsQueryList(std::string_view list) {
 
 void CheckRouteTable(const std::vector<Route>& routes) {
   for (const Route& route : routes) {
-    std::string name = std::string(route.method) + " " + std::string(route.pattern);
+    std::string name = RouteName(route);
+    if (!route.handler.function || route.handler.name.empty()) throw std::logic_error(name + " has no handler");
     if (route.access == Access::kPortal && route.method != "GET") {
       throw std::logic_error(name + " writes, so it needs Access::kPortalAdmin");
     }
     if (route.access == Access::kPortalSelf && !route.pattern.starts_with(kSelfPrefix)) {
       throw std::logic_error(name + " is Access::kPortalSelf, which only routes under /api/auth/ may be");
     }
-    if ((route.access == Access::kApiKey || route.access == Access::kRegistry) && !IsOneOf(route.scope, kScopes)) {
-      throw std::logic_error(name + " names no scope of vocabulary.hpp kScopes (\"" + std::string(route.scope) + "\")");
-    }
+    bool takes_key = route.access == Access::kApiKey || route.access == Access::kRegistry;
+    if (takes_key && !route.scope) throw std::logic_error(name + " takes an API key, so it names the scope it needs");
+    if (!takes_key && route.scope) throw std::logic_error(name + " names a scope but takes no API key");
     if (!IsQueryList(route.query)) {
       throw std::logic_error(name + " has a query list that is not names separated by single commas (\"" +
                              std::string(route.query) + "\")");
@@ -72,9 +73,22 @@ void CheckRouteTable(const std::vector<Route>& routes) {
       throw std::logic_error(name + " is Access::kRegistry, whose errors need the registry's shape (Route::refusal)");
     }
     bool key_in_path = route.pattern.find("{" + std::string(kKeyParam) + "}") != std::string_view::npos;
-    if (key_in_path && route.access != Access::kApiKey) throw std::logic_error(name + " has {key} but takes no API key");
+    if (key_in_path && route.access != Access::kApiKey)
+      throw std::logic_error(name + " has {key} but takes no API key");
   }
 }
+
+std::vector<std::string_view> QueryNames(const Route& route) {
+  std::vector<std::string_view> names;
+  for (std::string_view rest = route.query; !rest.empty();) {
+    size_t comma = rest.find(',');
+    names.push_back(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return names;
+}
+
+std::string RouteName(const Route& route) { return std::string(route.method) + " " + std::string(route.pattern); }
 
 std::vector<std::string> UnknownQueryParameters(const QueryPairs& parameters, std::string_view accepted) {
   auto is_accepted = [accepted](std::string_view name) {

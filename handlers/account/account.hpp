@@ -13,6 +13,9 @@
 
 namespace icat::account {
 
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+const std::vector<Route>& Routes();
+
 // ------------------------------------------------------------------ endpoints
 
 Reply ListApiKeys(Context& ctx);  // api_keys.cpp
@@ -54,7 +57,7 @@ std::optional<std::string> NextCursor(const Rows& rows, int limit);
 // The :id path parameter; 404 NOT_FOUND (with `what` in the message) when it is not a UUID.
 std::string PathId(const Context& ctx, std::string_view what);
 // A POST that takes no input (a ping, a new set-up token): no body, or an empty JSON object (so
-// clients that always send JSON work). Route.has_body is off, so an empty POST needs no
+// clients that always send JSON work). Route.json_body is off, so an empty POST needs no
 // Content-Type; a body that is sent must be `{}` (else 400 MALFORMED_JSON or VALIDATION_ERROR).
 void RequireNoInput(const Request& request);
 // A reply with a JSON body and, for secrets shown once, Cache-Control: no-store.

@@ -4,14 +4,5 @@
 #include "sessions.hpp"
 
 int main(int argc, char** argv) {
-  using icat::Access;
-  static const std::vector<icat::Route> routes = {
-      {"POST", "/api/auth/login", Access::kPublic, "", "", icat::auth::Login, true},
-      {"POST", "/api/auth/refresh", Access::kPublic, "", "", icat::auth::Refresh, true},
-      {"POST", "/api/auth/logout", Access::kPublic, "", "", icat::auth::Logout, true},
-      {"GET", "/api/auth/me", Access::kPortal, "", "", icat::auth::Me},
-      {"POST", "/api/auth/setup", Access::kPublic, "", "", icat::auth::Setup, true},
-      {"POST", "/api/auth/password", Access::kPortalSelf, "", "", icat::auth::ChangePassword, true},
-  };
-  return icat::ServeGroup("auth", routes, icat::auth::kStatements, argc, argv);
+  return icat::ServeGroup("auth", icat::auth::Routes(), icat::auth::kStatements, argc, argv);
 }

@@ -14,6 +14,9 @@
 
 namespace icat::auth {
 
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+const std::vector<Route>& Routes();
+
 // ------------------------------------------------------------------ endpoints
 
 Reply Login(Context& ctx);  // sessions.cpp

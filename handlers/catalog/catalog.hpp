@@ -10,6 +10,9 @@
 
 namespace icat::catalog {
 
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+const std::vector<Route>& Routes();
+
 Reply ListImages(Context& ctx);         // GET /v1/images (and its look-ups ?digest=, ?reference=)
 Reply GetImage(Context& ctx);           // GET /v1/images/{id}
 Reply ListImageVersions(Context& ctx);  // GET /v1/images/{id}/versions (versions.cpp)

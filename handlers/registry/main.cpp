@@ -4,12 +4,5 @@
 #include "registry.hpp"
 
 int main(int argc, char** argv) {
-  using icat::Access;
-  using namespace icat::registry;
-  static const std::vector<icat::Route> routes = {
-      {"GET", "/_registry/auth", Access::kRegistry, "pull", "", DecidePull, false, false, ErrorAsAuthDecision},
-      {"GET", "/v2/_catalog", Access::kRegistry, "pull", "n,last", ListRepositories, false, false, ErrorAsRegistry},
-      {"POST", "/_registry/events", Access::kPublic, "", "", ReceiveEvents},
-  };
-  return icat::ServeGroup("registry", routes, kStatements, argc, argv);
+  return icat::ServeGroup("registry", icat::registry::Routes(), icat::registry::kStatements, argc, argv);
 }

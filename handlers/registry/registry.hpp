@@ -8,9 +8,14 @@
 #include <string_view>
 
 #include "icat/errors.hpp"
+#include <vector>
+
 #include "icat/pipeline.hpp"
 
 namespace icat::registry {
+
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+const std::vector<Route>& Routes();
 
 Reply DecidePull(Context& ctx);        // GET /_registry/auth: nginx's auth_request of every /v2/ request
 Reply ListRepositories(Context& ctx);  // GET /v2/_catalog?n=&last=

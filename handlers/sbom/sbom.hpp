@@ -13,6 +13,9 @@
 
 namespace icat::sbom {
 
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+const std::vector<Route>& Routes();
+
 Reply GetImageSbom(Context& ctx);         // GET /v1/images/{id}/sbom?format=
 Reply GetImageVersionSbom(Context& ctx);  // GET /v1/images/{id}/versions/{versionId}/sbom?format=
 Reply GetVersionSpdx(Context& ctx);       // GET /api/docker-images/{imageId}/versions/{versionId}/sbom/spdx

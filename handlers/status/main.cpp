@@ -7,13 +7,10 @@
 #include "status.hpp"
 
 int main(int argc, char** argv) {
-  static const std::vector<icat::Route> routes = {
-      {"GET", "/api/status", icat::Access::kPublic, "", "", icat::status::GetStatus},
-  };
   // Checked here, at start, rather than at the first probe: the setting only this group reads.
   if (auto problem = icat::status::PoolAddressProblem(icat::TextSetting("ICAT_POOL_ADDRESS"))) {
     std::cerr << "icat-status: ICAT_POOL_ADDRESS " << *problem << "\n";
     return 2;
   }
-  return icat::ServeGroup("status", routes, icat::status::kStatements, argc, argv);
+  return icat::ServeGroup("status", icat::status::Routes(), icat::status::kStatements, argc, argv);
 }

@@ -9,6 +9,9 @@
 
 namespace icat::status {
 
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+const std::vector<Route>& Routes();
+
 Reply GetStatus(Context& ctx);
 
 struct Health {

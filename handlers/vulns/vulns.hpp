@@ -15,6 +15,9 @@
 
 namespace icat::vulns {
 
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+const std::vector<Route>& Routes();
+
 Reply ListImageVulnerabilities(Context& ctx);  // GET /v1/images/{id}/vulnerabilities
 Reply ListImageVersionVulnerabilities(Context& ctx);  // GET /v1/images/{id}/versions/{versionId}/vulnerabilities
 Reply ListVersionVulnerabilities(

@@ -2,6 +2,8 @@
 // (route, texts, body, authentication, role, transaction, handler, commit or rollback) and its
 // error mapping. A recording Db stands in at the seam the pipeline has (the transaction scope);
 // each test says which stage must answer and which later stages must not have run.
+#include "icat/pipeline.hpp"
+
 #include <boost/test/unit_test.hpp>
 #include <ctime>
 #include <functional>
@@ -12,12 +14,12 @@
 
 #include "icat/errors.hpp"
 #include "icat/jwt.hpp"
-#include "icat/pipeline.hpp"
 
 namespace {
 
 using icat::Access;
 using icat::Reply;
+using icat::Scope;
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
 // Rows of a result with the given text columns, as libpq would hand them over.
@@ -41,7 +43,7 @@ icat::Rows TextRows(const std::vector<std::string>& columns, const std::vector<s
 
 // One person per role, signed in with a token of that role (Token).
 std::string UserId(const std::string& role) {
-  return role == "admin" ? "aaaaaaaa-0000-4000-8000-000000000001"
+  return role == "admin"  ? "aaaaaaaa-0000-4000-8000-000000000001"
          : role == "user" ? "aaaaaaaa-0000-4000-8000-000000000002"
                           : "aaaaaaaa-0000-4000-8000-000000000003";
 }
@@ -84,12 +86,34 @@ Reply Handle(icat::Context& ctx) {
 
 const std::vector<icat::Route>& Routes() {
   static const std::vector<icat::Route> routes = {
-      {"GET", "/public", Access::kPublic, "", "", Handle},
-      {"POST", "/public", Access::kPublic, "", "", Handle, true},
-      {"GET", "/v1/things", Access::kApiKey, "read:catalog", "", Handle},
-      {"POST", "/v1/things", Access::kApiKey, "admission", "q", Handle, true},
-      {"GET", "/api/things", Access::kPortal, "", "q,limit", Handle},
-      {"POST", "/api/things", Access::kPortalAdmin, "", "", Handle, true},
+      {.method = "GET", .pattern = "/public", .access = Access::kPublic, .handler = ICAT_HANDLER(Handle)},
+      {.method = "POST",
+       .pattern = "/public",
+       .access = Access::kPublic,
+       .handler = ICAT_HANDLER(Handle),
+       .json_body = true},
+      {.method = "GET",
+       .pattern = "/v1/things",
+       .access = Access::kApiKey,
+       .scope = Scope::kReadCatalog,
+       .handler = ICAT_HANDLER(Handle)},
+      {.method = "POST",
+       .pattern = "/v1/things",
+       .access = Access::kApiKey,
+       .scope = Scope::kAdmission,
+       .query = "q",
+       .handler = ICAT_HANDLER(Handle),
+       .json_body = true},
+      {.method = "GET",
+       .pattern = "/api/things",
+       .access = Access::kPortal,
+       .query = "q,limit",
+       .handler = ICAT_HANDLER(Handle)},
+      {.method = "POST",
+       .pattern = "/api/things",
+       .access = Access::kPortalAdmin,
+       .handler = ICAT_HANDLER(Handle),
+       .json_body = true},
   };
   return routes;
 }
@@ -100,7 +124,8 @@ const std::string kTenantId = "11111111-2222-4333-8444-555555555555";
 std::string Token(const std::string& role) {
   long long now = std::time(nullptr);
   return icat::IssueAccessToken(
-      {UserId(role), kTenantId, "acme", role, now, now + 600, "jti-1", "bbbbbbbb-0000-4000-8000-000000000001"}, kSecret);
+      {UserId(role), kTenantId, "acme", role, now, now + 600, "jti-1", "bbbbbbbb-0000-4000-8000-000000000001"},
+      kSecret);
 }
 
 // One request through the pipeline; the Db it used is in `db`.
@@ -216,7 +241,7 @@ BOOST_AUTO_TEST_CASE(the_credential_is_checked_before_any_transaction_and_the_ro
   run.Send("POST", "/api/things", Json(), "{}");
   BOOST_TEST(run.reply.status == 401);
   run.Send("POST", "/api/things", {{"authorization", "Bearer not-a-token"}, {"x-tenant", "acme"}}, "{}");
-  BOOST_TEST(run.reply.status == 415);  // the body is judged before the token
+  BOOST_TEST(run.reply.status == 415);                                  // the body is judged before the token
   BOOST_TEST(run.db.calls == std::vector<std::string>(2, "rollback"));  // no scope was opened for either
   run.db.calls.clear();
   run.Send("POST", "/api/things", Portal("viewer"), "{}");
@@ -233,10 +258,8 @@ BOOST_AUTO_TEST_CASE(a_write_runs_in_the_tenants_transaction_which_commits_after
   Run run;
   run.Send("POST", "/api/things", Portal("admin"), "{}");
   BOOST_TEST(run.reply.status == 200);
-  BOOST_TEST(run.script.db_calls_at_run ==
-             (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person"}));
-  BOOST_TEST(run.db.calls ==
-             (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person", "commit"}));
+  BOOST_TEST(run.script.db_calls_at_run == (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person"}));
+  BOOST_TEST(run.db.calls == (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person", "commit"}));
 }
 
 BOOST_AUTO_TEST_CASE(a_failing_handler_rolls_back_and_never_commits) {
@@ -244,8 +267,7 @@ BOOST_AUTO_TEST_CASE(a_failing_handler_rolls_back_and_never_commits) {
   run.script.act = [](icat::Context&) -> Reply { throw icat::ApiError(icat::Error::kCONFLICT, "no"); };
   run.Send("POST", "/api/things", Portal("admin"), "{}");
   BOOST_TEST(run.reply.status == 409);
-  BOOST_TEST(run.db.calls ==
-             (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person", "rollback"}));
+  BOOST_TEST(run.db.calls == (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person", "rollback"}));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
@@ -333,9 +355,8 @@ BOOST_AUTO_TEST_CASE(a_serialization_failure_is_run_once_more_then_answered_503)
   once.Send("POST", "/api/things", Portal("admin"), "{}");
   BOOST_TEST(once.reply.status == 200);
   BOOST_TEST(once.script.runs == 2);
-  BOOST_TEST(once.db.calls == (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person",
-                                                        "rollback", "begin " + kTenantId,
-                                                        "run auth_current_person", "commit"}));
+  BOOST_TEST(once.db.calls == (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person", "rollback",
+                                                        "begin " + kTenantId, "run auth_current_person", "commit"}));
   Run always;
   always.script.act = [](icat::Context&) -> Reply { throw icat::DbError("deadlock detected", "40P01", false); };
   always.Send("POST", "/api/things", Portal("admin"), "{}");

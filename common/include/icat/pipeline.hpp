@@ -50,7 +50,7 @@ struct Context {
   const Config& config;
   Principal principal;
   std::vector<Header> reply_headers;  // added to whatever the handler returns (rate-limit headers, ...)
-  rapidjson::Document body;           // the parsed body of routes with has_body
+  rapidjson::Document body;           // the parsed body of routes with json_body
   std::optional<std::string> cache_generation;  // read with the API key; unset: use no cached values
   bool cached_data_changed = false;             // a handler changed cached data: bump after commit
   Trace trace;                                  // the caller's trace (traceparent) with this request's span

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "icat/http.hpp"
+#include "icat/vocabulary.hpp"
 
 namespace icat {
 
@@ -40,17 +41,28 @@ constexpr bool IsPortalAccess(Access access) {
   return access == Access::kPortal || access == Access::kPortalAdmin || access == Access::kPortalSelf;
 }
 
+// A route's handler and its name as written in handlers/<group>/ (docs/routes.md shows where it is):
+// ICAT_HANDLER(ListImages) makes both from one word, so the name cannot drift from the function.
+struct Handler {
+  Reply (*function)(Context&);
+  std::string_view name;
+};
+#define ICAT_HANDLER(function) \
+  ::icat::Handler { function, #function }
+
+// One row of a group's route table (handlers/<group>/routes.cpp), written with named fields. The
+// generator (tools/gen) reads these very rows, linked in, for docs/routes.md, nginx and OpenAPI.
 struct Route {
   std::string_view method;
   std::string_view pattern;  // literal segments and {name} placeholders
   Access access;
-  std::string_view scope;    // kApiKey: the scope needed
+  std::optional<Scope> scope;  // kApiKey and kRegistry: the scope needed
   // The query parameters the route reads, comma-separated ("q,limit,cursor"; "" for none). The
   // pipeline refuses any other name with 400 VALIDATION_ERROR before authentication, so a misspelt
   // or unsupported parameter (?version= on the latest SBOM) is never silently ignored.
   std::string_view query;
-  Reply (*handle)(Context&);
-  bool has_body = false;     // POST/PUT with a JSON body: 413, 415 and MALFORMED_JSON apply
+  Handler handler;
+  bool json_body = false;  // POST/PUT with a JSON body: 413, 415 and MALFORMED_JSON apply
   // kApiKey GET routes whose reply depends on nothing but the tenant, the URL and catalogue data:
   // their 200 replies are kept per worker until the catalogue changes (worker_cache.hpp).
   bool cached = false;
@@ -59,6 +71,12 @@ struct Route {
   // the API server shows its user. nullopt (a body it cannot answer) keeps the JSON error.
   std::optional<Reply> (*refusal)(const Context&, const ApiError&) = nullptr;
 };
+
+// The names of the query parameters a route reads, in its row's order.
+std::vector<std::string_view> QueryNames(const Route& route);
+
+// "GET /v1/images": a route's name in logs, metrics and errors about the table.
+std::string RouteName(const Route& route);
 
 // The path GET /api/status sends each pool to see that a worker accepts and answers (handlers/status/
 // pools.cpp). No route has it and nginx routes nothing under /-/; the pipeline answers it 204 at
@@ -76,8 +94,8 @@ struct RouteMatch {
 
 // Throws std::logic_error naming the first route that breaks a rule of the table itself: a
 // portal route that writes (any method but GET) must be kPortalAdmin, or kPortalSelf under /api/auth/;
-// an API-key route names a scope; only an API-key route has a {key} segment; a query list is names
-// separated by single commas.
+// an API-key or registry route names a scope and no other route does; only an API-key route has a
+// {key} segment; a query list is names separated by single commas; every route has a handler.
 void CheckRouteTable(const std::vector<Route>& routes);
 
 // The names of the query parameters (decoded, Request::QueryParameters) that `accepted` (a

@@ -14,8 +14,11 @@ inline constexpr std::array<std::string_view, 5> kSeverities = {"critical", "hig
 inline constexpr std::array<std::string_view, 5> kFixStates = {"fixed", "not-fixed", "wont-fix", "unknown",
                                                                "not-affected"};
 // What an API key may be allowed; `pull`: the registry's images of the tenant's licences (docs/registry.md).
+// A route names the one it needs as a Scope, whose name is kScopes at its index.
+enum class Scope { kReadCatalog, kReadSbom, kReadVulns, kAdmission, kPull };
 inline constexpr std::array<std::string_view, 5> kScopes = {"read:catalog", "read:sbom", "read:vulns", "admission",
                                                             "pull"};
+constexpr std::string_view NameOf(Scope scope) { return kScopes[static_cast<size_t>(scope)]; }
 // A portal user's role, most powerful first.
 inline constexpr std::array<std::string_view, 3> kRoles = {"admin", "user", "viewer"};
 // The outbox events a webhook can subscribe to.

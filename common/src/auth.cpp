@@ -1,5 +1,6 @@
-// API-key authentication: offline form check, Redis cache (Postgres when Redis is down),
-// state, scope, the per-key rate limit and the throttled last-used time.
+// Identify, authorise, rate limit: the credential's offline check, an API key's state from the Redis
+// cache (Postgres when Redis is down), its scope, the per-key rate limit and the throttled last-used
+// time; a portal caller's token and stored person; a registry publisher.
 #include "icat/auth.hpp"
 
 #include <strings.h>
@@ -8,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "icat/api_key.hpp"
@@ -47,7 +49,11 @@ constexpr std::string_view kLive = "key";
 constexpr std::string_view kRevoked = "revoked";
 constexpr std::string_view kUnknown = "unknown";
 constexpr int kUnknownCacheSeconds = 60;
+// The rate-limit window: a key's requests and an address's failed look-ups are counted per window of
+// this length (ICAT_RATE_LIMIT_PER_MINUTE, ICAT_KEY_FAILURE_LIMIT_PER_MINUTE), each count kept two.
 constexpr int kWindowSeconds = 60;
+// A key's last_used_at is written at most once in this long (kTouchKey's interval says the same).
+constexpr int kLastUsedEverySeconds = 60;
 // How often, at most, a worker asks Postgres for new revokes: the time a revoke whose tombstone
 // did not reach Redis takes to be in force everywhere.
 constexpr auto kRevokePollInterval = std::chrono::seconds(1);
@@ -190,10 +196,6 @@ std::string PresentedKey(const Request& request) {
   return in_path->second;
 }
 
-struct BasicCredential {
-  std::string user, password;
-};
-
 // Authorization: Basic base64(user ":" password) (RFC 7617); nullopt when absent or not that.
 std::optional<BasicCredential> BasicCredentialOf(const Request& request) {
   std::string authorization = request.Header("authorization");
@@ -205,41 +207,152 @@ std::optional<BasicCredential> BasicCredentialOf(const Request& request) {
   return BasicCredential{decoded->substr(0, colon), decoded->substr(colon + 1)};
 }
 
-// Adds the RateLimit headers; throws 429 past the limit. count is this window's count, or
-// nullopt when Redis could not count (the limit fails open then).
-void ApplyRateLimit(Context& ctx, std::optional<long long> count, long long now) {
-  int limit = ctx.config.rate_limit_per_minute;
-  if (limit == 0 || !count) return;
-  long long reset = kWindowSeconds - now % kWindowSeconds;
-  long long remaining = std::max(0LL, limit - *count);
-  ctx.reply_headers.emplace_back("RateLimit-Policy", std::to_string(limit) + ";w=" + std::to_string(kWindowSeconds));
-  ctx.reply_headers.emplace_back("RateLimit", "limit=" + std::to_string(limit) + ", remaining=" +
-                                                  std::to_string(remaining) + ", reset=" + std::to_string(reset));
-  if (*count > limit) {
-    ApiError error(Error::kRATE_LIMITED, "Rate limit of " + std::to_string(limit) +
-                                             " requests per minute exceeded for this API key.");
-    error.headers.emplace_back("Retry-After", std::to_string(reset));
-    metrics::Add(metrics::Metric::kRateLimited);
-    throw error;
-  }
-}
+// The seconds left in the rate-limit window of `now`: a 429's Retry-After.
+long long SecondsToWindowEnd(long long now) { return kWindowSeconds - now % kWindowSeconds; }
 
 // Failed look-ups (unknown, revoked or expired keys) of one client address in this minute.
 std::string FailureWindowKey(const Request& request, long long now) {
   return "icat:keyfail:" + request.client_ip + ":" + std::to_string(now / kWindowSeconds);
 }
 
-void CountFailure(Context& ctx, long long now) {
+void CountFailure(const Context& ctx, long long now) {
   std::string window = FailureWindowKey(ctx.request, now);
   (void)ctx.redis.Pipeline({{"INCR", window}, {"EXPIRE", window, std::to_string(2 * kWindowSeconds)}});
 }
 
 // A key that is not a live key: counted against the caller's address, then 401.
-[[noreturn]] void RefuseKey(Context& ctx, const KeyRecord& record, long long now) {
+[[noreturn]] void RefuseKey(const Context& ctx, const KeyRecord& record, long long now) {
   CountFailure(ctx, now);
   if (record.state == kRevoked) Unauthenticated("The API key has been revoked.");
   if (record.state == kLive) Unauthenticated("The API key has expired.");
   Unauthenticated("The API key is not valid.");
+}
+
+// What an API key's one Redis round trip read.
+struct CachedKey {
+  std::optional<KeyRecord> record;  // our signed entry for this key, still believed
+  long long failed_lookups = 0;     // the caller's address's, this window; without Redis none are counted
+  std::optional<std::string> cache_generation;
+  KeyUse use;
+  bool answered = false;  // Redis answered: a record read from Postgres is cached there
+};
+
+// The cached record, this window's count, whether this is the key's first use this minute, the
+// catalogue's cache generation and the failed look-ups of the caller's address: one round trip.
+CachedKey ReadCachedKey(const Context& ctx, const std::string& hash_hex, long long now) {
+  std::string window_key = "icat:rate:" + hash_hex.substr(0, 32) + ":" + std::to_string(now / kWindowSeconds);
+  auto replies = ctx.redis.Pipeline({{"GET", ApiKeyCacheKey(hash_hex)},
+                                     {"INCR", window_key},
+                                     {"EXPIRE", window_key, std::to_string(2 * kWindowSeconds)},
+                                     {"SET", "icat:lastused:" + hash_hex, "1", "EX",
+                                      std::to_string(kLastUsedEverySeconds), "NX"},
+                                     {"GET", std::string(kCacheGenerationKey)},
+                                     {"GET", FailureWindowKey(ctx.request, now)}});
+  CachedKey cached;
+  cached.use.at = now;
+  cached.use.last_used_due = true;  // without Redis, the UPDATE's own condition throttles
+  if (!replies) return cached;
+  cached.answered = true;
+  if ((*replies)[0].type == RedisReply::Type::kString) cached.record = Decode(ctx.config, hash_hex, (*replies)[0].text, now);
+  if ((*replies)[1].type == RedisReply::Type::kInteger) cached.use.requests_in_window = (*replies)[1].integer;
+  cached.use.last_used_due = !(*replies)[3].IsNil();
+  // Redis holds no generation (its first start, or it lost its data): one for the next request.
+  if ((*replies)[4].type == RedisReply::Type::kString)
+    cached.cache_generation = (*replies)[4].text;
+  else
+    StartCacheGeneration(ctx.redis);
+  if ((*replies)[5].type == RedisReply::Type::kString) cached.failed_lookups = std::atoll((*replies)[5].text.c_str());
+  return cached;
+}
+
+// The key's state as Postgres says it, unless the cache said it and Postgres heard of no revoke
+// since. Past the address's limit of failed look-ups only a key known live from the cache goes on:
+// no Postgres look-up (429).
+KeyRecord KnownRecord(const Context& ctx, const std::string& hash_hex, CachedKey& cached, long long now) {
+  std::optional<KeyRecord>& record = cached.record;
+  // Redis may hand back a live entry its tombstone never replaced: what Postgres says wins.
+  if (record && record->state == kLive && WorkerRevokes().Has(ctx.db, ctx.config, record->key_id)) {
+    record = KeyRecord{std::string(kRevoked)};
+  }
+  if (cached.failed_lookups >= ctx.config.key_failure_limit_per_minute && !(record && record->state == kLive)) {
+    ApiError error(Error::kRATE_LIMITED, "Too many failed API-key look-ups from this address; retry later.");
+    error.headers.emplace_back("Retry-After", std::to_string(SecondsToWindowEnd(now)));
+    metrics::Add(metrics::Metric::kKeyFailuresLimited);
+    throw error;
+  }
+  if (record) return std::move(*record);
+  KeyRecord looked_up = LookUpInPostgres(ctx.db, hash_hex);
+  if (cached.answered) {
+    int ttl = looked_up.state == kUnknown ? kUnknownCacheSeconds : ctx.config.key_cache_seconds;
+    (void)ctx.redis.Command({"SET", ApiKeyCacheKey(hash_hex), Encode(ctx.config, hash_hex, looked_up, now + ttl),
+                             "EX", std::to_string(ttl), "NX"});
+  }
+  return looked_up;
+}
+
+// An API key of the right form: a live key's tenant, id and scopes, or 401 (counted against the
+// caller's address), or 429.
+Identity IdentifyKey(const Credential& credential, const Context& ctx) {
+  std::string hash_hex = Sha256Hex(credential.api_key);
+  long long now = std::time(nullptr);
+  CachedKey cached = ReadCachedKey(ctx, hash_hex, now);
+  KeyRecord record = KnownRecord(ctx, hash_hex, cached, now);
+  if (record.state != kLive || (record.expires_epoch != 0 && record.expires_epoch <= now)) {
+    RefuseKey(ctx, record, now);
+  }
+  Identity identity{.cache_generation = std::move(cached.cache_generation), .key_use = cached.use};
+  identity.principal.tenant_id = std::move(record.tenant_id);
+  identity.principal.key_id = std::move(record.key_id);
+  identity.principal.key_prefix = credential.key_prefix;
+  identity.principal.scopes = std::move(record.scopes);
+  return identity;
+}
+
+// A registry publisher's name and password, looked up in Postgres each time, so a revoke holds at once.
+Identity IdentifyPublisher(const BasicCredential& publisher, const Context& ctx) {
+  Rows rows = ctx.db.Run(kLookupPublisher, {publisher.user, "\\x" + Sha256Hex(publisher.password)});
+  if (rows.empty()) {
+    CountFailure(ctx, std::time(nullptr));
+    Unauthenticated("The username and password are neither an API key nor a publisher's.");
+  }
+  Identity identity;
+  identity.principal.publisher = rows.Text(0, rows.Column("name"));
+  return identity;
+}
+
+// A key of the right form, with the part of it that may be shown (the portal lists it).
+Credential KeyCredential(std::string key, const Config& config) {
+  // A typo costs nothing (the checksum is checked offline), so it is not counted as a failed look-up.
+  if (!ApiKeyWellFormed(key, config.key_prefix)) Unauthenticated("The API key is not valid.");
+  std::string prefix = key.substr(0, kKeyListedPrefixChars);
+  return Credential{.api_key = std::move(key), .key_prefix = std::move(prefix)};
+}
+
+// A portal caller: X-Tenant and an access token (Bearer) of that tenant. No credential is 401 with the
+// challenge, so a client knows to send its person to sign in; a token without X-Tenant is a malformed
+// request (400 naming the header).
+Credential PortalCredential(const Request& request, const Config& config) {
+  std::string tenant = request.Header("x-tenant");
+  std::string authorization = request.Header("authorization");
+  if (authorization.size() <= 7 || strncasecmp(authorization.c_str(), "Bearer ", 7) != 0) {
+    Unauthenticated("Sign in: send Authorization: Bearer <access token> and X-Tenant.");
+  }
+  if (tenant.empty()) ThrowInvalid("X-Tenant", "header is required: the tenant's subdomain");
+  std::optional<AccessClaims> claims = VerifyAccessToken(authorization.substr(7), config.jwt_secret, std::time(nullptr));
+  tenant = Lower(tenant);
+  if (!claims) Unauthenticated("The access token is invalid or expired; sign in again.");
+  if (claims->tenant != tenant) Unauthenticated("The access token belongs to another tenant.");
+  return Credential{.token = std::move(claims)};
+}
+
+// A registry client: HTTP Basic, any username, the password an API key or a publisher's.
+Credential RegistryCredential(const Request& request, const Config& config) {
+  std::optional<BasicCredential> basic = BasicCredentialOf(request);
+  if (!basic) {
+    Unauthenticated("Sign in with a username (your tenant's name) and an API key with scope pull as the password.");
+  }
+  if (ApiKeyWellFormed(basic->password, config.key_prefix)) return KeyCredential(std::move(basic->password), config);
+  return Credential{.publisher = std::move(basic)};
 }
 }  // namespace
 
@@ -270,96 +383,58 @@ bool RevokeCommitRolledBack(const DbError& error) {
   return error.sqlstate.rfind("40", 0) == 0 || error.sqlstate.rfind("23", 0) == 0;
 }
 
-Principal AuthenticateApiKey(Context& ctx, std::string_view scope) {
-  std::string key = PresentedKey(ctx.request);
-  if (key.empty()) Unauthenticated("An API key is required: send Authorization: Bearer <key> or X-API-Key.");
-  return AuthenticateKey(ctx, key, scope);
-}
-
-Principal AuthenticateRegistry(Context& ctx, std::string_view scope) {
-  std::optional<BasicCredential> credential = BasicCredentialOf(ctx.request);
-  if (!credential) {
-    Unauthenticated("Sign in with a username (your tenant's name) and an API key with scope pull as the password.");
-  }
-  if (ApiKeyWellFormed(credential->password, ctx.config.key_prefix)) {
-    return AuthenticateKey(ctx, credential->password, scope);
-  }
-  // A publisher's password is no API key: one look-up in Postgres, so a revoke holds at once.
-  Rows rows = ctx.db.Run(kLookupPublisher, {credential->user, "\\x" + Sha256Hex(credential->password)});
-  if (rows.empty()) {
-    CountFailure(ctx, std::time(nullptr));
-    Unauthenticated("The username and password are neither an API key nor a publisher's.");
-  }
-  ctx.principal.publisher = rows.Text(0, rows.Column("name"));
-  return ctx.principal;
-}
-
-Principal AuthenticateKey(Context& ctx, const std::string& key, std::string_view scope) {
-  // A typo costs nothing (the checksum is checked offline), so it is not counted as a failed look-up.
-  if (!ApiKeyWellFormed(key, ctx.config.key_prefix)) Unauthenticated("The API key is not valid.");
-  // The part of a key that may be shown (the portal lists it): logs name the key by it.
-  ctx.principal.key_prefix = key.substr(0, kKeyListedPrefixChars);
-
-  std::string hash_hex = Sha256Hex(key);
-  std::string cache_key = ApiKeyCacheKey(hash_hex);
-  long long now = std::time(nullptr);
-  std::string window_key = "icat:rate:" + hash_hex.substr(0, 32) + ":" + std::to_string(now / kWindowSeconds);
-  // One round trip: the cached record, this window's count, whether this is the key's first use
-  // this minute (last_used_at is written at most once a minute), the catalogue generation and
-  // the failed look-ups of the caller's address.
-  auto replies = ctx.redis.Pipeline({{"GET", cache_key},
-                                     {"INCR", window_key},
-                                     {"EXPIRE", window_key, "120"},
-                                     {"SET", "icat:lastused:" + hash_hex, "1", "EX", "60", "NX"},
-                                     {"GET", std::string(kCacheGenerationKey)},
-                                     {"GET", FailureWindowKey(ctx.request, now)}});
-
-  std::optional<KeyRecord> record;
-  std::optional<long long> count;
-  bool first_use_this_minute = true;  // without Redis, the UPDATE's own condition throttles
-  long long failures = 0;             // without Redis nothing is counted: Postgres answers every look-up
-  if (replies) {
-    if ((*replies)[0].type == RedisReply::Type::kString) record = Decode(ctx.config, hash_hex, (*replies)[0].text, now);
-    if ((*replies)[1].type == RedisReply::Type::kInteger) count = (*replies)[1].integer;
-    first_use_this_minute = !(*replies)[3].IsNil();
-    if ((*replies)[4].type == RedisReply::Type::kString)
-      ctx.cache_generation = (*replies)[4].text;
-    else
-      StartCacheGeneration(ctx.redis);
-    if ((*replies)[5].type == RedisReply::Type::kString) failures = std::atoll((*replies)[5].text.c_str());
-  }
-  // Redis may hand back a live entry its tombstone never replaced: what Postgres says wins.
-  if (record && record->state == kLive && WorkerRevokes().Has(ctx.db, ctx.config, record->key_id)) {
-    record = KeyRecord{std::string(kRevoked)};
-  }
-  // Past the address's limit only a key known live from the cache goes on: no Postgres look-up.
-  if (failures >= ctx.config.key_failure_limit_per_minute && !(record && record->state == kLive)) {
-    ApiError error(Error::kRATE_LIMITED, "Too many failed API-key look-ups from this address; retry later.");
-    error.headers.emplace_back("Retry-After", std::to_string(kWindowSeconds - now % kWindowSeconds));
-    metrics::Add(metrics::Metric::kKeyFailuresLimited);
-    throw error;
-  }
-  if (!record) {
-    record = LookUpInPostgres(ctx.db, hash_hex);
-    if (replies) {
-      int ttl = record->state == kUnknown ? kUnknownCacheSeconds : ctx.config.key_cache_seconds;
-      (void)ctx.redis.Command(
-          {"SET", cache_key, Encode(ctx.config, hash_hex, *record, now + ttl), "EX", std::to_string(ttl), "NX"});
+Credential ReadCredential(Access access, const Request& request, const Config& config) {
+  switch (access) {
+    case Access::kPublic: return {};
+    case Access::kApiKey: {
+      std::string key = PresentedKey(request);
+      if (key.empty()) Unauthenticated("An API key is required: send Authorization: Bearer <key> or X-API-Key.");
+      return KeyCredential(std::move(key), config);
     }
+    case Access::kRegistry: return RegistryCredential(request, config);
+    case Access::kPortal:
+    case Access::kPortalAdmin:
+    case Access::kPortalSelf: return PortalCredential(request, config);
   }
-  if (record->state != kLive || (record->expires_epoch != 0 && record->expires_epoch <= now)) {
-    RefuseKey(ctx, *record, now);
+  throw std::logic_error("an Access without a credential");
+}
+
+Identity Identify(const Credential& credential, const Context& ctx) {
+  if (!credential.api_key.empty()) return IdentifyKey(credential, ctx);
+  if (credential.publisher) return IdentifyPublisher(*credential.publisher, ctx);
+  Identity identity;
+  if (credential.token) {
+    identity.principal.tenant_id = credential.token->tenant_id;
+    identity.principal.user_id = credential.token->user_id;
+    identity.principal.role = credential.token->role;
+    identity.principal.session_id = credential.token->session_id;
   }
-  // Known from here on, so refusals below are logged against the tenant and key.
-  ctx.principal.tenant_id = record->tenant_id;
-  ctx.principal.key_id = record->key_id;
-  ctx.principal.scopes = record->scopes;
-  ctx.principal.touch_key = first_use_this_minute;
+  return identity;
+}
 
-  RequireScope(ctx.principal, scope);
-  ApplyRateLimit(ctx, count, now);
+void Authorise(const Route& route, const Principal& principal) {
+  if (route.scope && principal.publisher.empty()) RequireScope(principal, NameOf(*route.scope));
+  if (route.access == Access::kPortalAdmin && principal.role != "admin") {
+    throw ApiError(Error::kFORBIDDEN, "This needs the admin role; yours is " + principal.role + ".");
+  }
+}
 
-  return ctx.principal;
+RateLimit LimitRate(const Config& config, const KeyUse& use) {
+  int limit = config.rate_limit_per_minute;
+  if (limit == 0 || !use.requests_in_window) return {};
+  long long reset = SecondsToWindowEnd(use.at);
+  long long remaining = std::max(0LL, limit - *use.requests_in_window);
+  RateLimit verdict;
+  verdict.headers.emplace_back("RateLimit-Policy", std::to_string(limit) + ";w=" + std::to_string(kWindowSeconds));
+  verdict.headers.emplace_back("RateLimit", "limit=" + std::to_string(limit) + ", remaining=" +
+                                                std::to_string(remaining) + ", reset=" + std::to_string(reset));
+  if (*use.requests_in_window > limit) {
+    verdict.refusal.emplace(Error::kRATE_LIMITED,
+                            "Rate limit of " + std::to_string(limit) + " requests per minute exceeded for this API key.");
+    verdict.refusal->headers.emplace_back("Retry-After", std::to_string(reset));
+    metrics::Add(metrics::Metric::kRateLimited);
+  }
+  return verdict;
 }
 
 void TouchApiKey(Db& db, const KeyTouch& touch) {
@@ -375,33 +450,12 @@ void TouchApiKey(Db& db, const KeyTouch& touch) {
   }
 }
 
-Principal AuthenticatePortal(Context& ctx) {
-  std::string tenant = ctx.request.Header("x-tenant");
-  std::string authorization = ctx.request.Header("authorization");
-  // No credential is 401 with the challenge, so a client knows to send its person to sign in;
-  // a token without X-Tenant is a malformed request (400 naming the header).
-  if (authorization.size() <= 7 || strncasecmp(authorization.c_str(), "Bearer ", 7) != 0) {
-    Unauthenticated("Sign in: send Authorization: Bearer <access token> and X-Tenant.");
-  }
-  if (tenant.empty()) ThrowInvalid("X-Tenant", "header is required: the tenant's subdomain");
-  std::optional<AccessClaims> claims = VerifyAccessToken(authorization.substr(7), ctx.config.jwt_secret, std::time(nullptr));
-  tenant = Lower(tenant);
-  if (!claims) Unauthenticated("The access token is invalid or expired; sign in again.");
-  if (claims->tenant != tenant) Unauthenticated("The access token belongs to another tenant.");
-  ctx.principal.tenant_id = claims->tenant_id;
-  ctx.principal.user_id = claims->user_id;
-  ctx.principal.role = claims->role;
-  ctx.principal.session_id = claims->session_id;
-  return ctx.principal;
-}
-
-void LoadCurrentPerson(Context& ctx) {
+StoredPerson CurrentPerson(Db& db, const Principal& principal) {
   constexpr const char* kGone = "This account no longer exists or is disabled; sign in again.";
-  if (!IsUuid(ctx.principal.user_id) || !IsUuid(ctx.principal.session_id)) Unauthenticated(kGone);
-  Rows rows = ctx.db.Run(kCurrentPerson, {ctx.principal.tenant_id, ctx.principal.user_id, ctx.principal.session_id});
+  if (!IsUuid(principal.user_id) || !IsUuid(principal.session_id)) Unauthenticated(kGone);
+  Rows rows = db.Run(kCurrentPerson, {principal.tenant_id, principal.user_id, principal.session_id});
   if (rows.empty()) Unauthenticated(kGone);
-  ctx.principal.role = rows.Text(0, rows.Column("role"));
-  ctx.principal.email = rows.Text(0, rows.Column("email"));
+  return {std::string(rows.Text(0, rows.Column("role"))), std::string(rows.Text(0, rows.Column("email")))};
 }
 
 void RequireScope(const Principal& principal, std::string_view scope) {
@@ -409,12 +463,6 @@ void RequireScope(const Principal& principal, std::string_view scope) {
   ApiError error(Error::kINSUFFICIENT_SCOPE, "This endpoint needs an API key with scope " + std::string(scope) + ".");
   error.headers.emplace_back("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"" + std::string(scope) + "\"");
   throw error;
-}
-
-void RequireAdmin(const Context& ctx) {
-  if (ctx.principal.role != "admin") {
-    throw ApiError(Error::kFORBIDDEN, "This needs the admin role; yours is " + ctx.principal.role + ".");
-  }
 }
 
 }  // namespace icat

@@ -1,4 +1,4 @@
-// The request pipeline and the FastCGI worker loop that feeds it.
+// The request pipeline (its phases: pipeline.hpp) and the FastCGI worker loop that feeds it.
 #include "icat/pipeline.hpp"
 
 #include <fcgiapp.h>
@@ -27,9 +27,8 @@ namespace icat {
 
 namespace {
 
-void CheckBody(Context& ctx) {
-  const Request& request = ctx.request;
-  const Config& config = ctx.config;
+// A route's JSON body: 413 past the limit, 415 of another type, 400 MALFORMED_JSON.
+rapidjson::Document ParsedBody(const Request& request, const Config& config) {
   if (request.content_length > config.max_body_bytes) {
     throw ApiError(Error::kPAYLOAD_TOO_LARGE,
                    "The request body is larger than " + std::to_string(config.max_body_bytes) + " bytes.");
@@ -37,7 +36,7 @@ void CheckBody(Context& ctx) {
   if (!IsJsonMediaType(request.Header("content-type"))) {
     throw ApiError(Error::kUNSUPPORTED_MEDIA_TYPE, "The request body must be sent as Content-Type: application/json.");
   }
-  ctx.body = ParseJson(request.body);  // MALFORMED_JSON before any handler sees it
+  return ParseJson(request.body);  // MALFORMED_JSON before any handler sees it
 }
 
 // "x-tenant" -> "X-Tenant", as clients write header names.
@@ -147,87 +146,133 @@ Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
   return reply;
 }
 
-// A portal request acts as the person is now, not as the token says: the role it needs is the stored
-// one, checked in the request's own scope.
-void AuthorisePerson(const Route& route, Context& ctx) {
-  LoadCurrentPerson(ctx);
-  if (route.access == Access::kPortalAdmin) RequireAdmin(ctx);
+// The route, or 404 (no such path) or 405 (another method, with Allow).
+const Route& RouteOf(const RouteMatch& match) {
+  if (match.route) return *match.route;
+  if (match.allowed_methods.empty()) throw ApiError(Error::kNOT_FOUND, "No such path.");
+  ApiError error(Error::kMETHOD_NOT_ALLOWED, "Use " + Join(match.allowed_methods, " or ") + " on this path.");
+  error.headers.emplace_back("Allow", Join(match.allowed_methods, ", "));
+  throw error;
 }
 
-// The handler, in the tenant's transaction when there is a tenant. A serialization failure or a
-// deadlock rolled all of it back, so it runs once more before the failure is answered (sqlstates.def).
-Reply RunHandler(const Route& route, Context& ctx, ReplyCache& cache, bool& in_transaction) {
-  ctx.handler_ran = true;
+// The request judged on its own, before anyone is identified: the route (404/405), its texts and
+// query names (400), a JSON body's size, type and syntax (413/415/400). The path's parameters and
+// the body go where the handler reads them.
+const Route& Admit(RouteMatch& match, Request& request, Context& ctx) {
+  const Route& route = RouteOf(match);
+  request.path_params = std::move(match.path_params);
+  const QueryPairs query = request.QueryParameters();
+  CheckTexts(request, query);
+  CheckQueryNames(query, route);
+  if (route.json_body) ctx.body = ParsedBody(request, ctx.config);
+  return route;
+}
+
+// The tenant's scope for the handler (row-level security reads it), as the route declares. A portal
+// request acts as the person is now, not as the token says: read in that scope, the stored person's
+// role is the one authorised.
+void OpenTenantScope(const Route& route, Context& ctx) {
+  if (TransactionOf(route) == Transaction::kRead)
+    ctx.db.ReadAsTenant(ctx.principal.tenant_id);
+  else
+    ctx.db.BeginForTenant(ctx.principal.tenant_id);
+  if (!IsPortalAccess(route.access)) return;
+  StoredPerson person = CurrentPerson(ctx.db, ctx.principal);
+  ctx.principal.role = std::move(person.role);
+  ctx.principal.email = std::move(person.email);
+  Authorise(route, ctx.principal);
+}
+
+// Phase 4: the handler in the tenant's scope when the caller has a tenant, committed after it. A
+// serialization failure or a deadlock rolled all of it back, so it runs once more before the failure
+// is answered (sqlstates.def).
+Reply RunHandler(const Route& route, Context& ctx, ReplyCache& cache) {
+  // Judged before the handler runs: a public route's handler may set a tenant for a scope of its own.
+  const bool scoped = !ctx.principal.tenant_id.empty();
   for (int attempt = 1;; ++attempt) {
     try {
-      if (!ctx.principal.tenant_id.empty()) {
-        // GET routes write nothing: they need no BEGIN and COMMIT.
-        if (route.method == "GET")
-          ctx.db.ReadAsTenant(ctx.principal.tenant_id);
-        else
-          ctx.db.BeginForTenant(ctx.principal.tenant_id);
-        in_transaction = true;
-        if (IsPortalAccess(route.access)) AuthorisePerson(route, ctx);
-      }
+      if (scoped) OpenTenantScope(route, ctx);
       Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : route.handler.function(ctx);
-      if (in_transaction) {
-        ctx.db.Commit();
-        in_transaction = false;
-      }
+      if (scoped) ctx.db.Commit();
       return reply;
     } catch (const DbError& e) {
       if (attempt > 1 || !IsRetryableSqlState(e.sqlstate)) throw;
       LogWarn("rid=" + ctx.request.request_id + " postgres: " + e.sqlstate + " " + e.what() + "; running it again");
       ctx.db.Rollback();
-      in_transaction = false;
     }
   }
 }
 
-// Runs the matched route from its checks to its handler; throws ApiError for every refusal.
-Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& cache, bool& in_transaction) {
-  if (!match.route) {
-    if (match.allowed_methods.empty()) throw ApiError(Error::kNOT_FOUND, "No such path.");
-    ApiError error(Error::kMETHOD_NOT_ALLOWED, "Use " + Join(match.allowed_methods, " or ") + " on this path.");
-    error.headers.emplace_back("Allow", Join(match.allowed_methods, ", "));
-    throw error;
+// What the phases returned that the end of the request reads whichever phase refused: each is set
+// from its phase's value as the phase returns.
+struct Passed {
+  std::string key_prefix;                  // 1. identify: the key presented, by the part logs may name
+  KeyUse key_use;                          // 1. identify
+  std::vector<Header> rate_limit_headers;  // 3. rate limit: on every reply from then on, a 429 too
+  bool handler_reached = false;            // 4. begun: every check before it passed
+};
+
+// Phase 5, the after-effects, each on its own. After a commit that changed cached data, a new cache
+// generation, now: before the reply, so that a worker that reads the new generation finds the new
+// data and whoever reads after this reply is not answered from the old. An API key's due last-used
+// mark, for the worker to write once the reply is out: a read answered from the caches needs no
+// Postgres, and must not wait for it.
+std::optional<KeyTouch> AfterEffects(const Context& ctx, const Passed& passed, bool committed) {
+  if (committed && ctx.cached_data_changed && !BumpCacheGeneration(ctx.redis)) {
+    LogWarn("rid=" + ctx.request.request_id + " redis: cannot bump the cache generation; cached values age out");
   }
-  const Route& route = *match.route;
-  request.path_params = std::move(match.path_params);
-  const QueryPairs query = request.QueryParameters();
-  CheckTexts(request, query);
-  CheckQueryNames(query, route);
-  if (route.json_body) CheckBody(ctx);
-  if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, NameOf(*route.scope));
-  if (route.access == Access::kRegistry) AuthenticateRegistry(ctx, NameOf(*route.scope));
-  if (IsPortalAccess(route.access)) AuthenticatePortal(ctx);  // the role: AuthorisePerson, in RunHandler
-  Reply reply = RunHandler(route, ctx, cache, in_transaction);
-  // After the commit: a worker that reads the new generation must find the new data.
-  if (ctx.cached_data_changed && !BumpCacheGeneration(ctx.redis)) {
-    LogWarn("rid=" + request.request_id + " redis: cannot bump the cache generation; cached values age out");
-  }
-  return reply;
+  if (!passed.handler_reached || !passed.key_use.last_used_due) return std::nullopt;
+  return KeyTouch{ctx.principal.tenant_id, ctx.principal.key_id, ctx.principal.key_prefix, ctx.request.request_id};
 }
 
 std::string RouteName(const RouteMatch& match, const Request& request) {
   return match.route ? RouteName(*match.route) : request.method + " (unrouted)";
 }
 
+// The request's one log line.
+void LogRequest(const RouteMatch& match, const Context& ctx, std::string_view group, std::string_view key_prefix,
+                const Reply& reply, std::optional<Error> error, double ms) {
+  char millis[32];
+  std::snprintf(millis, sizeof millis, "%.1f", ms);
+  auto or_dash = [](std::string_view value) { return value.empty() ? std::string("-") : std::string(value); };
+  LogInfo("rid=" + ctx.request.request_id + " trace=" + ctx.trace.trace_id + " span=" + ctx.trace.span_id +
+          " group=" + std::string(group) + " tenant=" + or_dash(ctx.principal.tenant_id) + " key=" +
+          or_dash(key_prefix) + " user=" + or_dash(ctx.principal.user_id) + " route=\"" +
+          RouteName(match, ctx.request) + "\" status=" + std::to_string(reply.status) +
+          " error=" + (error ? std::string(Describe(*error).name) : "-") + " ms=" + millis);
+}
+
 }  // namespace
 
-Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, ReplyCache& cache,
-                    const Config& config, std::string_view group, std::optional<KeyTouch>& touch_after_reply) {
-  if (request.path == kPoolProbePath) return Reply{204, {}, {}};
+Handled HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, ReplyCache& cache,
+                      const Config& config, std::string_view group) {
+  if (request.path == kPoolProbePath) return {Reply{204, {}, {}}};
   db.StartBudget();
-  if (request.path == kPoolReadyPath) return Reply{db.Ping() ? 204 : 503, {}, {}};
+  if (request.path == kPoolReadyPath) return {Reply{db.Ping() ? 204 : 503, {}, {}}};
   auto started = std::chrono::steady_clock::now();
   RouteMatch match = MatchRoute(routes, request.method, request.path);
-  Context ctx{request, db, redis, config, {}, {}, {}, {}, false, ContinueTrace(request.Header("traceparent"))};
-  bool in_transaction = false;
+  Context ctx{request, db, redis, config, {}, {}, {}, false, ContinueTrace(request.Header("traceparent"))};
+  Passed passed;
   Reply reply;
   std::optional<Error> error;
   try {
-    reply = Dispatch(match, request, ctx, cache, in_transaction);
+    const Route& route = Admit(match, request, ctx);
+    // 1. identify: the credential checked offline, then looked up
+    Credential credential = ReadCredential(route.access, request, config);
+    passed.key_prefix = credential.key_prefix;
+    Identity identity = Identify(credential, ctx);
+    ctx.principal = std::move(identity.principal);
+    ctx.cache_generation = std::move(identity.cache_generation);
+    passed.key_use = identity.key_use;
+    // 2. authorise; a portal caller's role is the stored person's, in phase 4
+    if (!IsPortalAccess(route.access)) Authorise(route, ctx.principal);
+    // 3. rate limit
+    RateLimit limit = LimitRate(config, passed.key_use);
+    passed.rate_limit_headers = std::move(limit.headers);
+    if (limit.refusal) throw *limit.refusal;
+    // 4. the handler
+    passed.handler_reached = true;
+    reply = RunHandler(route, ctx, cache);
   } catch (const ApiError& e) {
     error = e.error();
     reply = RefusalOrErrorReply(e, match.route, ctx);
@@ -242,27 +287,16 @@ Reply HandleRequest(const std::vector<Route>& routes, Request request, Db& db, R
     reply = RefusalOrErrorReply(ApiError(Error::kINTERNAL_ERROR), match.route, ctx);
   }
   // After a failure nothing of the request may stay open, whatever a handler began itself.
-  if (in_transaction || error) db.Rollback();
+  if (error) db.Rollback();
   if (error == Error::kFORBIDDEN && !ctx.principal.tenant_id.empty()) AuditRoleDenial(ctx);
-  // Not before the reply: a read answered from the caches needs no Postgres, and must not wait for it.
-  if (ctx.handler_ran && ctx.principal.touch_key) {
-    touch_after_reply = KeyTouch{ctx.principal.tenant_id, ctx.principal.key_id, ctx.principal.key_prefix,
-                                 request.request_id};
-  }
-  reply.headers.insert(reply.headers.end(), ctx.reply_headers.begin(), ctx.reply_headers.end());
+  std::optional<KeyTouch> key_touch = AfterEffects(ctx, passed, !error);  // 5. after-effects
+  reply.headers.insert(reply.headers.end(), passed.rate_limit_headers.begin(), passed.rate_limit_headers.end());
 
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   metrics::CountRequest(match.route ? static_cast<size_t>(match.route - routes.data()) : metrics::kUnrouted,
                         reply.status, ms / 1000);
-  char millis[32];
-  std::snprintf(millis, sizeof millis, "%.1f", ms);
-  auto or_dash = [](const std::string& value) { return value.empty() ? std::string("-") : value; };
-  LogInfo("rid=" + request.request_id + " trace=" + ctx.trace.trace_id + " span=" + ctx.trace.span_id + " group=" +
-          std::string(group) + " tenant=" + or_dash(ctx.principal.tenant_id) + " key=" +
-          or_dash(ctx.principal.key_prefix) + " user=" + or_dash(ctx.principal.user_id) + " route=\"" +
-          RouteName(match, request) + "\" status=" + std::to_string(reply.status) +
-          " error=" + (error ? std::string(Describe(*error).name) : "-") + " ms=" + millis);
-  return reply;
+  LogRequest(match, ctx, group, passed.key_prefix, reply, error, ms);
+  return {std::move(reply), std::move(key_touch)};
 }
 
 namespace {
@@ -346,11 +380,10 @@ int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& 
       LogError(std::string("accept failed: ") + std::strerror(errno));
       return 1;
     }
-    Request request = ReadRequest(fcgi, config.max_body_bytes);
-    std::optional<KeyTouch> touch;
-    WriteReply(fcgi, HandleRequest(routes, std::move(request), db, redis, cache, config, group, touch));
+    Handled handled = HandleRequest(routes, ReadRequest(fcgi, config.max_body_bytes), db, redis, cache, config, group);
+    WriteReply(fcgi, handled.reply);
     FCGX_Finish_r(&fcgi);
-    if (touch) TouchApiKey(db, *touch);
+    if (handled.key_touch) TouchApiKey(db, *handled.key_touch);  // phase 5's, once the reply is out
     metrics::SetBusy(false);
   }
   return 0;

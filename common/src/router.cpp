@@ -72,6 +72,12 @@ void CheckRouteTable(const std::vector<Route>& routes) {
     if (route.access == Access::kRegistry && !route.refusal) {
       throw std::logic_error(name + " is Access::kRegistry, whose errors need the registry's shape (Route::refusal)");
     }
+    if (route.method != "GET" && route.transaction == Transaction::kRead) {
+      throw std::logic_error(name + " writes, so it cannot declare Transaction::kRead");
+    }
+    if (route.access == Access::kPublic && route.transaction != Transaction::kByMethod) {
+      throw std::logic_error(name + " is public: its handler opens what it needs, so it declares no transaction");
+    }
     bool key_in_path = route.pattern.find("{" + std::string(kKeyParam) + "}") != std::string_view::npos;
     if (key_in_path && route.access != Access::kApiKey)
       throw std::logic_error(name + " has {key} but takes no API key");
@@ -86,6 +92,11 @@ std::vector<std::string_view> QueryNames(const Route& route) {
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
   }
   return names;
+}
+
+Transaction TransactionOf(const Route& route) {
+  if (route.transaction != Transaction::kByMethod) return route.transaction;
+  return route.method == "GET" ? Transaction::kRead : Transaction::kWrite;
 }
 
 std::string RouteName(const Route& route) { return std::string(route.method) + " " + std::string(route.pattern); }

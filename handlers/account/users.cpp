@@ -185,7 +185,7 @@ Reply CreateUser(Context& ctx) {
 // PUT /api/users/:id {"role"?, "disabled"?}   (portal; admin)
 //   200 the user. Disabling ends every session of the user (refresh tokens revoked; an access token
 //       already issued is refused from its next request, as is a demoted admin's on admin routes: the
-//       pipeline reads the person as stored, LoadCurrentPerson); enabling again keeps the password
+//       pipeline reads the person as stored, CurrentPerson); enabling again keeps the password
 //   400 VALIDATION_ERROR (role, disabled, neither given, unknown fields); 401; 403; 415; MALFORMED_JSON
 //   404 NOT_FOUND: unknown, malformed or another tenant's id
 //   409 CONFLICT: the change would leave the tenant without an active admin

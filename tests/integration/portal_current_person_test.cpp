@@ -1,5 +1,5 @@
 // A person deleted, disabled or demoted is refused on their very next request (issue 25): an access
-// token lives 15 minutes, but every portal request reads the person as stored now (LoadCurrentPerson
+// token lives 15 minutes, but every portal request reads the person as stored now (CurrentPerson
 // in common/src/auth.cpp). What they created stays, and the audit log names them by id and email.
 #include <boost/test/unit_test.hpp>
 #include <regex>

@@ -1,6 +1,6 @@
-// The request pipeline (HandleRequest) without Postgres or Redis: its stages in their order
-// (route, texts, body, authentication, role, transaction, handler, commit or rollback) and its
-// error mapping. A recording Db stands in at the seam the pipeline has (the transaction scope);
+// The request pipeline (HandleRequest) without Postgres or Redis: its checks and phases in their
+// order (route, texts, body; identify, authorise, rate limit, the handler in its transaction mode,
+// commit or rollback, after-effects) and its error mapping. A recording Db stands in at the seam the pipeline has (the transaction scope);
 // each test says which stage must answer and which later stages must not have run.
 #include "icat/pipeline.hpp"
 
@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "icat/api_key.hpp"
+#include "icat/auth.hpp"
 #include "icat/errors.hpp"
 #include "icat/jwt.hpp"
 
@@ -50,12 +52,18 @@ std::string UserId(const std::string& role) {
 
 // Records the transaction scope the pipeline opens and ends, and the statements it runs. The
 // signed-in person's look-up answers from `people` (user id -> stored role; each person has their
-// token's role unless a test changes it, or erases them); any other statement would fail (no Postgres).
+// token's role unless a test changes it, or erases them), an API key's from `api_key` (any key: the
+// row, or none); any other statement would fail (no Postgres).
 class RecordingDb : public icat::Db {
  public:
   RecordingDb() : icat::Db("host=/nonexistent-icat-unit-test dbname=none connect_timeout=1", {}) {}
   icat::Rows Run(const icat::Statement& statement, const std::vector<icat::Param>& params) override {
     calls.push_back("run " + std::string(statement.name));
+    if (statement.name == "auth_lookup_key") {
+      std::vector<std::vector<std::string>> rows;
+      if (api_key) rows.push_back(*api_key);
+      return TextRows({"key_id", "tenant_id", "scopes", "expires_at", "revoked"}, rows);
+    }
     if (statement.name.rfind("auth_current_person", 0) != 0) return icat::Db::Run(statement, params);
     auto person = people.find(params.at(1).value().value_or(""));
     if (person == people.end()) return TextRows({"role", "email"}, {});
@@ -68,6 +76,7 @@ class RecordingDb : public icat::Db {
   std::vector<std::string> calls;
   std::map<std::string, std::string> people = {
       {UserId("admin"), "admin"}, {UserId("user"), "user"}, {UserId("viewer"), "viewer"}};
+  std::optional<std::vector<std::string>> api_key;  // key_id, tenant_id, scopes, expires_at, revoked
 };
 
 // What the handlers of the test routes saw, and what they do.
@@ -114,6 +123,11 @@ const std::vector<icat::Route>& Routes() {
        .access = Access::kPortalAdmin,
        .handler = ICAT_HANDLER(Handle),
        .json_body = true},
+      {.method = "GET",
+       .pattern = "/api/snapshot",
+       .access = Access::kPortal,
+       .handler = ICAT_HANDLER(Handle),
+       .transaction = icat::Transaction::kWrite},
   };
   return routes;
 }
@@ -133,6 +147,7 @@ struct Run {
   Script script;
   RecordingDb db;
   Reply reply;
+  std::optional<icat::KeyTouch> key_touch;  // what the worker writes after the reply
 
   Reply Send(std::string method, std::string path, Headers headers = {}, std::string body = "",
              std::string query = "") {
@@ -140,6 +155,7 @@ struct Run {
     config.max_body_bytes = 1024;
     config.jwt_secret = kSecret;
     config.key_prefix = "icat";
+    config.key_failure_limit_per_minute = 10;
     icat::Redis redis(icat::RedisEndpoint{}, 10);
     icat::ReplyCache cache(0, 0);
     icat::Request request;
@@ -151,8 +167,9 @@ struct Run {
     request.content_length = static_cast<long>(body.size());
     request.body = std::move(body);
     ::script = &this->script;
-    std::optional<icat::KeyTouch> touch;
-    reply = icat::HandleRequest(Routes(), std::move(request), db, redis, cache, config, "unit", touch);
+    icat::Handled handled = icat::HandleRequest(Routes(), std::move(request), db, redis, cache, config, "unit");
+    reply = std::move(handled.reply);
+    key_touch = std::move(handled.key_touch);
     ::script = nullptr;
     return reply;
   }
@@ -396,6 +413,129 @@ BOOST_AUTO_TEST_CASE(the_ready_probe_is_503_while_postgres_cannot_be_reached) {
   run.Send("GET", std::string(icat::kPoolReadyPath));
   BOOST_TEST(run.reply.status == 503);
   BOOST_TEST(run.script.runs == 0);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// The route's transaction mode (Route::transaction): by default a GET reads and any other method
+// writes; a route may declare a transaction for a read.
+BOOST_AUTO_TEST_SUITE(pipeline_transaction_mode)
+
+BOOST_AUTO_TEST_CASE(a_get_runs_in_a_read_scope_unless_its_route_declares_a_transaction) {
+  Run run;
+  run.Send("GET", "/api/things", Portal("viewer"));
+  BOOST_TEST(run.reply.status == 200);
+  BOOST_TEST(run.db.calls == (std::vector<std::string>{"read " + kTenantId, "run auth_current_person", "commit"}));
+  run.db.calls.clear();
+  run.Send("GET", "/api/snapshot", Portal("viewer"));
+  BOOST_TEST(run.reply.status == 200);
+  BOOST_TEST(run.db.calls == (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person", "commit"}));
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// An API key through identify, authorise and the after-effects. Without Redis (as here) every key is
+// looked up in Postgres and nothing is counted, so its last-used mark is always due.
+BOOST_AUTO_TEST_SUITE(pipeline_api_key)
+
+const std::string kKeyId = "cccccccc-0000-4000-8000-000000000001";
+
+BOOST_AUTO_TEST_CASE(a_live_key_with_the_scope_is_served_and_its_last_used_mark_left_for_after_the_reply) {
+  Run run;
+  const std::string key = icat::GenerateApiKey("icat").secret;
+  run.db.api_key = {kKeyId, kTenantId, "{read:sbom,read:catalog}", "0", "f"};
+  run.Send("GET", "/v1/things", {{"authorization", "Bearer " + key}});
+  BOOST_TEST(run.reply.status == 200);
+  BOOST_TEST(run.db.calls == (std::vector<std::string>{"run auth_lookup_key", "read " + kTenantId, "commit"}));
+  BOOST_TEST_REQUIRE(run.key_touch.has_value());
+  BOOST_TEST(run.key_touch->tenant_id == kTenantId);
+  BOOST_TEST(run.key_touch->key_id == kKeyId);
+  BOOST_TEST(run.key_touch->key_prefix == key.substr(0, icat::kKeyListedPrefixChars));
+  BOOST_TEST(run.key_touch->request_id == "rid-unit");
+  BOOST_TEST(run.Header("RateLimit").empty());  // nothing counted, no limit to tell
+}
+
+BOOST_AUTO_TEST_CASE(a_key_without_the_routes_scope_is_403_naming_it_and_leaves_no_mark) {
+  Run run;
+  run.db.api_key = {kKeyId, kTenantId, "{read:sbom}", "0", "f"};
+  run.Send("GET", "/v1/things", {{"x-api-key", icat::GenerateApiKey("icat").secret}});
+  BOOST_TEST(run.reply.status == 403);
+  BOOST_TEST(run.Error() == "INSUFFICIENT_SCOPE");
+  BOOST_TEST(run.Header("WWW-Authenticate") == "Bearer error=\"insufficient_scope\", scope=\"read:catalog\"");
+  BOOST_TEST(run.script.runs == 0);
+  BOOST_TEST(!run.key_touch.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_failing_handler_still_leaves_the_mark_as_every_check_before_it_passed) {
+  Run run;
+  run.db.api_key = {kKeyId, kTenantId, "{read:catalog}", "0", "f"};
+  run.script.act = [](icat::Context&) -> Reply { throw icat::ApiError(icat::Error::kNOT_FOUND, "no"); };
+  run.Send("GET", "/v1/things", {{"x-api-key", icat::GenerateApiKey("icat").secret}});
+  BOOST_TEST(run.reply.status == 404);
+  BOOST_TEST(run.key_touch.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(an_unknown_revoked_or_expired_key_is_401_before_any_scope_check) {
+  Run run;
+  const std::string key = icat::GenerateApiKey("icat").secret;
+  run.Send("GET", "/v1/things", {{"x-api-key", key}});
+  BOOST_TEST(run.reply.status == 401);
+  BOOST_TEST(run.reply.body.find("The API key is not valid.") != std::string::npos, run.reply.body);
+  run.db.api_key = {kKeyId, kTenantId, "{}", "0", "t"};
+  run.Send("GET", "/v1/things", {{"x-api-key", key}});
+  BOOST_TEST(run.reply.body.find("The API key has been revoked.") != std::string::npos, run.reply.body);
+  run.db.api_key = {kKeyId, kTenantId, "{}", "1000", "f"};
+  run.Send("GET", "/v1/things", {{"x-api-key", key}});
+  BOOST_TEST(run.reply.body.find("The API key has expired.") != std::string::npos, run.reply.body);
+  BOOST_TEST(run.Header("WWW-Authenticate") == "Bearer");
+  BOOST_TEST(run.script.runs == 0);
+  BOOST_TEST(!run.key_touch.has_value());
+}
+
+BOOST_AUTO_TEST_CASE(a_key_of_the_wrong_form_is_401_without_a_look_up) {
+  Run run;
+  std::string key = icat::GenerateApiKey("icat").secret;
+  key.back() = key.back() == 'a' ? 'b' : 'a';  // its checksum fails
+  run.Send("GET", "/v1/things", {{"x-api-key", key}});
+  BOOST_TEST(run.reply.status == 401);
+  BOOST_TEST(run.db.calls == std::vector<std::string>{"rollback"});
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// The per-key rate limit (auth.hpp LimitRate): what the pipeline adds to every reply, and its 429.
+BOOST_AUTO_TEST_SUITE(rate_limit)
+
+BOOST_AUTO_TEST_CASE(the_ratelimit_headers_count_down_and_past_the_limit_a_429_says_when_to_retry) {
+  icat::Config config;
+  config.rate_limit_per_minute = 5;
+  icat::KeyUse use{.requests_in_window = 5, .at = 6000 + 45};  // 45 seconds into a window: 15 left
+  const Headers told = {{"RateLimit-Policy", "5;w=60"}, {"RateLimit", "limit=5, remaining=0, reset=15"}};
+  icat::RateLimit at_limit = icat::LimitRate(config, use);
+  BOOST_TEST((at_limit.headers == told));
+  BOOST_TEST(!at_limit.refusal.has_value());
+  use.requests_in_window = 6;
+  icat::RateLimit past = icat::LimitRate(config, use);
+  BOOST_TEST((past.headers == told));
+  BOOST_TEST_REQUIRE(past.refusal.has_value());
+  BOOST_TEST((past.refusal->error() == icat::Error::kRATE_LIMITED));
+  BOOST_TEST(std::string(past.refusal->what()) == "Rate limit of 5 requests per minute exceeded for this API key.");
+  BOOST_TEST((past.refusal->headers == Headers{{"Retry-After", "15"}}));
+  use.requests_in_window = 2;
+  BOOST_TEST(icat::LimitRate(config, use).headers.at(1).second == "limit=5, remaining=3, reset=15");
+}
+
+BOOST_AUTO_TEST_CASE(no_limit_or_no_count_tells_nothing_and_refuses_nothing) {
+  icat::Config config;
+  icat::KeyUse use{.requests_in_window = 1000, .at = 6000};
+  icat::RateLimit off = icat::LimitRate(config, use);  // ICAT_RATE_LIMIT_PER_MINUTE=0
+  BOOST_TEST(off.headers.empty());
+  BOOST_TEST(!off.refusal.has_value());
+  config.rate_limit_per_minute = 5;
+  use.requests_in_window.reset();  // Redis did not count: the limit fails open
+  icat::RateLimit uncounted = icat::LimitRate(config, use);
+  BOOST_TEST(uncounted.headers.empty());
+  BOOST_TEST(!uncounted.refusal.has_value());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

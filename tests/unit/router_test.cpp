@@ -178,6 +178,33 @@ BOOST_AUTO_TEST_CASE(route_tables_that_break_their_rules_are_refused_at_start) {
   BOOST_CHECK_THROW(icat::CheckRouteTable(self_lookalike), std::logic_error);
 }
 
+// A route's transaction mode: by default as its method says; a read may declare a transaction, a
+// write may not declare a read, and a public route declares nothing (the pipeline has no tenant to set).
+BOOST_AUTO_TEST_CASE(a_routes_transaction_mode_follows_its_method_unless_declared_and_never_reads_a_write) {
+  BOOST_TEST((icat::TransactionOf(Routes()[0]) == icat::Transaction::kRead));
+  BOOST_TEST((icat::TransactionOf(Routes()[3]) == icat::Transaction::kWrite));
+  BOOST_TEST((icat::TransactionOf(Routes()[4]) == icat::Transaction::kWrite));
+  std::vector<icat::Route> snapshot = {{.method = "GET",
+                                        .pattern = "/api/x",
+                                        .access = icat::Access::kPortal,
+                                        .handler = ICAT_HANDLER(ShowImage),
+                                        .transaction = icat::Transaction::kWrite}};
+  BOOST_CHECK_NO_THROW(icat::CheckRouteTable(snapshot));
+  BOOST_TEST((icat::TransactionOf(snapshot[0]) == icat::Transaction::kWrite));
+  std::vector<icat::Route> write_as_read = {{.method = "DELETE",
+                                             .pattern = "/api/x/{id}",
+                                             .access = icat::Access::kPortalAdmin,
+                                             .handler = ICAT_HANDLER(DeleteHook),
+                                             .transaction = icat::Transaction::kRead}};
+  BOOST_CHECK_THROW(icat::CheckRouteTable(write_as_read), std::logic_error);
+  std::vector<icat::Route> public_transaction = {{.method = "POST",
+                                                  .pattern = "/api/x",
+                                                  .access = icat::Access::kPublic,
+                                                  .handler = ICAT_HANDLER(CreateHook),
+                                                  .transaction = icat::Transaction::kWrite}};
+  BOOST_CHECK_THROW(icat::CheckRouteTable(public_transaction), std::logic_error);
+}
+
 BOOST_AUTO_TEST_CASE(query_parameters_outside_the_route_list_are_named_once_each_in_order) {
   auto unknown = [](std::string query, std::string_view accepted) {
     icat::Request request;

@@ -20,7 +20,7 @@ struct AccessClaims {
   long long expires_at = 0;  // exp
   std::string token_id;      // jti
   // sid: the sign-in (refresh-token family) the token belongs to; it is good only while that session
-  // lives (LoadCurrentPerson), so signing out, being disabled or deleted ends it at once.
+  // lives (CurrentPerson), so signing out, being disabled or deleted ends it at once.
   std::string session_id;
 };
 

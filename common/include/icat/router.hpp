@@ -41,6 +41,14 @@ constexpr bool IsPortalAccess(Access access) {
   return access == Access::kPortal || access == Access::kPortalAdmin || access == Access::kPortalSelf;
 }
 
+// How the pipeline runs a handler in Postgres for a caller with a tenant (an API key's, a portal
+// token's); a public route's handler opens what it needs itself.
+enum class Transaction {
+  kByMethod,  // the default, as HTTP says: GET (and HEAD) reads, every other method writes
+  kRead,      // no BEGIN and no COMMIT: each round trip sets the tenant and sees what is committed
+  kWrite,     // BEGIN with the first statement, COMMIT after the handler: all of it or nothing
+};
+
 // A route's handler and its name as written in handlers/<group>/ (docs/routes.md shows where it is):
 // ICAT_HANDLER(ListImages) makes both from one word, so the name cannot drift from the function.
 struct Handler {
@@ -66,6 +74,8 @@ struct Route {
   // kApiKey GET routes whose reply depends on nothing but the tenant, the URL and catalogue data:
   // their 200 replies are kept per worker until the catalogue changes (worker_cache.hpp).
   bool cached = false;
+  // Read (Db::ReadAsTenant) or write (Db::BeginForTenant); CheckRouteTable keeps it true to the method.
+  Transaction transaction = Transaction::kByMethod;
   // A route whose callers read only its own reply shape answers a refusal of their credential
   // (401, 403, 429) in that shape: the admission webhook answers an AdmissionReview, whose message
   // the API server shows its user. nullopt (a body it cannot answer) keeps the JSON error.
@@ -74,6 +84,9 @@ struct Route {
 
 // The names of the query parameters a route reads, in its row's order.
 std::vector<std::string_view> QueryNames(const Route& route);
+
+// The route's transaction mode, its default resolved: kRead or kWrite.
+Transaction TransactionOf(const Route& route);
 
 // "GET /v1/images": a route's name in logs, metrics and errors about the table.
 std::string RouteName(const Route& route);
@@ -95,7 +108,9 @@ struct RouteMatch {
 // Throws std::logic_error naming the first route that breaks a rule of the table itself: a
 // portal route that writes (any method but GET) must be kPortalAdmin, or kPortalSelf under /api/auth/;
 // an API-key or registry route names a scope and no other route does; only an API-key route has a
-// {key} segment; a query list is names separated by single commas; every route has a handler.
+// {key} segment; a query list is names separated by single commas; every route has a handler; a route
+// that writes (any method but GET) runs in a transaction, and a public route declares none (it has
+// no tenant for the pipeline to set).
 void CheckRouteTable(const std::vector<Route>& routes);
 
 // The names of the query parameters (decoded, Request::QueryParameters) that `accepted` (a

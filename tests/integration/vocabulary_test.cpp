@@ -1,9 +1,12 @@
 // The words of icat/vocabulary.hpp and the SQL CHECKs of the columns that hold them name the same
 // set: a word added on one side only fails here, not at the first insert in production.
 #include <boost/test/unit_test.hpp>
+#include <map>
 #include <regex>
 #include <set>
 
+#include "../../handlers/admission/queries.hpp"
+#include "icat/attestation.hpp"
 #include "icat/vocabulary.hpp"
 #include "support.hpp"
 
@@ -32,6 +35,13 @@ std::set<std::string> Words(const std::array<std::string_view, N>& words) {
   return {words.begin(), words.end()};
 }
 
+// A finding of the scan's findings set, of a package of its own.
+void AddFinding(const std::string& scan, const std::string& vuln_id, std::string_view severity) {
+  it::PgQuery("INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, fix_state) "
+              "VALUES ($1, $2, 'pkg-' || gen_random_uuid(), $3, 'not-fixed')",
+              {scan, vuln_id, std::string(severity)});
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(vocabulary)
@@ -46,6 +56,59 @@ BOOST_AUTO_TEST_CASE(each_list_is_the_set_its_sql_check_allows) {
   BOOST_TEST((CheckedWords("vex_statements", "justification") == Words(icat::kVexJustifications)));
   BOOST_TEST((CheckedWords("vex_documents", "format") == Words(icat::kVexFormats)));
   BOOST_TEST((CheckedWords("vex_served_documents", "format") == Words(icat::kVexFormats)));
+  BOOST_TEST((CheckedWords("sboms", "format") == Words(icat::kSbomFormats)));
+  std::set<std::string> attestation_types;
+  for (const icat::AttestationType& type : icat::kAttestationTypes) attestation_types.emplace(type.name);
+  BOOST_TEST((CheckedWords("attestations", "type") == attestation_types));
+}
+
+// sql/V0020's scan_recount counts an id once, at its most severe finding. One id per pair of
+// severities, with a finding at each, and one id per severity alone: the counts are those the
+// C++ ranking (SeverityRank) expects only if the SQL ranks the severities the same way.
+BOOST_AUTO_TEST_CASE(scan_recount_ranks_severities_as_severity_rank_does) {
+  it::Tenant tenant;
+  it::Image image = tenant.AddImage("ranking", {{"1.0"}});
+  std::string scan = it::InsertLatestScan(image.versions[0].id, {});
+  std::map<std::string, int> expected;
+  for (size_t a = 0; a < icat::kSeverities.size(); a++) {
+    std::string_view one = icat::kSeverities[a];
+    AddFinding(scan, "CVE-2024-" + std::to_string(a), one);
+    expected[std::string(one)]++;
+    for (size_t b = a + 1; b < icat::kSeverities.size(); b++) {
+      std::string_view other = icat::kSeverities[b];
+      std::string vuln_id = "CVE-2024-" + std::to_string(a) + std::to_string(b);
+      AddFinding(scan, vuln_id, one);
+      AddFinding(scan, vuln_id, other);
+      expected[std::string(icat::SeverityRank(one) > icat::SeverityRank(other) ? one : other)]++;
+    }
+  }
+  std::string columns;
+  for (std::string_view severity : icat::kSeverities) columns += (columns.empty() ? "" : ", ") + std::string(severity) + "_count";
+  std::vector<it::PgRow> counts = it::PgQuery("SELECT " + columns + " FROM scan_recount($1)", {scan});
+  for (size_t i = 0; i < icat::kSeverities.size(); i++) {
+    std::string severity(icat::kSeverities[i]);
+    BOOST_TEST(*counts.at(0).at(i) == std::to_string(expected[severity]), severity);
+  }
+}
+
+// The admission findings query keeps the findings at or above a rank threshold: exactly those
+// whose SeverityRank is at least the threshold, for every threshold.
+BOOST_AUTO_TEST_CASE(admission_findings_rank_severities_as_severity_rank_does) {
+  it::Tenant tenant;
+  it::Image image = tenant.AddImage("ranking", {{"1.0"}});
+  std::string scan = it::InsertLatestScan(image.versions[0].id, {});
+  for (std::string_view severity : icat::kSeverities) AddFinding(scan, "CVE-" + std::string(severity), severity);
+  for (int threshold = 0; threshold <= icat::SeverityRank(icat::kSeverities.front()) + 1; threshold++) {
+    std::set<std::string> expected, got;
+    for (std::string_view severity : icat::kSeverities) {
+      if (icat::SeverityRank(severity) >= threshold) expected.insert("CVE-" + std::string(severity));
+    }
+    for (const it::PgRow& row : it::PgQuery(std::string(icat::admission::kFindings.sql),
+                                            {"{" + image.versions[0].id + "}", std::to_string(threshold), "{}"})) {
+      got.insert(*row.at(1));
+    }
+    BOOST_TEST((got == expected), "threshold " << threshold);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,7 +1,6 @@
 // The words of icat/vocabulary.hpp and the SQL CHECKs of the columns that hold them name the same
 // set: a word added on one side only fails here, not at the first insert in production.
 #include <boost/test/unit_test.hpp>
-#include <map>
 #include <regex>
 #include <set>
 
@@ -62,32 +61,27 @@ BOOST_AUTO_TEST_CASE(each_list_is_the_set_its_sql_check_allows) {
   BOOST_TEST((CheckedWords("attestations", "type") == attestation_types));
 }
 
-// sql/V0020's scan_recount counts an id once, at its most severe finding. One id per pair of
-// severities, with a finding at each, and one id per severity alone: the counts are those the
-// C++ ranking (SeverityRank) expects only if the SQL ranks the severities the same way.
+// sql/V0020's scan_recount counts an id once, at its most severe finding. For each severity alone
+// and each pair of severities, a scan of one id with a finding at each: the one count it makes is
+// the severity SeverityRank puts first only if the SQL ranks and names the severities as it does.
 BOOST_AUTO_TEST_CASE(scan_recount_ranks_severities_as_severity_rank_does) {
   it::Tenant tenant;
   it::Image image = tenant.AddImage("ranking", {{"1.0"}});
-  std::string scan = it::InsertLatestScan(image.versions[0].id, {});
-  std::map<std::string, int> expected;
-  for (size_t a = 0; a < icat::kSeverities.size(); a++) {
-    std::string_view one = icat::kSeverities[a];
-    AddFinding(scan, "CVE-2024-" + std::to_string(a), one);
-    expected[std::string(one)]++;
-    for (size_t b = a + 1; b < icat::kSeverities.size(); b++) {
-      std::string_view other = icat::kSeverities[b];
-      std::string vuln_id = "CVE-2024-" + std::to_string(a) + std::to_string(b);
-      AddFinding(scan, vuln_id, one);
-      AddFinding(scan, vuln_id, other);
-      expected[std::string(icat::SeverityRank(one) > icat::SeverityRank(other) ? one : other)]++;
-    }
-  }
   std::string columns;
   for (std::string_view severity : icat::kSeverities) columns += (columns.empty() ? "" : ", ") + std::string(severity) + "_count";
-  std::vector<it::PgRow> counts = it::PgQuery("SELECT " + columns + " FROM scan_recount($1)", {scan});
-  for (size_t i = 0; i < icat::kSeverities.size(); i++) {
-    std::string severity(icat::kSeverities[i]);
-    BOOST_TEST(*counts.at(0).at(i) == std::to_string(expected[severity]), severity);
+  for (std::string_view one : icat::kSeverities) {
+    for (std::string_view other : icat::kSeverities) {
+      if (icat::SeverityRank(other) > icat::SeverityRank(one)) continue;  // each pair once, and each alone
+      std::string scan = it::InsertLatestScan(image.versions[0].id, {});
+      AddFinding(scan, "CVE-2024-1", one);
+      if (other != one) AddFinding(scan, "CVE-2024-1", other);
+      std::vector<it::PgRow> counts = it::PgQuery("SELECT " + columns + " FROM scan_recount($1)", {scan});
+      std::string counted;
+      for (size_t i = 0; i < icat::kSeverities.size(); i++) {
+        if (*counts.at(0).at(i) != "0") counted += (counted.empty() ? "" : " ") + std::string(icat::kSeverities[i]);
+      }
+      BOOST_TEST(counted == one, one << " with " << other << " counted as " << counted);
+    }
   }
 }
 

@@ -68,7 +68,9 @@ BOOST_AUTO_TEST_CASE(scan_recount_ranks_severities_as_severity_rank_does) {
   it::Tenant tenant;
   it::Image image = tenant.AddImage("ranking", {{"1.0"}});
   std::string columns;
-  for (std::string_view severity : icat::kSeverities) columns += (columns.empty() ? "" : ", ") + std::string(severity) + "_count";
+  for (std::string_view severity : icat::kSeverities) {
+    columns += (columns.empty() ? "" : ", ") + std::string(severity) + "_count";
+  }
   for (std::string_view one : icat::kSeverities) {
     for (std::string_view other : icat::kSeverities) {
       if (icat::SeverityRank(other) > icat::SeverityRank(one)) continue;  // each pair once, and each alone

@@ -81,15 +81,17 @@ Words ThresholdSeverities() {
 
 // What both documents publish alike.
 void CheckSharedEnums(const rapidjson::Document& document) {
-  BOOST_TEST(EnumAt(document, "/components/schemas/Severity") == AsWords(icat::kSeverities), boost::test_tools::per_element());
+  BOOST_TEST(EnumAt(document, "/components/schemas/Severity") == AsWords(icat::kSeverities),
+             boost::test_tools::per_element());
   BOOST_TEST(EnumAt(document, "/components/schemas/SeveritySource/properties/severity") == AsWords(icat::kSeverities),
              boost::test_tools::per_element());
-  BOOST_TEST(EnumAt(document, "/components/schemas/FixState") == AsWords(icat::kFixStates), boost::test_tools::per_element());
+  BOOST_TEST(EnumAt(document, "/components/schemas/FixState") == AsWords(icat::kFixStates),
+             boost::test_tools::per_element());
   BOOST_TEST(EnumAt(document, "/components/schemas/VendorVex/properties/status") == AsWords(icat::kVexStatuses),
              boost::test_tools::per_element());
-  BOOST_TEST(EnumAt(document, "/components/schemas/VendorVex/properties/justification") ==
-                 AsWords(icat::kVexJustifications),
-             boost::test_tools::per_element());
+  BOOST_TEST(
+      EnumAt(document, "/components/schemas/VendorVex/properties/justification") == AsWords(icat::kVexJustifications),
+      boost::test_tools::per_element());
   BOOST_TEST(EnumAt(document, "/components/schemas/AttestationList/properties/attestations/items/properties/type") ==
                  AttestationTypeNames(),
              boost::test_tools::per_element());
@@ -131,11 +133,13 @@ BOOST_AUTO_TEST_CASE(the_portal_documents_enums_are_the_vocabularies) {
     std::string pointer = "/components/schemas/" + std::string(schema) + "/properties/role";
     BOOST_TEST(EnumAt(api, pointer.c_str()) == AsWords(icat::kRoles), pointer);
   }
-  BOOST_TEST(EnumAt(api, "/components/schemas/EventType") == AsWords(icat::kEventTypes), boost::test_tools::per_element());
+  BOOST_TEST(EnumAt(api, "/components/schemas/EventType") == AsWords(icat::kEventTypes),
+             boost::test_tools::per_element());
   BOOST_TEST(EnumAt(api, "/components/schemas/AdmissionPolicy/properties/severityThreshold") == ThresholdSeverities(),
              boost::test_tools::per_element());
   const char* vex_event = "/components/schemas/VexUpdatedEvent/allOf/1/properties/data/properties";
-  BOOST_TEST(EnumAt(api, (std::string(vex_event) + "/document/properties/format").c_str()) == AsWords(icat::kVexFormats));
+  BOOST_TEST(EnumAt(api, (std::string(vex_event) + "/document/properties/format").c_str()) ==
+             AsWords(icat::kVexFormats));
   BOOST_TEST(EnumAt(api, (std::string(vex_event) + "/statements/items/properties/status").c_str()) ==
              AsWords(icat::kVexStatuses));
   BOOST_TEST(EnumAt(api, (std::string(vex_event) + "/statements/items/properties/justification").c_str()) ==

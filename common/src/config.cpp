@@ -18,15 +18,20 @@ namespace icat {
 namespace {
 using enum SettingType;
 constexpr unsigned kAllPrograms = kHandlers | kDispatcher | kIcatctl;
+std::string SecretSetting(std::string_view name);
+std::vector<IpNetwork> CidrSetting(std::string_view name);
+RedisEndpoint WithRedisUrl(const RedisEndpoint& from_files, std::string_view name);
 }  // namespace
 
 const std::vector<Setting>& AllSettings() {
   // Sorted by name. Settings read only by tools/stack (ports, workers) are rows too, so this is
-  // the one table of configuration. Columns: name, type, default, min, max, choices, readers, description.
+  // the one table of configuration, and the one place each name is written. Columns: name, type,
+  // default, min, max, choices, readers, description and, for what Config holds, where it goes.
   static const std::vector<Setting> settings = {
       {"ICAT_ATTESTATION_KEY_FILE", kFile, "", 0, 0, "", kIcatctl,
        "PEM ECDSA P-256 private key with which icatctl signs the attestations of SBOMs and VEX documents "
-       "(icatctl signing-key create makes it, rotate replaces it; docs/attestations.md)."},
+       "(icatctl signing-key create makes it, rotate replaces it; docs/attestations.md).",
+       [](Config& c, std::string_view n) { c.attestation_key_file = TextSetting(n); }},
       {"ICAT_AUTH_LIMIT_IN_FLIGHT", kInt, "10", 1, 65535, "", kStack,
        "Requests to /api/auth/ that one client address may have in progress at nginx at once; more get 429 with "
        "Retry-After (tools/stack; SITE lines of the deploy/ nginx configurations)."},
@@ -34,104 +39,140 @@ const std::vector<Setting>& AllSettings() {
        "Requests to /api/auth/ per client address per minute that nginx passes on, as many at once at most; more "
        "get 429 with Retry-After (tools/stack; SITE lines of the deploy/ nginx configurations)."},
       {"ICAT_BLOB_DIR", kDirectory, "/var/lib/icat/blobs", 0, 0, "", kIcatctl,
-       "SBOM blob store: sha256/<2 hex>/<64 hex> files; icatctl ingest writes, nginx serves (/_blobs/)."},
+       "SBOM blob store: sha256/<2 hex>/<64 hex> files; icatctl ingest writes, nginx serves (/_blobs/).",
+       [](Config& c, std::string_view n) { c.blob_dir = TextSetting(n); }},
       {"ICAT_DISPATCHER_POLL_MS", kInt, "500", 10, 60000, "", kDispatcher,
        "How often an idle icat-dispatcher looks for due webhook deliveries."},
       {"ICAT_HTTPS_PORT", kInt, "8443", 1, 65535, "", kStack, "HTTPS port of nginx (tools/stack)."},
       {"ICAT_HTTP_PORT", kInt, "8080", 1, 65535, "", kStack, "Plain HTTP port of nginx on 127.0.0.1 (tools/stack)."},
       {"ICAT_INGEST_FETCH_CA_FILE", kFile, "", 0, 0, "", kIcatctl,
-       "CA certificates (PEM) of the servers icatctl ingest fetches https:// inputs from; empty: the system's."},
+       "CA certificates (PEM) of the servers icatctl ingest fetches https:// inputs from; empty: the system's.",
+       [](Config& c, std::string_view n) { c.ingest_fetch_ca_file = TextSetting(n); }},
       {"ICAT_INGEST_FETCH_TOKEN_FILE", kSecretFile, "", 1, 0, "", kIcatctl,
-       "File holding a Bearer token icatctl ingest sends when it fetches https:// inputs (empty: none)."},
+       "File holding a Bearer token icatctl ingest sends when it fetches https:// inputs (empty: none).",
+       [](Config& c, std::string_view n) { c.ingest_fetch_token = SecretSetting(n); }},
       {"ICAT_INGEST_MAX_BYTES", kInt, "67108864", 1024, 1 << 30, "", kIcatctl,
-       "Largest scan report or SBOM file icatctl ingest accepts."},
+       "Largest scan report or SBOM file icatctl ingest accepts.",
+       [](Config& c, std::string_view n) { c.ingest_max_bytes = IntSetting(n); }},
       {"ICAT_JWT_SECRET_FILE", kSecretFile, "", 32, 0, "", kHandlers,
-       "File holding the secret that signs portal access tokens."},
-      {"ICAT_KEY_CACHE_SECONDS", kInt, "300", 1, 86400, "", kHandlers, "How long Redis caches an API key look-up."},
+       "File holding the secret that signs portal access tokens.",
+       [](Config& c, std::string_view n) { c.jwt_secret = SecretSetting(n); }},
+      {"ICAT_KEY_CACHE_SECONDS", kInt, "300", 1, 86400, "", kHandlers, "How long Redis caches an API key look-up.",
+       [](Config& c, std::string_view n) { c.key_cache_seconds = IntSetting(n); }},
       {"ICAT_KEY_CACHE_SECRET_FILE", kSecretFile, "", 32, 0, "", kHandlers | kIcatctl,
-       "File holding the secret that signs the API-key look-ups handlers cache in Redis."},
+       "File holding the secret that signs the API-key look-ups handlers cache in Redis.",
+       [](Config& c, std::string_view n) { c.key_cache_secret = SecretSetting(n); }},
       {"ICAT_KEY_FAILURE_LIMIT_PER_MINUTE", kInt, "60", 1, 1000000, "", kHandlers,
-       "Failed API-key look-ups (unknown, revoked, expired) per client address per minute; more get 429."},
-      {"ICAT_KEY_PREFIX", kWord, "icat", 0, 8, "", kHandlers | kIcatctl, "Prefix of API keys: <prefix>_live_<secret>."},
+       "Failed API-key look-ups (unknown, revoked, expired) per client address per minute; more get 429.",
+       [](Config& c, std::string_view n) { c.key_failure_limit_per_minute = IntSetting(n); }},
+      {"ICAT_KEY_PREFIX", kWord, "icat", 0, 8, "", kHandlers | kIcatctl, "Prefix of API keys: <prefix>_live_<secret>.",
+       [](Config& c, std::string_view n) { c.key_prefix = TextSetting(n); }},
       {"ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES", kInt, "10", 1, 1000000, "", kHandlers,
-       "Failed portal logins per account (tenant and email) per window; more get 429."},
+       "Failed portal logins per account (tenant and email) per window; more get 429.",
+       [](Config& c, std::string_view n) { c.login_limits.account_failures = IntSetting(n); }},
       {"ICAT_LOGIN_LIMIT_IP_ATTEMPTS", kInt, "5", 1, 1000000, "", kHandlers,
-       "Portal login attempts per client IP per window; more get 429."},
+       "Portal login attempts per client IP per window; more get 429.",
+       [](Config& c, std::string_view n) { c.login_limits.ip_attempts = IntSetting(n); }},
       {"ICAT_LOGIN_LIMIT_WINDOW_SECONDS", kInt, "900", 1, 86400, "", kHandlers,
-       "Window of the login limits, counted from its first attempt."},
+       "Window of the login limits, counted from its first attempt.",
+       [](Config& c, std::string_view n) { c.login_limits.window_seconds = IntSetting(n); }},
       {"ICAT_LOG_FORMAT", kEnum, "text", 0, 0, "text,json", kAllPrograms | kMetrics,
-       "text: one key=value line per event; json: the same fields as one JSON object per line."},
-      {"ICAT_LOG_LEVEL", kEnum, "info", 0, 0, "debug,info,warn,error", kAllPrograms | kMetrics, "Least severe log line written."},
+       "text: one key=value line per event; json: the same fields as one JSON object per line.",
+       [](Config& c, std::string_view n) { c.log_format = TextSetting(n); }},
+      {"ICAT_LOG_LEVEL", kEnum, "info", 0, 0, "debug,info,warn,error", kAllPrograms | kMetrics, "Least severe log line written.",
+       [](Config& c, std::string_view n) { c.log_level = TextSetting(n); }},
       {"ICAT_MAX_BODY_BYTES", kInt, "1048576", 1024, 1 << 30, "", kHandlers | kStack,
-       "Largest request body a handler accepts (413 above); tools/stack gives nginx the same limit."},
+       "Largest request body a handler accepts (413 above); tools/stack gives nginx the same limit.",
+       [](Config& c, std::string_view n) { c.max_body_bytes = IntSetting(n); }},
       {"ICAT_METRICS_DIR", kDirectory, "", 0, 0, "", kHandlers | kDispatcher | kMetrics | kStack,
-       "Directory of the metrics files every pool and the dispatcher keep and icat-metrics serves (empty: no metrics)."},
+       "Directory of the metrics files every pool and the dispatcher keep and icat-metrics serves (empty: no metrics).",
+       [](Config& c, std::string_view n) { c.metrics_dir = TextSetting(n); }},
       {"ICAT_METRICS_LISTEN", kHostPort, "127.0.0.1:9464", 0, 0, "", kMetrics,
        "Address and port on which icat-metrics serves GET /metrics: its own listener, never nginx's public port."},
       {"ICAT_METRICS_PORT", kInt, "9464", 1, 65535, "", kStack,
        "Port of icat-metrics on 127.0.0.1 (tools/stack writes ICAT_METRICS_LISTEN and ICAT_METRICS_URL from it)."},
       {"ICAT_PASSWORD_HASH_CONCURRENCY", kInt, "2", 1, 512, "", kHandlers | kStack,
        "Password hashes (sign-in, set-up, password change) an auth pool runs at once, at most its workers less one; "
-       "more are answered 503 with Retry-After at once. Each holds a core and 128 MiB while it runs."},
+       "more are answered 503 with Retry-After at once. Each holds a core and 128 MiB while it runs.",
+       [](Config& c, std::string_view n) { c.hash_gate.node = IntSetting(n); }},
       {"ICAT_PASSWORD_HASH_CONCURRENCY_PER_TENANT", kInt, "1", 1, 512, "", kHandlers,
        "Of those, at most this many for one tenant (every name that is no tenant counts as one); more get 429 with "
-       "Retry-After."},
+       "Retry-After.",
+       [](Config& c, std::string_view n) { c.hash_gate.per_tenant = IntSetting(n); }},
       {"ICAT_PG_ADMIN_DSN", kPgDsn, "host=/var/run/postgresql dbname=icat user=icat_owner", 0, 0, "", kIcatctl,
-       "libpq connection string of icatctl (the schema owner role); sslmode as for ICAT_PG_DSN."},
+       "libpq connection string of icatctl (the schema owner role); sslmode as for ICAT_PG_DSN.",
+       [](Config& c, std::string_view n) { c.pg_admin_dsn = TextSetting(n); }},
       {"ICAT_PG_DSN", kPgDsn, "host=/var/run/postgresql dbname=icat user=icat_app", 0, 0, "",
        kHandlers | kDispatcher,
        "libpq connection string of the handlers and the dispatcher (role icat_app, owns nothing). Over TCP "
-       "add sslmode=verify-full and sslrootcert: libpq's default, prefer, neither insists on TLS nor checks the server."},
+       "add sslmode=verify-full and sslrootcert: libpq's default, prefer, neither insists on TLS nor checks the server.",
+       [](Config& c, std::string_view n) { c.pg_dsn = TextSetting(n); }},
       {"ICAT_PG_NO_FSYNC", kBool, "0", 0, 0, "", kStack, "1: the local Postgres runs without fsync (tools/stack; tests only)."},
       {"ICAT_PG_PORT", kInt, "5432", 1, 65535, "", kStack, "Port of the local Postgres (tools/stack; names its unix socket)."},
       {"ICAT_PG_STATEMENT_TIMEOUT_MS", kInt, "5000", 100, 600000, "", kHandlers | kDispatcher,
-       "Statement timeout of handler and dispatcher queries; a request waits for Postgres this plus 500 ms at most, then answers 503."},
+       "Statement timeout of handler and dispatcher queries; a request waits for Postgres this plus 500 ms at most, then answers 503.",
+       [](Config& c, std::string_view n) { c.pg_statement_timeout_ms = IntSetting(n); }},
       {"ICAT_POOL_ADDRESS", kText, "unix:/run/icat/{group}.sock", 0, 0, "", kHandlers | kStack,
-       "FastCGI address of each handler pool, {group} standing for its name; GET /api/status checks them."},
+       "FastCGI address of each handler pool, {group} standing for its name; GET /api/status checks them.",
+       [](Config& c, std::string_view n) { c.pool_address = TextSetting(n); }},
       {"ICAT_RATE_LIMIT_PER_MINUTE", kInt, "600", 0, 1000000, "", kHandlers,
-       "Requests per minute per API key on /v1 (0: no limit)."},
+       "Requests per minute per API key on /v1 (0: no limit).",
+       [](Config& c, std::string_view n) { c.rate_limit_per_minute = IntSetting(n); }},
       {"ICAT_RECONCILE_SECONDS", kInt, "60", 0, 86400, "", kStack,
        "Seconds between the passes of the stack's registry reconciler (icatctl registry reconcile --every); 0: "
        "none runs (the integration tests run their passes themselves, so none races a test's steps)."},
       {"ICAT_REDIS_PASSWORD_FILE", kSecretFile, "", 1, 0, "", kHandlers | kIcatctl,
-       "File holding the Redis password (instead of one in ICAT_REDIS_URL)."},
+       "File holding the Redis password (instead of one in ICAT_REDIS_URL).",
+       [](Config& c, std::string_view n) { c.redis.password = SecretSetting(n); }},
       {"ICAT_REDIS_PORT", kInt, "6379", 1, 65535, "", kStack, "Port of the local Redis (tools/stack)."},
-      {"ICAT_REDIS_TIMEOUT_MS", kInt, "200", 10, 10000, "", kHandlers | kIcatctl, "Connect and command timeout for Redis."},
+      {"ICAT_REDIS_TIMEOUT_MS", kInt, "200", 10, 10000, "", kHandlers | kIcatctl, "Connect and command timeout for Redis.",
+       [](Config& c, std::string_view n) { c.redis_timeout_ms = IntSetting(n); }},
       {"ICAT_REDIS_TLS_CA_FILE", kFile, "", 0, 0, "", kHandlers | kIcatctl,
-       "CA certificates (PEM) a rediss:// server's certificate must chain to; empty: the system's (/etc/ssl/certs)."},
+       "CA certificates (PEM) a rediss:// server's certificate must chain to; empty: the system's (/etc/ssl/certs).",
+       [](Config& c, std::string_view n) { c.redis.tls_ca_file = TextSetting(n); }},
       {"ICAT_REDIS_URL", kRedisUrl, "redis://127.0.0.1:6379/0", 0, 0, "", kHandlers | kIcatctl,
        "Redis: redis://[[user]:password@]host:port/db (host a name, an IPv4 address or [IPv6]) or "
        "unix://[[user]:password@]/path/redis.sock?db=0, user and password percent-encoded; rediss:// for TLS "
-       "(the certificate checked against ICAT_REDIS_TLS_CA_FILE and the host)."},
+       "(the certificate checked against ICAT_REDIS_TLS_CA_FILE and the host).",
+       [](Config& c, std::string_view n) { c.redis = WithRedisUrl(c.redis, n); }},
       {"ICAT_REFRESH_TOKEN_DAYS", kInt, "30", 1, 365, "", kHandlers,
-       "Lifetime of a portal refresh token; every refresh issues a new one."},
+       "Lifetime of a portal refresh token; every refresh issues a new one.",
+       [](Config& c, std::string_view n) { c.refresh_token_days = IntSetting(n); }},
       {"ICAT_REGISTRY", kText, "registry.example.test/hardened", 0, 0, "", kHandlers | kIcatctl,
        "Where tenants pull: the service's registry host (and port) and the path prefix of new images' repositories "
        "(tools/stack: localhost:<HTTPS port>/hardened). The registry's repository names are its repositories "
-       "without that host (docs/registry.md)."},
+       "without that host (docs/registry.md).",
+       [](Config& c, std::string_view n) { c.registry = TextSetting(n); }},
       {"ICAT_REGISTRY_EVENTS_SECRET_FILE", kSecretFile, "", 32, 0, "", kHandlers,
        "File holding the secret the registry sends with its push notifications (Authorization: Bearer); empty: "
-       "notifications are refused and only icatctl registry reconcile publishes pushes."},
+       "notifications are refused and only icatctl registry reconcile publishes pushes.",
+       [](Config& c, std::string_view n) { c.registry_events_secret = SecretSetting(n); }},
       {"ICAT_REGISTRY_PORT", kInt, "5000", 1, 65535, "", kStack,
        "Port of the local registry on 127.0.0.1 (tools/stack writes ICAT_REGISTRY_UPSTREAM from it)."},
       {"ICAT_REGISTRY_UPSTREAM", kText, "http://127.0.0.1:5000", 0, 0, "", kHandlers | kIcatctl | kStack,
        "The Distribution registry itself, never exposed: nginx sends /v2/ there once the pull decision allows it; "
        "the push handler and icatctl registry reconcile read manifests from it; icatctl registry attach pushes "
-       "the attestations to it."},
+       "the attestations to it.",
+       [](Config& c, std::string_view n) { c.registry_upstream = TextSetting(n); }},
       {"ICAT_SCAN_RETENTION_DAYS", kInt, "0", 0, 36500, "", kIcatctl,
        "icatctl scans prune removes the scans scanned more than this many days ago, except each version's latest "
        "(0: keep every scan)."},
       {"ICAT_SETUP_TOKEN_HOURS", kInt, "72", 1, 720, "", kHandlers,
-       "How long a portal user's one-time set-up link (POST /api/users, .../setup-token) stays valid."},
+       "How long a portal user's one-time set-up link (POST /api/users, .../setup-token) stays valid.",
+       [](Config& c, std::string_view n) { c.setup_token_hours = IntSetting(n); }},
       {"ICAT_SIGNING_KEY_FILE", kFile, "", 0, 0, "", kIcatctl,
        "PEM Ed25519 private key with which icatctl ingest and vex ingest sign SBOMs and VEX documents "
-       "(openssl genpkey -algorithm ed25519)."},
+       "(openssl genpkey -algorithm ed25519).",
+       [](Config& c, std::string_view n) { c.signing_key_file = TextSetting(n); }},
       {"ICAT_TRUSTED_PROXIES", kCidrList, "", 0, 0, "", kStack,
-       "Proxies before nginx whose X-Forwarded-For is believed (nginx set_real_ip_from)."},
+       "Proxies before nginx whose X-Forwarded-For is believed (nginx set_real_ip_from).",
+       [](Config& c, std::string_view n) { c.trusted_proxies = CidrSetting(n); }},
       {"ICAT_WEBHOOK_ALLOW_HTTP", kBool, "0", 0, 0, "", kHandlers | kDispatcher,
-       "1: webhook URLs may use plain http (local receivers, tests)."},
+       "1: webhook URLs may use plain http (local receivers, tests).",
+       [](Config& c, std::string_view n) { c.webhook_policy.allow_http = BoolSetting(n); }},
       {"ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS", kCidrList, "", 0, 0, "", kHandlers | kDispatcher,
-       "Networks webhooks may reach although loopback, private or link-local."},
+       "Networks webhooks may reach although loopback, private or link-local.",
+       [](Config& c, std::string_view n) { c.webhook_policy.allow_private = CidrSetting(n); }},
       {"ICAT_WEBHOOK_CONCURRENCY", kInt, "32", 1, 1024, "", kDispatcher,
        "Webhook deliveries an icat-dispatcher has in flight at once."},
       {"ICAT_WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION", kInt, "2", 1, 1024, "", kDispatcher,
@@ -148,9 +189,11 @@ const std::vector<Setting>& AllSettings() {
        "Workers of one pool, e.g. ICAT_WORKERS_AUTH; unset: ICAT_WORKERS, for auth plus ICAT_PASSWORD_HASH_CONCURRENCY "
        "(tools/stack)."},
       {"ICAT_WORKER_CACHE_MB", kInt, "16", 1, 4096, "", kHandlers,
-       "Memory per handler worker and cache for values kept between requests (docs/decisions.md)."},
+       "Memory per handler worker and cache for values kept between requests (docs/decisions.md).",
+       [](Config& c, std::string_view n) { c.worker_cache_bytes = static_cast<size_t>(IntSetting(n)) << 20; }},
       {"ICAT_WORKER_CACHE_SECONDS", kInt, "60", 0, 3600, "", kHandlers | kIcatctl,
-       "Longest a worker keeps a value when Redis missed a change (0: keep nothing between requests)."},
+       "Longest a worker keeps a value when Redis missed a change (0: keep nothing between requests).",
+       [](Config& c, std::string_view n) { c.worker_cache_seconds = IntSetting(n); }},
   };
   return settings;
 }
@@ -329,18 +372,18 @@ std::string SecretSetting(std::string_view name) {
 
 std::vector<IpNetwork> CidrSetting(std::string_view name) { return Networks(name, Checked(name, {kCidrList})); }
 
-// ICAT_REDIS_URL, with the password of ICAT_REDIS_PASSWORD_FILE when that is set.
-RedisEndpoint RedisSetting() {
-  RedisEndpoint endpoint = RedisEndpointOf("ICAT_REDIS_URL", Checked("ICAT_REDIS_URL", {kRedisUrl}));
-  std::string password = SecretSetting("ICAT_REDIS_PASSWORD_FILE");
-  if (!password.empty() && !endpoint.password.empty()) {
+// ICAT_REDIS_URL, with what the Redis rows before it in the table filled in from_files: the
+// password of ICAT_REDIS_PASSWORD_FILE when that is set, and ICAT_REDIS_TLS_CA_FILE.
+RedisEndpoint WithRedisUrl(const RedisEndpoint& from_files, std::string_view name) {
+  RedisEndpoint endpoint = RedisEndpointOf(name, Checked(name, {kRedisUrl}));
+  if (!from_files.password.empty() && !endpoint.password.empty()) {
     throw SettingError("ICAT_REDIS_PASSWORD_FILE is set and ICAT_REDIS_URL holds a password too: give one");
   }
-  if (!password.empty()) endpoint.password = password;
+  if (!from_files.password.empty()) endpoint.password = from_files.password;
   if (!endpoint.username.empty() && endpoint.password.empty()) {
     throw SettingError("ICAT_REDIS_URL names a Redis user but no password (in the URL or ICAT_REDIS_PASSWORD_FILE)");
   }
-  endpoint.tls_ca_file = TextSetting("ICAT_REDIS_TLS_CA_FILE");
+  endpoint.tls_ca_file = from_files.tls_ca_file;
   return endpoint;
 }
 
@@ -423,44 +466,10 @@ Config Config::FromEnvironment() {
   // Every row is checked, whichever program reads it: one bad setting stops every program at start.
   (void)CheckedSettings();
   Config c;
-  c.pg_dsn = TextSetting("ICAT_PG_DSN");
-  c.pg_admin_dsn = TextSetting("ICAT_PG_ADMIN_DSN");
-  c.pg_statement_timeout_ms = IntSetting("ICAT_PG_STATEMENT_TIMEOUT_MS");
-  c.redis = RedisSetting();
-  c.redis_timeout_ms = IntSetting("ICAT_REDIS_TIMEOUT_MS");
-  c.key_prefix = TextSetting("ICAT_KEY_PREFIX");
-  c.key_cache_seconds = IntSetting("ICAT_KEY_CACHE_SECONDS");
-  c.key_cache_secret = SecretSetting("ICAT_KEY_CACHE_SECRET_FILE");
-  c.key_failure_limit_per_minute = IntSetting("ICAT_KEY_FAILURE_LIMIT_PER_MINUTE");
-  c.rate_limit_per_minute = IntSetting("ICAT_RATE_LIMIT_PER_MINUTE");
-  c.max_body_bytes = IntSetting("ICAT_MAX_BODY_BYTES");
-  c.registry = TextSetting("ICAT_REGISTRY");
-  c.registry_upstream = TextSetting("ICAT_REGISTRY_UPSTREAM");
-  c.registry_events_secret = SecretSetting("ICAT_REGISTRY_EVENTS_SECRET_FILE");
-  c.worker_cache_bytes = static_cast<size_t>(IntSetting("ICAT_WORKER_CACHE_MB")) << 20;
-  c.worker_cache_seconds = IntSetting("ICAT_WORKER_CACHE_SECONDS");
-  c.log_level = TextSetting("ICAT_LOG_LEVEL");
-  c.log_format = TextSetting("ICAT_LOG_FORMAT");
-  c.jwt_secret = SecretSetting("ICAT_JWT_SECRET_FILE");
-  c.blob_dir = TextSetting("ICAT_BLOB_DIR");
-  c.metrics_dir = TextSetting("ICAT_METRICS_DIR");
-  c.pool_address = TextSetting("ICAT_POOL_ADDRESS");
-  c.ingest_max_bytes = IntSetting("ICAT_INGEST_MAX_BYTES");
-  c.ingest_fetch_ca_file = TextSetting("ICAT_INGEST_FETCH_CA_FILE");
-  c.ingest_fetch_token = SecretSetting("ICAT_INGEST_FETCH_TOKEN_FILE");
-  // Only icatctl ingest reads the key itself (SigningKeyPem), so handlers never hold it.
-  c.signing_key_file = TextSetting("ICAT_SIGNING_KEY_FILE");
-  c.attestation_key_file = TextSetting("ICAT_ATTESTATION_KEY_FILE");
-  c.login_limits.ip_attempts = IntSetting("ICAT_LOGIN_LIMIT_IP_ATTEMPTS");
-  c.login_limits.account_failures = IntSetting("ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES");
-  c.login_limits.window_seconds = IntSetting("ICAT_LOGIN_LIMIT_WINDOW_SECONDS");
-  c.hash_gate.node = IntSetting("ICAT_PASSWORD_HASH_CONCURRENCY");
-  c.hash_gate.per_tenant = IntSetting("ICAT_PASSWORD_HASH_CONCURRENCY_PER_TENANT");
-  c.refresh_token_days = IntSetting("ICAT_REFRESH_TOKEN_DAYS");
-  c.setup_token_hours = IntSetting("ICAT_SETUP_TOKEN_HOURS");
-  c.trusted_proxies = CidrSetting("ICAT_TRUSTED_PROXIES");
-  c.webhook_policy.allow_http = BoolSetting("ICAT_WEBHOOK_ALLOW_HTTP");
-  c.webhook_policy.allow_private = CidrSetting("ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS");
+  // In table order, so ICAT_REDIS_URL comes after the Redis rows it takes from (WithRedisUrl).
+  for (const Setting& row : AllSettings()) {
+    if (row.fill) row.fill(c, row.name);
+  }
   return c;
 }
 

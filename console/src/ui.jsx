@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from "preact/hooks";
 import { getJson, session } from "./api.js";
 import { useSignal } from "./state.js";
+import { kSeverities } from "./vocabulary.js";
 
 // ------------------------------------------------------------------ who may do what
 
@@ -404,8 +405,6 @@ export function formatBytes(bytes) {
 export function labelOf(pairs, key) {
   return pairs.find(([candidate]) => candidate === key)?.[1] ?? key;
 }
-
-export const kSeverities = ["critical", "high", "medium", "low", "unknown"];
 
 // A finding's package: name, version, kind, and its purl beneath.
 export function Package({ pkg }) {

@@ -86,14 +86,11 @@ inline constexpr std::string_view kRuleWatched = "denyWatchedCves";
 inline constexpr std::string_view kRuleDigest = "requireDigest";
 inline constexpr std::string_view kRuleCatalogRegistry = "requireCatalogRegistry";
 
-// Severity ranks: 4 critical, 3 high, 2 medium, 1 low, 0 unknown (or anything else).
-int SeverityRank(std::string_view severity);
-
 // One vulnerability id of a version's latest scan, over all the packages it was found in.
 struct Finding {
   std::string vuln_id;                  // CVE-... or GHSA-..., upper case
   std::vector<std::string> aliases;     // other ids of the same vulnerability
-  int severity = 0;                     // highest rank over its findings
+  int severity = 0;                     // highest SeverityRank (icat/vocabulary.hpp) over its findings
   int fixed_severity = -1;              // highest rank over findings with fixState fixed; -1: none
   std::optional<long long> first_seen;  // when the service first saw it on this version (epoch s)
 };

@@ -3,6 +3,7 @@
 // none for what the worker already holds: under one cache generation (worker_cache.hpp) neither
 // the catalogue nor the tenant's policy and watch list can have changed.
 #include "admission.hpp"
+#include "icat/vocabulary.hpp"
 #include "queries.hpp"
 
 namespace icat::admission {

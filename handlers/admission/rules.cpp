@@ -4,6 +4,7 @@
 
 #include "admission.hpp"
 #include "icat/text.hpp"
+#include "icat/vocabulary.hpp"
 #include "icat/validate.hpp"
 
 namespace icat::admission {
@@ -249,14 +250,6 @@ std::set<std::string> NormalisedSet(const std::set<std::string>& references) {
 }
 
 }  // namespace
-
-int SeverityRank(std::string_view severity) {
-  if (severity == "critical") return 4;
-  if (severity == "high") return 3;
-  if (severity == "medium") return 2;
-  if (severity == "low") return 1;
-  return 0;
-}
 
 void AddFinding(std::vector<Finding>& findings, std::string_view vuln_id, const std::vector<std::string>& aliases,
                 std::string_view severity, std::string_view fix_state, std::optional<long long> first_seen) {

@@ -9,6 +9,7 @@
 #include "icat/image_reference.hpp"
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
+#include "icat/vocabulary.hpp"
 #include "queries.hpp"
 #include "sbom.hpp"
 
@@ -19,13 +20,14 @@ namespace {
 // The raw document each attestation type is about: its download under the version's path (/v1,
 // portal) and the scope that download needs, which the attestation of it needs too.
 struct DocumentRoute {
-  std::string_view type, api_suffix, portal_suffix, scope;
+  std::string_view type, api_suffix, portal_suffix;
+  Scope scope;
 };
 constexpr DocumentRoute kDocumentRoutes[] = {
-    {"spdx", "/sbom?format=spdx", "/sbom/spdx", "read:sbom"},
-    {"cyclonedx", "/sbom?format=cyclonedx", "/sbom/cyclonedx", "read:sbom"},
-    {"openvex", "/vex?format=openvex", "/vex?format=openvex", "read:vulns"},
-    {"cyclonedx-vex", "/vex?format=cyclonedx", "/vex?format=cyclonedx", "read:vulns"},
+    {"spdx", "/sbom?format=spdx", "/sbom/spdx", Scope::kReadSbom},
+    {"cyclonedx", "/sbom?format=cyclonedx", "/sbom/cyclonedx", Scope::kReadSbom},
+    {"openvex", "/vex?format=openvex", "/vex?format=openvex", Scope::kReadVulns},
+    {"cyclonedx-vex", "/vex?format=cyclonedx", "/vex?format=cyclonedx", Scope::kReadVulns},
 };
 
 const DocumentRoute& DocumentRouteOf(std::string_view type) {
@@ -86,7 +88,7 @@ Reply Download(Context& ctx, const std::string& image_id, const std::optional<Ve
                    "No attestation type of that name; the types are spdx, cyclonedx, openvex and "
                    "cyclonedx-vex.");
   }
-  if (!portal) RequireScope(ctx.principal, DocumentRouteOf(type->name).scope);
+  if (!portal) RequireScope(ctx.principal, NameOf(DocumentRouteOf(type->name).scope));
   VersionAttestations v = Load(ctx, image_id, version, portal);
   std::string has;
   for (const AttestationView& a : v.attestations) {

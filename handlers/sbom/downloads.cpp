@@ -7,6 +7,7 @@
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "icat/text.hpp"
+#include "icat/vocabulary.hpp"
 #include "queries.hpp"
 #include "sbom.hpp"
 
@@ -102,7 +103,7 @@ Reply VersionDownload(Context& ctx, std::string_view format) {
 
 std::optional<std::string> ParseFormat(const Request& request) {
   std::optional<std::string> format = request.Query("format");
-  if (format && *format != "cyclonedx" && *format != "spdx") ThrowInvalid("format", "must be one of: cyclonedx, spdx");
+  if (format && !IsOneOf(*format, kSbomFormats)) ThrowInvalid("format", "must be one of: cyclonedx, spdx");
   return format;
 }
 

@@ -4,6 +4,8 @@
 #include <regex>
 #include <set>
 
+#include "../../handlers/admission/queries.hpp"
+#include "icat/attestation.hpp"
 #include "icat/vocabulary.hpp"
 #include "support.hpp"
 
@@ -32,6 +34,13 @@ std::set<std::string> Words(const std::array<std::string_view, N>& words) {
   return {words.begin(), words.end()};
 }
 
+// A finding of the scan's findings set, of a package of its own.
+void AddFinding(const std::string& scan, const std::string& vuln_id, std::string_view severity) {
+  it::PgQuery("INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, fix_state) "
+              "VALUES ($1, $2, 'pkg-' || gen_random_uuid(), $3, 'not-fixed')",
+              {scan, vuln_id, std::string(severity)});
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(vocabulary)
@@ -46,6 +55,56 @@ BOOST_AUTO_TEST_CASE(each_list_is_the_set_its_sql_check_allows) {
   BOOST_TEST((CheckedWords("vex_statements", "justification") == Words(icat::kVexJustifications)));
   BOOST_TEST((CheckedWords("vex_documents", "format") == Words(icat::kVexFormats)));
   BOOST_TEST((CheckedWords("vex_served_documents", "format") == Words(icat::kVexFormats)));
+  BOOST_TEST((CheckedWords("sboms", "format") == Words(icat::kSbomFormats)));
+  std::set<std::string> attestation_types;
+  for (const icat::AttestationType& type : icat::kAttestationTypes) attestation_types.emplace(type.name);
+  BOOST_TEST((CheckedWords("attestations", "type") == attestation_types));
+}
+
+// sql/V0020's scan_recount counts an id once, at its most severe finding. For each severity alone
+// and each pair of severities, a scan of one id with a finding at each: the one count it makes is
+// the severity SeverityRank puts first only if the SQL ranks and names the severities as it does.
+BOOST_AUTO_TEST_CASE(scan_recount_ranks_severities_as_severity_rank_does) {
+  it::Tenant tenant;
+  it::Image image = tenant.AddImage("ranking", {{"1.0"}});
+  std::string columns;
+  for (std::string_view severity : icat::kSeverities) {
+    columns += (columns.empty() ? "" : ", ") + std::string(severity) + "_count";
+  }
+  for (std::string_view one : icat::kSeverities) {
+    for (std::string_view other : icat::kSeverities) {
+      if (icat::SeverityRank(other) > icat::SeverityRank(one)) continue;  // each pair once, and each alone
+      std::string scan = it::InsertLatestScan(image.versions[0].id, {});
+      AddFinding(scan, "CVE-2024-1", one);
+      if (other != one) AddFinding(scan, "CVE-2024-1", other);
+      std::vector<it::PgRow> counts = it::PgQuery("SELECT " + columns + " FROM scan_recount($1)", {scan});
+      std::string counted;
+      for (size_t i = 0; i < icat::kSeverities.size(); i++) {
+        if (*counts.at(0).at(i) != "0") counted += (counted.empty() ? "" : " ") + std::string(icat::kSeverities[i]);
+      }
+      BOOST_TEST(counted == one, one << " with " << other << " counted as " << counted);
+    }
+  }
+}
+
+// The admission findings query keeps the findings at or above a rank threshold: exactly those
+// whose SeverityRank is at least the threshold, for every threshold.
+BOOST_AUTO_TEST_CASE(admission_findings_rank_severities_as_severity_rank_does) {
+  it::Tenant tenant;
+  it::Image image = tenant.AddImage("ranking", {{"1.0"}});
+  std::string scan = it::InsertLatestScan(image.versions[0].id, {});
+  for (std::string_view severity : icat::kSeverities) AddFinding(scan, "CVE-" + std::string(severity), severity);
+  for (int threshold = 0; threshold <= icat::SeverityRank(icat::kSeverities.front()) + 1; threshold++) {
+    std::set<std::string> expected, got;
+    for (std::string_view severity : icat::kSeverities) {
+      if (icat::SeverityRank(severity) >= threshold) expected.insert("CVE-" + std::string(severity));
+    }
+    for (const it::PgRow& row : it::PgQuery(std::string(icat::admission::kFindings.sql),
+                                            {"{" + image.versions[0].id + "}", std::to_string(threshold), "{}"})) {
+      got.insert(*row.at(1));
+    }
+    BOOST_TEST((got == expected), "threshold " << threshold);
+  }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

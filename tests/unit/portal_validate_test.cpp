@@ -161,8 +161,11 @@ BOOST_AUTO_TEST_SUITE_END()
 
 BOOST_AUTO_TEST_SUITE(login_limits)
 
+// The settings' defaults (ICAT_LOGIN_LIMIT_*).
+constexpr icat::LoginLimits kLimits{.ip_attempts = 5, .account_failures = 10, .window_seconds = 900};
+
 BOOST_AUTO_TEST_CASE(sixth_attempt_from_one_ip_is_refused_with_the_windows_remaining_time) {
-  icat::LoginLimits limits;  // 5 per IP, 10 failures per account, 900 s
+  icat::LoginLimits limits = kLimits;  // 5 per IP, 10 failures per account, 900 s
   BOOST_TEST(icat::DecideLogin(5, 800, 0, -2, limits).allowed);
   icat::LoginVerdict sixth = icat::DecideLogin(6, 800, 0, -2, limits);
   BOOST_TEST(!sixth.allowed);
@@ -171,7 +174,7 @@ BOOST_AUTO_TEST_CASE(sixth_attempt_from_one_ip_is_refused_with_the_windows_remai
 }
 
 BOOST_AUTO_TEST_CASE(tenth_failure_of_an_account_refuses_the_next_attempt) {
-  icat::LoginLimits limits;
+  icat::LoginLimits limits = kLimits;
   BOOST_TEST(icat::DecideLogin(1, 900, 9, 500, limits).allowed);
   icat::LoginVerdict v = icat::DecideLogin(1, 900, 10, 500, limits);
   BOOST_TEST(!v.allowed);
@@ -180,7 +183,7 @@ BOOST_AUTO_TEST_CASE(tenth_failure_of_an_account_refuses_the_next_attempt) {
 }
 
 BOOST_AUTO_TEST_CASE(both_limits_spent_waits_for_the_later_window_and_missing_ttl_means_a_full_window) {
-  icat::LoginLimits limits;
+  icat::LoginLimits limits = kLimits;
   BOOST_TEST(icat::DecideLogin(7, 100, 12, 600, limits).retry_after == 600);
   BOOST_TEST(icat::DecideLogin(7, -1, 0, -2, limits).retry_after == 900);
 }

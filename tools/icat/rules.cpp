@@ -57,14 +57,6 @@ std::optional<ImageSpec> ParseImageSpec(std::string_view text, std::string* why)
   return spec;
 }
 
-int SeverityRank(std::string_view severity) {
-  // kSeverities: critical, high, medium, low, unknown (most severe first).
-  for (size_t i = 0; i + 1 < kSeverities.size(); i++) {
-    if (kSeverities[i] == severity) return static_cast<int>(kSeverities.size() - 1 - i);
-  }
-  return 0;
-}
-
 std::optional<int> ParseLevel(std::string_view level) {
   int rank = SeverityRank(level);
   if (rank == 0) return std::nullopt;
@@ -90,7 +82,7 @@ Judgement Judge(const std::vector<Finding>& findings, int level) {
     if (!added) entry->second = std::max(entry->second, SeverityRank(f.severity));
   }
   for (std::string_view severity : kSeverities) judgement.counts[std::string(severity)] = 0;
-  for (const auto& [id, rank] : counted_rank) judgement.counts[std::string(kSeverities[kSeverities.size() - 1 - rank])]++;
+  for (const auto& [id, rank] : counted_rank) judgement.counts[std::string(SeverityOfRank(rank))]++;
   for (const std::string& id : blocking) excluded_only.erase(id);
   judgement.at_or_above = static_cast<int>(blocking.size());
   judgement.excluded = static_cast<int>(excluded_only.size());

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "icat/vocabulary.hpp"
+
 namespace icat::client {
 
 // IMAGE[:TAG][@DIGEST]: IMAGE is an image's name or its repository (registry.example.test/hardened/nginx,
@@ -23,8 +25,8 @@ struct ImageSpec {
 // characters a tag cannot hold, a digest other than sha256:<64 hex>).
 std::optional<ImageSpec> ParseImageSpec(std::string_view text, std::string* why);
 
-// critical 4, high 3, medium 2, low 1; unknown (and anything else) 0.
-int SeverityRank(std::string_view severity);
+// critical 4, high 3, medium 2, low 1; unknown (and anything else) 0: the service's one ranking.
+using icat::SeverityRank;
 
 // --fail-on / level values: critical, high, medium, low; nullopt otherwise.
 std::optional<int> ParseLevel(std::string_view level);

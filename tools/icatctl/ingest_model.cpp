@@ -19,17 +19,10 @@
 
 namespace icat::ctl {
 
-int SeverityRank(std::string_view severity) {
-  for (size_t i = 0; i < kSeverities.size(); ++i) {
-    if (kSeverities[i] == severity) return static_cast<int>(i);
-  }
-  return static_cast<int>(kSeverities.size()) - 1;  // unknown
-}
-
 void SortFindings(std::vector<Finding>& findings) {
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     int rank_a = SeverityRank(a.severity), rank_b = SeverityRank(b.severity);
-    if (rank_a != rank_b) return rank_a < rank_b;
+    if (rank_a != rank_b) return rank_a > rank_b;  // most severe first
     if (a.vuln_id != b.vuln_id) return a.vuln_id < b.vuln_id;
     if (a.package_name != b.package_name) return a.package_name < b.package_name;
     return a.package_version.value_or("") < b.package_version.value_or("");

@@ -18,9 +18,6 @@
 
 namespace icat::ctl {
 
-// Where a normalised severity sorts: 0 critical ... 4 unknown.
-int SeverityRank(std::string_view severity);
-
 // One source's rating of a vulnerability, as the report gives it (docs/scans.md, "Severity sources").
 struct SeverityRating {
   std::string source;                       // as the report names it, lower case: nvd, ghsa, debian, redhat, ...

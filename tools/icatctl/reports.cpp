@@ -9,6 +9,7 @@
 
 #include "icat/json.hpp"
 #include "icat/text.hpp"
+#include "icat/vocabulary.hpp"
 #include "session.hpp"
 
 namespace icat::ctl {
@@ -396,13 +397,13 @@ ScanReport ParseReport(std::string_view path, std::string_view bytes) {
 
 std::string TrivySeverity(std::string_view severity) {
   std::string s = Lower(severity);
-  return s == "critical" || s == "high" || s == "medium" || s == "low" ? s : "unknown";
+  return IsOneOf(s, kSeverities) ? s : "unknown";
 }
 
 std::string GrypeSeverity(std::string_view severity) {
   std::string s = Lower(severity);
   if (s == "negligible") return "low";
-  return s == "critical" || s == "high" || s == "medium" || s == "low" ? s : "unknown";
+  return IsOneOf(s, kSeverities) ? s : "unknown";
 }
 
 std::string TrivyFixState(const std::optional<std::string>& status, const std::optional<std::string>& fixed_version) {

@@ -32,6 +32,8 @@ enum class SettingType {
   kPgDsn,       // a libpq connection string (PQconninfoParse)
 };
 
+class Config;
+
 // The programs that use a setting (a bit each).
 enum SettingReader : unsigned { kHandlers = 1, kDispatcher = 2, kIcatctl = 4, kStack = 8, kMetrics = 16 };
 
@@ -43,6 +45,9 @@ struct Setting {
   std::string_view choices;        // kEnum: comma-separated
   unsigned readers = 0;            // SettingReader bits
   std::string_view description;    // one line, as the README shows it
+  // Stores the checked value in the Config field that holds it; nullptr for a setting Config does
+  // not hold (read by one program itself, or only by tools/stack).
+  void (*fill)(Config& config, std::string_view name) = nullptr;
 };
 
 // A setting whose value breaks its row's rule; the message names the variable (never a secret).

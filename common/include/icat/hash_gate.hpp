@@ -13,9 +13,10 @@
 
 namespace icat {
 
+// The defaults are the settings table's (config.cpp), the one place they are written.
 struct HashGateLimits {
-  int node = 2;        // ICAT_PASSWORD_HASH_CONCURRENCY: hashes at once on this node
-  int per_tenant = 1;  // ICAT_PASSWORD_HASH_CONCURRENCY_PER_TENANT: of those, of one tenant
+  int node = 0;        // ICAT_PASSWORD_HASH_CONCURRENCY: hashes at once on this node
+  int per_tenant = 0;  // ICAT_PASSWORD_HASH_CONCURRENCY_PER_TENANT: of those, of one tenant
 };
 
 enum class HashGateVerdict {

@@ -11,10 +11,11 @@
 
 namespace icat {
 
+// The defaults are the settings table's (config.cpp), the one place they are written.
 struct LoginLimits {
-  int ip_attempts = 5;        // ICAT_LOGIN_LIMIT_IP_ATTEMPTS: every attempt counts
-  int account_failures = 10;  // ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES: only failed attempts count
-  int window_seconds = 900;   // ICAT_LOGIN_LIMIT_WINDOW_SECONDS
+  int ip_attempts = 0;       // ICAT_LOGIN_LIMIT_IP_ATTEMPTS: every attempt counts
+  int account_failures = 0;  // ICAT_LOGIN_LIMIT_ACCOUNT_FAILURES: only failed attempts count
+  int window_seconds = 0;    // ICAT_LOGIN_LIMIT_WINDOW_SECONDS
 };
 
 struct LoginVerdict {

@@ -10,6 +10,17 @@ namespace icat {
 
 // Most severe first; counts per severity are indexed in this order.
 inline constexpr std::array<std::string_view, 5> kSeverities = {"critical", "high", "medium", "low", "unknown"};
+// The one severity ranking: critical 4, high 3, medium 2, low 1, unknown (and any other word) 0, so
+// a higher rank is more severe. The SQL that ranks severities (the admission findings query,
+// scan_recount of sql/V0020) is compared with it by tests/integration/vocabulary_test.cpp.
+constexpr int SeverityRank(std::string_view severity) {
+  for (size_t i = 0; i < kSeverities.size(); i++) {
+    if (kSeverities[i] == severity) return static_cast<int>(kSeverities.size() - 1 - i);
+  }
+  return 0;
+}
+// The severity of a rank from 0 to 4: SeverityRank's inverse.
+constexpr std::string_view SeverityOfRank(int rank) { return kSeverities[kSeverities.size() - 1 - rank]; }
 // not-affected comes from VEX statements and never counts.
 inline constexpr std::array<std::string_view, 5> kFixStates = {"fixed", "not-fixed", "wont-fix", "unknown",
                                                                "not-affected"};
@@ -32,6 +43,9 @@ inline constexpr std::array<std::string_view, 4> kVexStatuses = {"not_affected",
 inline constexpr std::array<std::string_view, 5> kVexJustifications = {
     "component_not_present", "vulnerable_code_not_present", "vulnerable_code_not_in_execute_path",
     "vulnerable_code_cannot_be_controlled_by_adversary", "inline_mitigations_already_exist"};
+// The formats of SBOMs, ingested, stored (sboms.format) and served; the first is what a download
+// without ?format= gets when the scan has it.
+inline constexpr std::array<std::string_view, 2> kSbomFormats = {"cyclonedx", "spdx"};
 // The formats of VEX documents, ingested and served (docs/vex-documents.md); the first is what a
 // download without ?format= gets.
 inline constexpr std::array<std::string_view, 2> kVexFormats = {"openvex", "cyclonedx"};

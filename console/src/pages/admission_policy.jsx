@@ -22,20 +22,12 @@ import {
   useLoad,
   useSubmit,
 } from "../ui.jsx";
+import { kThresholds } from "../vocabulary.js";
 
 const kModes = [
   ["enforce", "Enforce: deny images that break a rule"],
   ["warn", "Warn: allow them, with a warning for each broken rule"],
   ["audit", "Audit: allow them and only record the decision"],
-];
-
-// "" stands for null, which turns the severity rule off.
-const kThresholds = [
-  ["critical", "Critical"],
-  ["high", "High or above"],
-  ["medium", "Medium or above"],
-  ["low", "Low or above"],
-  ["", "Off: severity never denies"],
 ];
 
 // The policy's yes-or-no fields: label and what it does.

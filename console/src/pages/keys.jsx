@@ -20,15 +20,7 @@ import {
   usePagedList,
   useSubmit,
 } from "../ui.jsx";
-
-// The scopes POST /api/api-keys accepts (ApiKeyRequest), each with what it grants (SPEC.md 2).
-const kScopes = [
-  ["read:catalog", "read:catalog: list images and read their details"],
-  ["read:sbom", "read:sbom: download SBOMs (SPDX, CycloneDX)"],
-  ["read:vulns", "read:vulns: read vulnerabilities and look up CVEs"],
-  ["admission", "admission: the Kubernetes admission webhook"],
-  ["pull", "pull: pull the licensed images from the registry (docker, skopeo, a cluster's imagePullSecret)"],
-];
+import { kScopes } from "../vocabulary.js";
 
 const kStateTone = { active: "good", revoked: "bad", expired: "quiet" };
 

@@ -19,12 +19,7 @@ import {
   usePagedList,
   useSubmit,
 } from "../ui.jsx";
-
-const kRoles = [
-  ["viewer", "Viewer: reads the catalogue, vulnerabilities, SBOMs"],
-  ["user", "User: the same as a viewer today"],
-  ["admin", "Admin: also keys, webhooks, policy, requests, audit, users"],
-];
+import { kRoles } from "../vocabulary.js";
 
 // The link a new person opens: the token in the fragment, never sent to a server.
 function setupLink(token) {

@@ -20,16 +20,7 @@ import {
   usePagedList,
   useSubmit,
 } from "../ui.jsx";
-
-// The event kinds a subscription can choose (WebhookRequest.events), each with when it is sent
-// (docs/webhooks.md).
-const kEvents = [
-  ["scan.completed", "scan.completed: a licensed image version was scanned"],
-  ["vulnerability.detected", "vulnerability.detected: a scan found vulnerabilities the previous one did not have"],
-  ["vulnerability.fixed", "vulnerability.fixed: vulnerabilities of the previous scan are gone"],
-  ["cve_watch.matched", "cve_watch.matched: a watched CVE newly appears on a licensed image"],
-  ["ping", "ping: the test event this console sends on request"],
-];
+import { kEvents } from "../vocabulary.js";
 
 const webhookPath = (id) => `/webhooks/${encodeURIComponent(id)}`;
 

@@ -4,7 +4,8 @@
 import { useEffect, useRef } from "preact/hooks";
 import uPlot from "uplot";
 import { getAllPages } from "../../api.js";
-import { Empty, Pending, When, kSeverities, useLoad } from "../../ui.jsx";
+import { Empty, Pending, When, useLoad } from "../../ui.jsx";
+import { kSeverities } from "../../vocabulary.js";
 
 const kChartHeight = 260;
 // Besides colour, a dash pattern per severity tells the lines apart.

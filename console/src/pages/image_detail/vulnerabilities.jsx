@@ -7,10 +7,10 @@
 // hundreds, a few requests at most, and changing a filter or the sort costs no request.
 import { getAllPages } from "../../api.js";
 import { Link, useQuery } from "../../router.jsx";
-import { Counts, Empty, Package, Pager, Pending, SelectField, Severity, When, kSeverities, useLoad } from "../../ui.jsx";
+import { Counts, Empty, Package, Pager, Pending, SelectField, Severity, When, useLoad } from "../../ui.jsx";
+import { kFixStates, kSeverities } from "../../vocabulary.js";
 
 const kFindingsPerPage = 50;
-const kFixStates = ["fixed", "not-fixed", "wont-fix", "unknown", "not-affected"];
 
 // Ascending order of each sortable column; `descendingFirst`: the first click shows the worst first.
 const kSeverityWeight = Object.fromEntries(kSeverities.map((level, index) => [level, kSeverities.length - index]));

@@ -76,13 +76,22 @@ void CheckTexts(const Request& request, const QueryPairs& query) {
   ThrowIfIssues(issues);
 }
 
-// The route's query parameters (Route::query) and no other: one issue per unknown name.
-void CheckQueryNames(const QueryPairs& query, const Route& route) {
+// The route's query parameters (Route::query) and no other: one issue per unknown name. Their
+// values, parsed, for the handler: an invalid one is refused just before it (CallHandler).
+QueryValues ParseQuery(const QueryPairs& query, const Route& route) {
   std::vector<FieldIssue> issues;
   for (std::string& name : UnknownQueryParameters(query, route.query)) {
     issues.push_back({std::move(name), "is not a parameter of this endpoint"});
   }
   ThrowIfIssues(issues);
+  return QueryValues(route.query, query);
+}
+
+// The handler, once every check before it passed: its query values last, so that a refusal of the
+// caller (401, 403, 404 of a tenant) comes before a 400 of a value.
+Reply CallHandler(const Route& route, Context& ctx) {
+  ctx.query.RefuseInvalid();
+  return route.handler.function(ctx);
 }
 
 Reply ErrorReply(const ApiError& e, const Request& request) {
@@ -138,7 +147,7 @@ Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
     metrics::Add(metrics::Metric::kReplyCacheHit);
     return std::move(*cached);
   }
-  Reply reply = route.handler.function(ctx);
+  Reply reply = CallHandler(route, ctx);
   if (reply.status == 200) cache.Store(key, ctx.cache_generation, reply, ReplyBytes(reply));
   reply.headers.emplace_back("Cache-Status", !ctx.cache_generation ? "icat; fwd=bypass"
                                              : fresh_asked         ? "icat; fwd=request"
@@ -169,7 +178,7 @@ Reply RunHandler(const Route& route, Context& ctx, ReplyCache& cache, bool& in_t
         in_transaction = true;
         if (IsPortalAccess(route.access)) AuthorisePerson(route, ctx);
       }
-      Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : route.handler.function(ctx);
+      Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : CallHandler(route, ctx);
       if (in_transaction) {
         ctx.db.Commit();
         in_transaction = false;
@@ -196,7 +205,7 @@ Reply Dispatch(RouteMatch& match, Request& request, Context& ctx, ReplyCache& ca
   request.path_params = std::move(match.path_params);
   const QueryPairs query = request.QueryParameters();
   CheckTexts(request, query);
-  CheckQueryNames(query, route);
+  ctx.query = ParseQuery(query, route);
   if (route.json_body) CheckBody(ctx);
   if (route.access == Access::kApiKey) AuthenticateApiKey(ctx, NameOf(*route.scope));
   if (route.access == Access::kRegistry) AuthenticateRegistry(ctx, NameOf(*route.scope));

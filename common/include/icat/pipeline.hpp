@@ -55,6 +55,7 @@ struct Context {
   bool cached_data_changed = false;             // a handler changed cached data: bump after commit
   Trace trace;                                  // the caller's trace (traceparent) with this request's span
   bool handler_ran = false;                     // every check passed: a key's due last-used mark is written
+  QueryValues query;                            // the route's query parameters, parsed (Route::query)
 };
 
 // A worker's replies of cached routes (Route::cached), by tenant and URL.

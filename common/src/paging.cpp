@@ -4,7 +4,6 @@
 #include <cctype>
 
 #include "icat/crypto.hpp"
-#include "icat/errors.hpp"
 #include "icat/validate.hpp"
 
 namespace icat {
@@ -13,37 +12,24 @@ bool IsDigits(std::string_view text, size_t max_digits) {
   return !text.empty() && text.size() <= max_digits && text.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
-int ParseLimit(const Request& request) {
-  std::optional<std::string> text = request.Query("limit");
-  if (!text) return kDefaultLimit;
-  int limit = IsDigits(*text, 4) ? std::stoi(*text) : 0;
-  if (limit < 1 || limit > kMaxLimit) ThrowInvalid("limit", "must be a whole number from 1 to 200");
-  return limit;
-}
-
 std::string EncodeCursor(const std::vector<std::string>& fields) {
   std::string joined;
   for (size_t i = 0; i < fields.size(); i++) joined += (i ? "\n" : "") + fields[i];
   return Base64UrlEncode(joined);
 }
 
-std::optional<std::vector<std::string>> ParseCursor(const Request& request, size_t field_count) {
-  std::optional<std::string> text = request.Query("cursor");
-  if (!text) return std::nullopt;
-  std::optional<std::string> joined = Base64UrlDecode(*text);
+std::optional<std::vector<std::string>> DecodeCursor(std::string_view text, size_t field_count) {
+  std::optional<std::string> joined = Base64UrlDecode(text);
+  if (!joined || text.empty() || !IsCleanText(*joined, true)) return std::nullopt;
   std::vector<std::string> fields;
-  if (joined) {
-    size_t start = 0;
-    while (true) {
-      size_t end = joined->find('\n', start);
-      fields.push_back(joined->substr(start, end - start));
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
+  size_t start = 0;
+  while (true) {
+    size_t end = joined->find('\n', start);
+    fields.push_back(joined->substr(start, end - start));
+    if (end == std::string::npos) break;
+    start = end + 1;
   }
-  if (!joined || text->empty() || fields.size() != field_count || !IsCleanText(*joined, true)) {
-    ThrowInvalid("cursor", "is not a cursor returned by this list");
-  }
+  if (fields.size() != field_count) return std::nullopt;
   return fields;
 }
 

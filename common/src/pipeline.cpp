@@ -75,13 +75,22 @@ void CheckTexts(const Request& request, const QueryPairs& query) {
   ThrowIfIssues(issues);
 }
 
-// The route's query parameters (Route::query) and no other: one issue per unknown name.
-void CheckQueryNames(const QueryPairs& query, const Route& route) {
+// The route's query parameters (Route::query) and no other: one issue per unknown name. Their
+// values, parsed, for the handler: an invalid one is refused just before it (CallHandler).
+QueryValues ParseQuery(const QueryPairs& query, const Route& route) {
   std::vector<FieldIssue> issues;
   for (std::string& name : UnknownQueryParameters(query, route.query)) {
     issues.push_back({std::move(name), "is not a parameter of this endpoint"});
   }
   ThrowIfIssues(issues);
+  return QueryValues(route.query, query);
+}
+
+// The handler, once every check before it passed: its query values last, so that a refusal of the
+// caller (401, 403, 404 of a tenant) comes before a 400 of a value.
+Reply CallHandler(const Route& route, Context& ctx) {
+  ctx.query.RefuseInvalid();
+  return route.handler.function(ctx);
 }
 
 Reply ErrorReply(const ApiError& e, const Request& request) {
@@ -137,7 +146,7 @@ Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
     metrics::Add(metrics::Metric::kReplyCacheHit);
     return std::move(*cached);
   }
-  Reply reply = route.handler.function(ctx);
+  Reply reply = CallHandler(route, ctx);
   if (reply.status == 200) cache.Store(key, ctx.cache_generation, reply, ReplyBytes(reply));
   reply.headers.emplace_back("Cache-Status", !ctx.cache_generation ? "icat; fwd=bypass"
                                              : fresh_asked         ? "icat; fwd=request"
@@ -163,7 +172,7 @@ const Route& Admit(RouteMatch& match, Request& request, Context& ctx) {
   request.path_params = std::move(match.path_params);
   const QueryPairs query = request.QueryParameters();
   CheckTexts(request, query);
-  CheckQueryNames(query, route);
+  ctx.query = ParseQuery(query, route);
   if (route.json_body) ctx.body = ParsedBody(request, ctx.config);
   return route;
 }
@@ -192,7 +201,7 @@ Reply RunHandler(const Route& route, Context& ctx, ReplyCache& cache) {
   for (int attempt = 1;; ++attempt) {
     try {
       if (scoped) OpenTenantScope(route, ctx);
-      Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : route.handler.function(ctx);
+      Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : CallHandler(route, ctx);
       if (scoped) ctx.db.Commit();
       return reply;
     } catch (const DbError& e) {

@@ -42,14 +42,6 @@ bool MatchPattern(std::string_view pattern, const std::vector<std::string_view>&
   params = std::move(found);
   return true;
 }
-// "" or names of letters, digits and '_' separated by single commas (tools/gen reads them too).
-bool IsQueryList(std::string_view list) {
-  if (list.empty()) return true;
-  if (list.front() == ',' || list.back() == ',' || list.find(",,") != std::string_view::npos) return false;
-  return std::all_of(list.begin(), list.end(), [](char c) {
-    return c == ',' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  });
-}
 }  // namespace
 
 void CheckRouteTable(const std::vector<Route>& routes) {
@@ -65,10 +57,8 @@ void CheckRouteTable(const std::vector<Route>& routes) {
     bool takes_key = route.access == Access::kApiKey || route.access == Access::kRegistry;
     if (takes_key && !route.scope) throw std::logic_error(name + " takes an API key, so it names the scope it needs");
     if (!takes_key && route.scope) throw std::logic_error(name + " names a scope but takes no API key");
-    if (!IsQueryList(route.query)) {
-      throw std::logic_error(name + " has a query list that is not names separated by single commas (\"" +
-                             std::string(route.query) + "\")");
-    }
+    std::string query_problem = QueryDeclarationProblem(route.query);
+    if (!query_problem.empty()) throw std::logic_error(name + ": " + query_problem);
     if (route.access == Access::kRegistry && !route.refusal) {
       throw std::logic_error(name + " is Access::kRegistry, whose errors need the registry's shape (Route::refusal)");
     }
@@ -86,11 +76,7 @@ void CheckRouteTable(const std::vector<Route>& routes) {
 
 std::vector<std::string_view> QueryNames(const Route& route) {
   std::vector<std::string_view> names;
-  for (std::string_view rest = route.query; !rest.empty();) {
-    size_t comma = rest.find(',');
-    names.push_back(rest.substr(0, comma));
-    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-  }
+  for (const QueryParam& param : route.query) names.push_back(param.name);
   return names;
 }
 
@@ -101,14 +87,9 @@ Transaction TransactionOf(const Route& route) {
 
 std::string RouteName(const Route& route) { return std::string(route.method) + " " + std::string(route.pattern); }
 
-std::vector<std::string> UnknownQueryParameters(const QueryPairs& parameters, std::string_view accepted) {
-  auto is_accepted = [accepted](std::string_view name) {
-    for (std::string_view rest = accepted; !rest.empty();) {
-      size_t comma = rest.find(',');
-      if (rest.substr(0, comma) == name) return true;
-      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    }
-    return false;
+std::vector<std::string> UnknownQueryParameters(const QueryPairs& parameters, const std::vector<QueryParam>& accepted) {
+  auto is_accepted = [&accepted](std::string_view name) {
+    return std::any_of(accepted.begin(), accepted.end(), [name](const QueryParam& p) { return p.name == name; });
   };
   std::vector<std::string> unknown;
   for (const auto& [name, value] : parameters) {

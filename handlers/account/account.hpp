@@ -44,12 +44,20 @@ Reply IssueSetupToken(Context& ctx);
 
 // ------------------------------------------------------------------ shared by the endpoints (support.cpp)
 
-// A page of a list sorted newest first by (created_at, id): ?limit= and ?cursor=.
+// The words of a feature request's type and status, and of a webhook delivery's state.
+inline const std::vector<std::string_view> kRequestTypes = {"feature", "package", "bug"};
+inline const std::vector<std::string_view> kRequestStatuses = {"open", "planned", "done", "declined"};
+inline const std::vector<std::string_view> kDeliveryStates = {"pending", "succeeded", "failed"};
+// The longest ?action= of the audit log.
+inline constexpr size_t kMaxActionChars = 100;
+
+// A page of a list sorted newest first by (created_at, id): ?limit= and ?cursor= (routes.cpp
+// PageCursor), as the pipeline parsed them.
 struct Page {
   int limit = 0;
   std::optional<std::string> after_time, after_id;  // the last row of the previous page
 };
-Page ReadPage(const Request& request);  // 400 VALIDATION_ERROR naming limit or cursor
+Page ReadPage(const QueryValues& query);  // 400 VALIDATION_ERROR naming limit or cursor when they are RefusedOnRead
 // The cursor after row limit-1 when the query (LIMIT limit+1) returned more rows than shown: its
 // columns cursor_time and id.
 std::optional<std::string> NextCursor(const Rows& rows, int limit);

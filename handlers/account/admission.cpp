@@ -94,9 +94,8 @@ Reply PutAdmissionPolicy(Context& ctx) {
 //        dryRun, images, reasons}], "nextCursor"}: newest first
 //   400 VALIDATION_ERROR (allowed not true/false, limit, cursor, headers); 401
 Reply ListAdmissionDecisions(Context& ctx) {
-  std::optional<std::string> allowed = ctx.request.Query("allowed");
-  if (allowed && *allowed != "true" && *allowed != "false") ThrowInvalid("allowed", "must be true or false");
-  Page page = ReadPage(ctx.request);
+  std::optional<std::string> allowed = ctx.query.Text("allowed");
+  Page page = ReadPage(ctx.query);
   Rows rows =
       ctx.db.Run(kListDecisions, {ctx.principal.tenant_id, allowed, page.after_time, page.after_id, page.limit + 1});
   const int id = rows.Column("id"), created_at = rows.Column("created_at"), request_uid = rows.Column("request_uid"),

@@ -138,7 +138,7 @@ std::string ApiKeyListJson(const std::vector<ApiKeyView>& keys, const std::optio
 //        "nextCursor"}: newest first, revoked and expired keys included
 //   400 VALIDATION_ERROR (limit, cursor, headers); 401; 403 FORBIDDEN (not an admin)
 Reply ListApiKeys(Context& ctx) {
-  Page page = ReadPage(ctx.request);
+  Page page = ReadPage(ctx.query);
   Rows rows = ctx.db.Run(kListKeys, {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
   return JsonReply(200, ApiKeyListJson(KeysAt(rows, page.limit), NextCursor(rows, page.limit)));
 }

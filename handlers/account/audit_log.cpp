@@ -10,8 +10,6 @@ namespace icat::account {
 
 namespace {
 
-constexpr size_t kMaxActionChars = 100;
-
 void WriteEntry(JsonWriter& w, const AuditEntryView& e) {
   w.StartObject();
   WriteInt(w, "id", e.id);
@@ -28,17 +26,6 @@ void WriteEntry(JsonWriter& w, const AuditEntryView& e) {
   w.EndObject();
 }
 
-// ?cursor= of this list: the id of the last entry shown, encoded like every cursor.
-std::optional<std::string> AfterId(const Request& request) {
-  std::optional<std::vector<std::string>> after = ParseCursor(request, 1);
-  if (!after) return std::nullopt;
-  const std::string& id = (*after)[0];
-  if (!IsDigits(id, 18)) {
-    ThrowInvalid("cursor", "is not a cursor returned by this list");
-  }
-  return id;
-}
-
 }  // namespace
 
 std::string AuditLogJson(const std::vector<AuditEntryView>& entries, const std::optional<std::string>& next_cursor) {
@@ -51,12 +38,11 @@ std::string AuditLogJson(const std::vector<AuditEntryView>& entries, const std::
 //       person's email at the time (null for the others); ?action= matches exactly
 //   400 VALIDATION_ERROR (action, limit, cursor, headers); 401; 403 FORBIDDEN (not an admin)
 Reply ListAuditLog(Context& ctx) {
-  std::optional<std::string> action = ctx.request.Query("action");
-  if (action && (action->empty() || action->size() > kMaxActionChars)) {
-    ThrowInvalid("action", "must have 1 to 100 characters");
-  }
-  int limit = ParseLimit(ctx.request);
-  std::optional<std::string> after = AfterId(ctx.request);
+  std::optional<std::string> action = ctx.query.Text("action");
+  int limit = ctx.query.Limit();
+  // The cursor holds the id of the last entry shown.
+  std::optional<std::vector<std::string>> cursor = ctx.query.Cursor();
+  std::optional<std::string> after = cursor ? std::optional((*cursor)[0]) : std::nullopt;
   Rows rows = ctx.db.Run(kListAudit, {ctx.principal.tenant_id, action, after, limit + 1});
   const int id = rows.Column("id"), at = rows.Column("at"), actor = rows.Column("actor"),
             actor_email = rows.Column("actor_email"),

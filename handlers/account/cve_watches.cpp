@@ -91,7 +91,7 @@ std::string CveWatchListJson(const std::vector<CveWatchView>& watches, const std
 //        packages}]}], "nextCursor"}: newest first; images are those whose latest version carries it
 //   400 VALIDATION_ERROR (limit, cursor, headers); 401
 Reply ListCveWatches(Context& ctx) {
-  Page page = ReadPage(ctx.request);
+  Page page = ReadPage(ctx.query);
   Rows rows = ctx.db.Run(kListWatches, {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
   std::vector<CveWatchView> watches = WatchesAt(rows, page.limit);
   AddImages(ctx, watches);

@@ -14,8 +14,6 @@ namespace icat::account {
 
 namespace {
 
-const std::vector<std::string_view> kTypes = {"feature", "package", "bug"};
-const std::vector<std::string_view> kStatuses = {"open", "planned", "done", "declined"};
 constexpr size_t kMaxTitleChars = 200;
 constexpr size_t kMaxDescriptionChars = 10000;
 constexpr size_t kMaxPackageChars = 200;
@@ -83,7 +81,7 @@ NewRequest ReadNewRequest(Context& ctx) {
   std::vector<FieldIssue> issues;
   FieldReader body(ctx.body, issues);
   NewRequest in;
-  in.type = body.Enum("type", Need::kRequired, kTypes).value_or("");
+  in.type = body.Enum("type", Need::kRequired, kRequestTypes).value_or("");
   in.title = body.String("title", Need::kRequired, kMaxTitleChars).value_or("");
   in.description = body.String("description", Need::kRequired, kMaxDescriptionChars, 1, true).value_or("");
   in.image_id = body.String("imageId", Need::kOptional, 36);
@@ -124,15 +122,8 @@ std::string FeatureRequestListJson(const std::vector<FeatureRequestView>& reques
 //        packageName, createdBy: {id, email}|null, createdAt, updatedAt}], "nextCursor"}: newest first
 //   400 VALIDATION_ERROR (status, type, limit, cursor, headers); 401
 Reply ListFeatureRequests(Context& ctx) {
-  std::optional<std::string> status = ctx.request.Query("status");
-  std::optional<std::string> type = ctx.request.Query("type");
-  if (status && std::find(kStatuses.begin(), kStatuses.end(), *status) == kStatuses.end()) {
-    ThrowInvalid("status", "must be one of open, planned, done, declined");
-  }
-  if (type && std::find(kTypes.begin(), kTypes.end(), *type) == kTypes.end()) {
-    ThrowInvalid("type", "must be one of feature, package, bug");
-  }
-  Page page = ReadPage(ctx.request);
+  Page page = ReadPage(ctx.query);
+  std::optional<std::string> status = ctx.query.Text("status"), type = ctx.query.Text("type");
   Rows rows = ctx.db.Run(kListRequests,
                          {ctx.principal.tenant_id, status, type, page.after_time, page.after_id, page.limit + 1});
   return JsonReply(200, FeatureRequestListJson(RequestsAt(rows, page.limit), NextCursor(rows, page.limit)));

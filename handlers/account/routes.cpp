@@ -3,12 +3,17 @@
 
 namespace icat::account {
 
+namespace {
+// ReadPage's cursor: the last row's time and id.
+QueryParam PageCursor() { return query::Cursor({CursorField::kTime, CursorField::kUuid}); }
+}  // namespace
+
 const std::vector<Route>& Routes() {
   static const std::vector<Route> routes = {
       {.method = "GET",
        .pattern = "/api/api-keys",
        .access = Access::kPortalAdmin,
-       .query = "limit,cursor",
+       .query = {query::Limit(), PageCursor()},
        .handler = ICAT_HANDLER(ListApiKeys)},
       {.method = "POST",
        .pattern = "/api/api-keys",
@@ -22,7 +27,7 @@ const std::vector<Route>& Routes() {
       {.method = "GET",
        .pattern = "/api/cve-watches",
        .access = Access::kPortal,
-       .query = "limit,cursor",
+       .query = {query::Limit(), PageCursor()},
        .handler = ICAT_HANDLER(ListCveWatches)},
       {.method = "POST",
        .pattern = "/api/cve-watches",
@@ -36,7 +41,9 @@ const std::vector<Route>& Routes() {
       {.method = "GET",
        .pattern = "/api/feature-requests",
        .access = Access::kPortal,
-       .query = "status,type,limit,cursor",
+       .query = {query::Word("status", kRequestStatuses, "must be one of open, planned, done, declined"),
+                 query::Word("type", kRequestTypes, "must be one of feature, package, bug"), query::Limit(),
+                 PageCursor()},
        .handler = ICAT_HANDLER(ListFeatureRequests)},
       {.method = "POST",
        .pattern = "/api/feature-requests",
@@ -46,7 +53,7 @@ const std::vector<Route>& Routes() {
       {.method = "GET",
        .pattern = "/api/webhooks",
        .access = Access::kPortal,
-       .query = "limit,cursor",
+       .query = {query::Limit(), PageCursor()},
        .handler = ICAT_HANDLER(ListWebhooks)},
       {.method = "POST",
        .pattern = "/api/webhooks",
@@ -65,7 +72,10 @@ const std::vector<Route>& Routes() {
       {.method = "GET",
        .pattern = "/api/webhooks/{id}/deliveries",
        .access = Access::kPortal,
-       .query = "state,limit,cursor",
+       // Refused on read: a malformed webhook id is a 404 first.
+       .query = {query::RefusedOnRead(
+                     query::Word("state", kDeliveryStates, "must be one of pending, succeeded, failed")),
+                 query::RefusedOnRead(query::Limit()), query::RefusedOnRead(PageCursor())},
        .handler = ICAT_HANDLER(ListWebhookDeliveries)},
       // No json_body: a ping takes no input, so an empty POST needs no Content-Type (the handler
       // accepts {} too and refuses any other body).
@@ -85,17 +95,17 @@ const std::vector<Route>& Routes() {
       {.method = "GET",
        .pattern = "/api/admission-decisions",
        .access = Access::kPortal,
-       .query = "allowed,limit,cursor",
+       .query = {query::Word("allowed", {"true", "false"}, "must be true or false"), query::Limit(), PageCursor()},
        .handler = ICAT_HANDLER(ListAdmissionDecisions)},
       {.method = "GET",
        .pattern = "/api/audit-log",
        .access = Access::kPortalAdmin,
-       .query = "action,limit,cursor",
+       .query = {query::Text("action", 1, kMaxActionChars), query::Limit(), query::Cursor({CursorField::kDigits})},
        .handler = ICAT_HANDLER(ListAuditLog)},
       {.method = "GET",
        .pattern = "/api/users",
        .access = Access::kPortalAdmin,
-       .query = "limit,cursor",
+       .query = {query::Limit(), PageCursor()},
        .handler = ICAT_HANDLER(ListUsers)},
       {.method = "POST",
        .pattern = "/api/users",

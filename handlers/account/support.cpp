@@ -8,15 +8,11 @@
 
 namespace icat::account {
 
-Page ReadPage(const Request& request) {
+Page ReadPage(const QueryValues& query) {
   Page page;
-  page.limit = ParseLimit(request);
-  std::optional<std::vector<std::string>> after = ParseCursor(request, 2);
+  page.limit = query.Limit();
+  std::optional<std::vector<std::string>> after = query.Cursor();
   if (after) {
-    // Checked here, so a forged cursor is a 400 and never reaches a cast in SQL.
-    if (!ParseRfc3339((*after)[0]) || !IsUuid((*after)[1])) {
-      ThrowInvalid("cursor", "is not a cursor returned by this list");
-    }
     page.after_time = (*after)[0];
     page.after_id = (*after)[1];
   }

@@ -162,7 +162,7 @@ std::string UserChangeJson(const UserChange& c) {
 //   200 {"users": [{id, email, role, state, createdAt, disabledAt, lastLoginAt}], "nextCursor"}: newest first
 //   400 VALIDATION_ERROR (limit, cursor, headers); 401; 403 FORBIDDEN (not an active admin)
 Reply ListUsers(Context& ctx) {
-  Page page = ReadPage(ctx.request);
+  Page page = ReadPage(ctx.query);
   Rows rows = ctx.db.Run(kListUsers, {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
   return JsonReply(200, UserListJson(UsersAt(rows, page.limit), NextCursor(rows, page.limit)));
 }

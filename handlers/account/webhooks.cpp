@@ -101,7 +101,7 @@ std::string WebhookListJson(const std::vector<WebhookView>& webhooks, const std:
 //   200 {"webhooks": [{id, url, events, active, disabledReason, createdAt, updatedAt}], "nextCursor"}
 //   (never the secret); 400 VALIDATION_ERROR (limit, cursor, headers); 401
 Reply ListWebhooks(Context& ctx) {
-  Page page = ReadPage(ctx.request);
+  Page page = ReadPage(ctx.query);
   Rows rows = ctx.db.Run(kListWebhooks, {ctx.principal.tenant_id, page.after_time, page.after_id, page.limit + 1});
   return JsonReply(200, WebhookListJson(WebhooksAt(rows, page.limit), NextCursor(rows, page.limit)));
 }

@@ -33,7 +33,7 @@ metrics::Metric OutcomeMetric(const Verdict& verdict, const std::vector<JudgedIm
 Reply AdmitReview(Context& ctx) {
   // Answer while the API server still waits: its failurePolicy then meets our 503, not its own
   // timeout. Postgres gets three quarters of its wait; the rest is for the answer's way back.
-  std::optional<std::chrono::milliseconds> timeout = ParseApiServerTimeout(ctx.request.Query("timeout").value_or(""));
+  std::optional<std::chrono::milliseconds> timeout = ParseApiServerTimeout(ctx.query.Text("timeout").value_or(""));
   if (timeout) ctx.db.ShortenBudget(*timeout * 3 / 4);
   AdmissionRequest request = ReadAdmissionReview(ctx.body);
   TenantRules rules = LoadTenantRules(ctx);

@@ -13,15 +13,6 @@ namespace icat::catalog {
 
 namespace {
 
-// ?from= / ?to=: an RFC 3339 time, passed on as given; 400 naming the parameter otherwise.
-std::optional<std::string> TimeParameter(const Request& request, const char* name, std::optional<long long>& seconds) {
-  std::optional<std::string> text = request.Query(name);
-  if (!text) return std::nullopt;
-  seconds = ParseRfc3339(*text);
-  if (!seconds) ThrowInvalid(name, "must be an RFC 3339 time such as 2026-01-31T12:00:00Z");
-  return text;
-}
-
 // At most `count` scans of kScanHistory.
 std::vector<ScanPoint> PointsAt(const Rows& rows, int count) {
   const int id = rows.Column("id"), scanned_at = rows.Column("scanned_at"), scanner = rows.Column("scanner_name"),
@@ -86,15 +77,10 @@ std::string ScanHistoryJson(const HistorySubject& subject, const std::vector<Sca
 //   400 VALIDATION_ERROR (from, to, limit, cursor, X-Tenant, Authorization); 401
 //   404 NOT_FOUND: unknown, malformed or unlicensed image, or a version not of that image
 Reply GetScanHistory(Context& ctx) {
-  std::optional<long long> from_seconds, to_seconds;
-  std::optional<std::string> from = TimeParameter(ctx.request, "from", from_seconds);
-  std::optional<std::string> to = TimeParameter(ctx.request, "to", to_seconds);
-  if (from && to && *to_seconds < *from_seconds) ThrowInvalid("to", "must not be before from");
-  int limit = ParseLimit(ctx.request);
-  std::optional<std::vector<std::string>> after = ParseCursor(ctx.request, 3);
-  if (after && (!IsDigits((*after)[0], 18) || !IsDigits((*after)[1], 18) || !IsUuid((*after)[2]))) {
-    ThrowInvalid("cursor", "is not a cursor returned by this list");
-  }
+  // from and to are passed on as given (RFC 3339 times, to not before from: routes.cpp).
+  std::optional<std::string> from = ctx.query.Text("from"), to = ctx.query.Text("to");
+  int limit = ctx.query.Limit();
+  std::optional<std::vector<std::string>> after = ctx.query.Cursor();
   std::string image_id = ctx.request.PathParam("id"), version_id = ctx.request.PathParam("vid");
   if (!IsUuid(image_id) || !IsUuid(version_id)) throw ApiError(Error::kNOT_FOUND, "No such image or version.");
   Rows version = ctx.db.Run(kScanHistoryVersion, {ctx.principal.tenant_id, image_id, version_id});

@@ -16,12 +16,9 @@ namespace icat::catalog {
 //   400 VALIDATION_ERROR (limit, cursor); 401; 403 INSUFFICIENT_SCOPE; 429
 //   404 NOT_FOUND: unknown, malformed or unlicensed id, all alike
 Reply ListImageVersions(Context& ctx) {
-  int limit = ParseLimit(ctx.request);
+  int limit = ctx.query.Limit();
   // The cursor holds the last version's published time (epoch microseconds) and tag: the sort key.
-  std::optional<std::vector<std::string>> after = ParseCursor(ctx.request, 2);
-  if (after && (!IsDigits((*after)[0], 18) || !IsImageTag((*after)[1]))) {
-    ThrowInvalid("cursor", "is not a cursor returned by this list");
-  }
+  std::optional<std::vector<std::string>> after = ctx.query.Cursor();
   std::string id = ctx.request.PathParam("id");
   if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
   Rows rows = ctx.db.Run(kPageVersions, {ctx.principal.tenant_id, id, after ? std::optional((*after)[0]) : std::nullopt,

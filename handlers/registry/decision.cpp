@@ -13,10 +13,6 @@ namespace icat::registry {
 
 namespace {
 
-// The most repositories one /v2/_catalog page lists, and how many without ?n=.
-constexpr long kMaxPage = 1000;
-constexpr long kDefaultPage = 100;
-
 // The image a tenant's repository name stands for ("" when it holds no licence for it), kept per
 // worker until the catalogue changes (a licence granted or revoked bumps the cache generation), so a
 // pull's many blob requests reach no Postgres.
@@ -74,15 +70,9 @@ Reply ListRepositories(Context& ctx) {
   if (!ctx.principal.publisher.empty()) {
     throw ApiError(Error::kFORBIDDEN, "The catalogue lists a tenant's licensed repositories; a publisher has none.");
   }
-  long page = kDefaultPage;
-  if (std::optional<std::string> n = ctx.request.Query("n")) {
-    char* end = nullptr;
-    page = std::strtol(n->c_str(), &end, 10);
-    if (n->empty() || *end != '\0' || page < 0 || page > kMaxPage) {
-      ThrowInvalid("n", "must be a number from 0 to " + std::to_string(kMaxPage));
-    }
-  }
-  std::string last = ctx.request.Query("last").value_or("");
+  // ?n= is refused when read (routes.cpp): a publisher is refused first.
+  long page = ctx.query.Number("n").value_or(kDefaultPage);
+  std::string last = ctx.query.Text("last").value_or("");
   std::vector<std::string> names;
   Rows rows = ctx.db.Run(kLicensedRepositories);
   for (int i = 0; i < rows.size(); i++) {

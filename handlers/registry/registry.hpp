@@ -42,6 +42,10 @@ struct RegistryRequest {
 RegistryRequest ParseRegistryRequest(std::string_view method, std::string_view uri);
 
 // Docker and containerd look for this header on every answer to know they talk to a v2 registry.
+// The most repositories one /v2/_catalog page lists (?n=), and how many without ?n=.
+inline constexpr long kMaxPage = 1000;
+inline constexpr long kDefaultPage = 100;
+
 inline const Header kApiVersion{"Docker-Distribution-Api-Version", "registry/2.0"};
 
 // {"errors":[{"code":..., "message":...}]}, the registry's error body (Distribution's API spec).

@@ -15,7 +15,8 @@ const std::vector<Route>& Routes() {
        .pattern = "/v2/_catalog",
        .access = Access::kRegistry,
        .scope = Scope::kPull,
-       .query = "n,last",
+       // ?n= is refused on read: a publisher's 403 comes first.
+       .query = {query::RefusedOnRead(query::Number("n", kMaxPage)), query::Text("last")},
        .handler = ICAT_HANDLER(ListRepositories),
        .refusal = ErrorAsRegistry},
       {.method = "POST",

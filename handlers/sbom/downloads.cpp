@@ -101,12 +101,6 @@ Reply VersionDownload(Context& ctx, std::string_view format) {
 
 }  // namespace
 
-std::optional<std::string> ParseFormat(const Request& request) {
-  std::optional<std::string> format = request.Query("format");
-  if (format && !IsOneOf(*format, kSbomFormats)) ThrowInvalid("format", "must be one of: cyclonedx, spdx");
-  return format;
-}
-
 std::string DownloadFilename(std::string_view image_name, std::string_view tag, std::string_view format) {
   return FileStem(image_name, tag) + (format == "spdx" ? ".spdx.json" : ".cdx.json");
 }
@@ -164,7 +158,7 @@ Reply DownloadReply(const SignedFile& file, std::string_view if_none_match) {
 //   404 NOT_FOUND: unknown, malformed or unlicensed id
 //   404 SBOM_NOT_AVAILABLE: no version, no scan, or no SBOM of that format; the message names those it has
 Reply GetImageSbom(Context& ctx) {
-  std::optional<std::string> format = ParseFormat(ctx.request);
+  std::optional<std::string> format = ctx.query.Text("format");  // cyclonedx or spdx (routes.cpp)
   std::string id = ctx.request.PathParam("id");
   if (!IsUuid(id)) throw ApiError(Error::kNOT_FOUND, "No such image.");
   return Download(ctx, id, std::nullopt, format);
@@ -175,7 +169,7 @@ Reply GetImageSbom(Context& ctx) {
 //   404 NOT_FOUND: unknown, malformed or unlicensed image, or no such version of it
 //   404 SBOM_NOT_AVAILABLE: the version has no scan, or no SBOM of that format
 Reply GetImageVersionSbom(Context& ctx) {
-  std::optional<std::string> format = ParseFormat(ctx.request);
+  std::optional<std::string> format = ctx.query.Text("format");
   std::string id = ctx.request.PathParam("id");
   std::optional<VersionRef> version = ParseVersionRef(ctx.request.PathParam("versionId"));
   if (!IsUuid(id) || !version) throw ApiError(Error::kNOT_FOUND, "No such image or version.");

@@ -38,10 +38,6 @@ struct SignedFile {
   std::string key_id;
 };
 
-// ?format=: cyclonedx, spdx, or nullopt when omitted (the CycloneDX SBOM, else the SPDX one); anything
-// else is 400 VALIDATION_ERROR naming format.
-std::optional<std::string> ParseFormat(const Request& request);
-
 // "nginx_1.27.3.spdx.json" / ".cdx.json"; a '/' of a nested image name becomes '_'.
 std::string DownloadFilename(std::string_view image_name, std::string_view tag, std::string_view format);
 
@@ -56,10 +52,6 @@ bool EtagMatches(std::string_view if_none_match, std::string_view etag);
 // X-Signature headers only for a file with a signature.
 Reply DownloadReply(const SignedFile& file, std::string_view if_none_match);
 
-// ?format= of a VEX download: openvex (also when omitted) or cyclonedx; anything else is 400
-// VALIDATION_ERROR naming format.
-std::string ParseVexFormat(const Request& request);
-
 // "nginx_1.27.3.openvex.json" / ".vex.cdx.json"; a '/' of a nested image name becomes '_'.
 std::string VexFilename(std::string_view image_name, std::string_view tag, std::string_view format);
 
@@ -73,9 +65,6 @@ std::string SigningKeysJson(const std::vector<SigningKeyView>& keys);
 // The same keys as an RFC 7517 JWK Set: {"keys": [{"kty", "crv", "x"[, "y"], "kid", "alg", "use": "sig"}]},
 // an Ed25519 key as OKP (RFC 8037), a P-256 key as EC.
 std::string SigningKeysJwks(const std::vector<SigningKeyView>& keys);
-// ?format= of the key set: nullopt (JSON, the default) or "jwks"; anything else is 400
-// VALIDATION_ERROR naming format.
-std::optional<std::string> ParseKeySetFormat(const Request& request);
 
 // One attestation a version serves (a row of served_attestations).
 struct AttestationView {

@@ -127,13 +127,6 @@ void WriteUnscanned(JsonWriter& w, const std::vector<UnscannedVersion>& unscanne
 
 }  // namespace
 
-bool ParseAllVersions(const Request& request) {
-  std::optional<std::string> versions = request.Query("versions");
-  if (!versions || *versions == "latest") return false;
-  if (*versions == "all") return true;
-  ThrowInvalid("versions", "must be latest (the default) or all");
-}
-
 std::string CveLookupJson(const std::string& cve_id, bool all_versions, const std::vector<CveMatch>& matches,
                           const std::vector<UnscannedVersion>& unscanned) {
   rapidjson::StringBuffer buffer;
@@ -173,7 +166,7 @@ std::string CveLookupJson(const std::string& cve_id, bool all_versions, const st
 Reply LookUpCve(Context& ctx) {
   std::optional<std::string> cve_id = NormaliseVulnId(ctx.request.PathParam("cveId"));
   if (!cve_id) ThrowInvalid("cveId", "must look like CVE-2024-3094 or GHSA-xxxx-xxxx-xxxx");
-  bool all_versions = ParseAllVersions(ctx.request);
+  bool all_versions = ctx.query.Text("versions") == "all";  // else latest, the default
   std::vector<Rows> found =
       ctx.db.RunAll({{all_versions ? kCveLookupAll : kCveLookupLatest, {ctx.principal.tenant_id, *cve_id}},
                      {all_versions ? kUnscannedAll : kUnscannedLatest, {ctx.principal.tenant_id}}});

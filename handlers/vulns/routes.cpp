@@ -3,6 +3,20 @@
 
 namespace icat::vulns {
 
+namespace {
+// A finding list's filters and page; its cursor belongs to a scan, judged once the image is found
+// (an unknown image is a 404 whatever the cursor), so it is refused when read.
+std::vector<QueryParam> FindingsQuery() {
+  return {query::Words("severity", AsList(kSeverities)), query::Words("fixState", AsList(kFixStates)), query::Limit(),
+          query::RefusedOnRead(query::Cursor({CursorField::kText, CursorField::kDigits}))};
+}
+
+// Refused when read: a malformed CVE id is answered first.
+std::vector<QueryParam> CveQuery() {
+  return {query::RefusedOnRead(query::Word("versions", {"latest", "all"}, "must be latest (the default) or all"))};
+}
+}  // namespace
+
 // The /v1 reads are cached: their replies depend on catalogue data only.
 const std::vector<Route>& Routes() {
   static const std::vector<Route> routes = {
@@ -10,32 +24,32 @@ const std::vector<Route>& Routes() {
        .pattern = "/v1/images/{id}/vulnerabilities",
        .access = Access::kApiKey,
        .scope = Scope::kReadVulns,
-       .query = "severity,fixState,limit,cursor",
+       .query = FindingsQuery(),
        .handler = ICAT_HANDLER(ListImageVulnerabilities),
        .cached = true},
       {.method = "GET",
        .pattern = "/v1/images/{id}/versions/{versionId}/vulnerabilities",
        .access = Access::kApiKey,
        .scope = Scope::kReadVulns,
-       .query = "severity,fixState,limit,cursor",
+       .query = FindingsQuery(),
        .handler = ICAT_HANDLER(ListImageVersionVulnerabilities),
        .cached = true},
       {.method = "GET",
        .pattern = "/v1/cve/{cveId}",
        .access = Access::kApiKey,
        .scope = Scope::kReadVulns,
-       .query = "versions",
+       .query = CveQuery(),
        .handler = ICAT_HANDLER(LookUpCve),
        .cached = true},
       {.method = "GET",
        .pattern = "/api/docker-images/{imageId}/versions/{versionId}/vulnerabilities",
        .access = Access::kPortal,
-       .query = "severity,fixState,limit,cursor",
+       .query = FindingsQuery(),
        .handler = ICAT_HANDLER(ListVersionVulnerabilities)},
       {.method = "GET",
        .pattern = "/api/cve/{cveId}",
        .access = Access::kPortal,
-       .query = "versions",
+       .query = CveQuery(),
        .handler = ICAT_HANDLER(LookUpCve)},
   };
   return routes;

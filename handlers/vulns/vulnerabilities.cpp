@@ -15,27 +15,6 @@ namespace icat::vulns {
 
 namespace {
 
-std::optional<std::vector<std::string>> ParseList(const Request& request, const char* name,
-                                                  const std::array<std::string_view, 5>& allowed) {
-  std::optional<std::string> text = request.Query(name);
-  if (!text) return std::nullopt;
-  std::string choices;
-  for (std::string_view a : allowed) choices += (choices.empty() ? "" : ", ") + std::string(a);
-  std::vector<std::string> values;
-  size_t start = 0;
-  while (true) {
-    size_t comma = text->find(',', start);
-    std::string value = text->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    bool known = false;
-    for (std::string_view a : allowed) known = known || a == value;
-    if (!known) ThrowInvalid(name, "must be one or more of " + choices + " (comma-separated)");
-    values.push_back(value);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return values;
-}
-
 // "findingCounts": package findings by severity.
 void WriteFindingCounts(JsonWriter& w, const std::array<long long, 5>& counts) {
   WriteKey(w, "findingCounts");
@@ -131,25 +110,22 @@ std::vector<FindingView> FindingsAt(const Rows& rows, int count) {
 
 // A cursor holds the scan it belongs to and the last row seen: a page of one scan never
 // continues into another after a new scan arrives.
-std::optional<long long> CursorAfter(const Request& request, const std::optional<std::string>& scan_id) {
-  std::optional<std::vector<std::string>> cursor = ParseCursor(request, 2);
+// The cursor is refused when read (routes.cpp): malformed, it is a 400 only once the image is found.
+std::optional<long long> CursorAfter(const QueryValues& query, const std::optional<std::string>& scan_id) {
+  std::optional<std::vector<std::string>> cursor = query.Cursor();
   if (!cursor) return std::nullopt;
-  const std::string& row = (*cursor)[1];
-  if (!IsDigits(row, 18)) {
-    ThrowInvalid("cursor", "is not a cursor returned by this list");
-  }
   if (!scan_id || (*cursor)[0] != *scan_id) {
     ThrowInvalid("cursor", "belongs to an earlier scan of this version; start again without a cursor");
   }
-  return std::atoll(row.c_str());
+  return std::atoll((*cursor)[1].c_str());
 }
 
 // The row a well-formed cursor continues after. The statement needs it before the scan is known;
 // ListingReply judges the cursor afterwards, so an unknown image is a 404 whatever the cursor.
-std::optional<long long> RowSeen(const Request& request) {
+std::optional<long long> RowSeen(const QueryValues& query) {
   try {
-    std::optional<std::vector<std::string>> cursor = ParseCursor(request, 2);
-    return cursor ? CursorAfter(request, (*cursor)[0]) : std::nullopt;
+    std::optional<std::vector<std::string>> cursor = query.Cursor();
+    return cursor ? CursorAfter(query, (*cursor)[0]) : std::nullopt;
   } catch (const ApiError&) {
     return std::nullopt;
   }
@@ -161,15 +137,15 @@ std::vector<Param> PageParams(const Context& ctx, const std::string& image_id, c
     return values ? std::optional(TextArrayLiteral(*values)) : std::nullopt;
   };
   return {ctx.principal.tenant_id, image_id, array(filters.severities), array(filters.fix_states),
-          RowSeen(ctx.request),    limit + 1};
+          RowSeen(ctx.query),      limit + 1};
 }
 
 // The listing the rows of findings_of_* hold (one round trip: the scan and its page together);
 // 404 when there are none.
-Reply ListingReply(const Request& request, const Rows& rows, const char* not_found, int limit) {
+Reply ListingReply(const QueryValues& query, const Rows& rows, const char* not_found, int limit) {
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, not_found);
   ScanView scan = ScanAt(rows);
-  CursorAfter(request, scan.scan_id);  // 400 for a cursor that is malformed or of another scan
+  CursorAfter(query, scan.scan_id);  // 400 for a cursor that is malformed or of another scan
   std::vector<FindingView> findings = FindingsAt(rows, limit);
   std::optional<std::string> next;
   if (rows.size() > limit) next = EncodeCursor({*scan.scan_id, std::to_string(findings.back().row_id)});
@@ -180,8 +156,8 @@ Reply ListingReply(const Request& request, const Rows& rows, const char* not_fou
 // is nullopt, else of the version it names; `known_form` false (a malformed id) is the 404 of an
 // unknown one, after the filters are checked as for any other.
 Reply Listing(Context& ctx, const std::string& image_id, const std::optional<VersionRef>& version, bool known_form) {
-  Filters filters = ParseFilters(ctx.request);
-  int limit = ParseLimit(ctx.request);
+  Filters filters{ctx.query.Words("severity"), ctx.query.Words("fixState")};
+  int limit = ctx.query.Limit();
   const char* not_found = version ? "No such image or version." : "No such image.";
   if (!known_form) throw ApiError(Error::kNOT_FOUND, not_found);
   std::vector<Param> params = PageParams(ctx, image_id, filters, limit);
@@ -190,7 +166,7 @@ Reply Listing(Context& ctx, const std::string& image_id, const std::optional<Ver
     params.push_back(version->tag);
   }
   Rows rows = ctx.db.Run(version ? kFindingsOfVersion : kFindingsOfLatestVersion, params);
-  return ListingReply(ctx.request, rows, not_found, limit);
+  return ListingReply(ctx.query, rows, not_found, limit);
 }
 
 }  // namespace
@@ -221,10 +197,6 @@ void WriteVex(JsonWriter& w, const std::optional<VexView>& vex) {
   WriteString(w, "statementTime", vex->statement_time);
   WriteString(w, "author", vex->author);
   w.EndObject();
-}
-
-Filters ParseFilters(const Request& request) {
-  return {ParseList(request, "severity", kSeverities), ParseList(request, "fixState", kFixStates)};
 }
 
 std::string VulnerabilityListJson(const ScanView& s, const std::vector<FindingView>& findings,

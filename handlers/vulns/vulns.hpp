@@ -66,21 +66,16 @@ struct FindingView {
   std::optional<VexView> vex;
 };
 
-// ?severity= and ?fixState=: comma-separated values of kSeverities / kFixStates; nullopt when
-// absent; 400 VALIDATION_ERROR naming the parameter for any other value.
+// ?severity= and ?fixState=: words of kSeverities / kFixStates (routes.cpp); nullopt when absent.
 struct Filters {
   std::optional<std::vector<std::string>> severities, fix_states;
 };
-Filters ParseFilters(const Request& request);
 
 // {"image", "version", "scan", "scanStatus", "lastScannedAt", "vulnerabilityCounts", "vexExcludedCount",
 //  "findingCounts", "fixableCount", "vulnerabilities": [...], "nextCursor"}; counts, list and cursor are
 //  null when the version was never scanned. Each finding carries "vex" (WriteVex).
 std::string VulnerabilityListJson(const ScanView& scan, const std::vector<FindingView>& findings,
                                   const std::optional<std::string>& next_cursor);
-
-// ?versions=: absent or "latest" -> false, "all" -> true; anything else 400 naming versions.
-bool ParseAllVersions(const Request& request);
 
 // One row of the look-up: a finding of the id in one version of one image.
 struct CveMatch {

@@ -380,7 +380,10 @@ BOOST_AUTO_TEST_CASE(a_digest_finds_the_licensed_images_having_it_with_the_match
            {"digest=" + t.older.digest + "&reference=" + Encoded(t.image.repository + ":1.0"), {"reference"}},
            {"digest=" + t.older.digest + "&q=it", {"q"}},
            {"reference=" + Encoded(t.image.repository + ":1.0") + "&cursor=abc", {"cursor"}},
-           {"digest=" + t.older.digest + "&limit=0", {"limit"}}}) {
+           {"digest=" + t.older.digest + "&limit=0", {"limit"}},
+           // A combination is refused before any value; on the list, limit and cursor before q.
+           {"digest=sha256:bad&q=it", {"q"}},
+           {"q=" + std::string(201, 'a') + "&limit=0", {"limit"}}}) {
     BOOST_TEST_CONTEXT(c.query) {
       it::Response r = it::Get("/v1/images?" + c.query, it::Bearer(key));
       it::ExpectError(r, 400, "VALIDATION_ERROR");

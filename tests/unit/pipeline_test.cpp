@@ -110,13 +110,13 @@ const std::vector<icat::Route>& Routes() {
        .pattern = "/v1/things",
        .access = Access::kApiKey,
        .scope = Scope::kAdmission,
-       .query = "q",
+       .query = {icat::query::Text("q")},
        .handler = ICAT_HANDLER(Handle),
        .json_body = true},
       {.method = "GET",
        .pattern = "/api/things",
        .access = Access::kPortal,
-       .query = "q,limit",
+       .query = {icat::query::Text("q"), icat::query::Limit()},
        .handler = ICAT_HANDLER(Handle)},
       {.method = "POST",
        .pattern = "/api/things",
@@ -285,6 +285,30 @@ BOOST_AUTO_TEST_CASE(a_failing_handler_rolls_back_and_never_commits) {
   run.Send("POST", "/api/things", Portal("admin"), "{}");
   BOOST_TEST(run.reply.status == 409);
   BOOST_TEST(run.db.calls == (std::vector<std::string>{"begin " + kTenantId, "run auth_current_person", "rollback"}));
+}
+
+BOOST_AUTO_TEST_CASE(query_values_are_refused_after_the_credential_and_the_role_just_before_the_handler) {
+  Run run;
+  run.Send("GET", "/api/things", {}, "", "limit=0");  // no credential: that answers first
+  BOOST_TEST(run.reply.status == 401);
+  Run refused;  // the person is read and authorised, then the value is refused
+  refused.Send("GET", "/api/things", Portal("viewer"), "", "limit=0");
+  BOOST_TEST(refused.reply.status == 400);
+  BOOST_TEST(refused.reply.body.find("{\"field\":\"limit\",\"issue\":\"must be a whole number from 1 to 200\"}") !=
+                 std::string::npos,
+             refused.reply.body);
+  BOOST_TEST(refused.script.runs == 0);
+  BOOST_TEST(refused.db.calls ==
+             (std::vector<std::string>{"read " + kTenantId, "run auth_current_person", "rollback"}));
+  // A valid value reaches the handler parsed.
+  int limit_seen = 0;
+  run.script.act = [&](icat::Context& ctx) {
+    limit_seen = ctx.query.Limit();
+    return Reply::Json(200, "{}");
+  };
+  run.Send("GET", "/api/things", Portal("viewer"), "", "q=a&limit=7");
+  BOOST_TEST(run.reply.status == 200);
+  BOOST_TEST(limit_seen == 7);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

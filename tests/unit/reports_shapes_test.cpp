@@ -6,6 +6,7 @@
 #include "icat/crypto.hpp"
 #include "icat/json.hpp"
 #include "icat/validate.hpp"
+#include "icat/vocabulary.hpp"
 
 #include "../../handlers/catalog/scan_history.hpp"
 #include "../../handlers/sbom/sbom.hpp"
@@ -18,6 +19,34 @@ icat::Request WithQuery(std::string query) {
   icat::Request r;
   r.query = std::move(query);
   return r;
+}
+
+// The query values the GET route `pattern` of `routes` parses from `query` (Route::query), its
+// invalid values refused as the pipeline refuses them before the handler.
+icat::QueryValues ValuesOf(const std::vector<icat::Route>& routes, std::string_view pattern, std::string query) {
+  for (const icat::Route& route : routes) {
+    if (route.method != "GET" || route.pattern != pattern) continue;
+    icat::QueryValues values(route.query, WithQuery(std::move(query)).QueryParameters());
+    values.RefuseInvalid();
+    return values;
+  }
+  throw std::logic_error("no route GET " + std::string(pattern));
+}
+
+icat::QueryValues SbomQuery(std::string query) {
+  return ValuesOf(icat::sbom::Routes(), "/v1/images/{id}/sbom", std::move(query));
+}
+icat::QueryValues VexQuery(std::string query) {
+  return ValuesOf(icat::sbom::Routes(), "/v1/images/{id}/versions/{versionId}/vex", std::move(query));
+}
+icat::QueryValues KeySetQuery(std::string query) {
+  return ValuesOf(icat::sbom::Routes(), "/v1/signing-keys", std::move(query));
+}
+icat::QueryValues FindingsQuery(std::string query) {
+  return ValuesOf(icat::vulns::Routes(), "/v1/images/{id}/vulnerabilities", std::move(query));
+}
+icat::QueryValues CveQuery(std::string query) {
+  return ValuesOf(icat::vulns::Routes(), "/v1/cve/{cveId}", std::move(query));
 }
 
 // The field a VALIDATION_ERROR names, or "" when fn throws nothing.
@@ -49,20 +78,21 @@ icat::sbom::SignedFile SampleFile() {
 BOOST_AUTO_TEST_SUITE(sbom_shapes)
 
 BOOST_AUTO_TEST_CASE(format_omitted_is_no_format_and_only_two_values_pass) {
-  BOOST_TEST(!icat::sbom::ParseFormat(WithQuery("")).has_value());  // the CycloneDX SBOM, else the SPDX one
-  BOOST_TEST(*icat::sbom::ParseFormat(WithQuery("format=spdx")) == "spdx");
-  BOOST_TEST(*icat::sbom::ParseFormat(WithQuery("format=cyclonedx")) == "cyclonedx");
+  BOOST_TEST(!SbomQuery("").Text("format").has_value());  // the CycloneDX SBOM, else the SPDX one
+  BOOST_TEST(*SbomQuery("format=spdx").Text("format") == "spdx");
+  BOOST_TEST(*SbomQuery("format=cyclonedx").Text("format") == "cyclonedx");
   for (const char* bad : {"format=", "format=SPDX", "format=xml", "format=spdx%20"}) {
-    BOOST_TEST(InvalidField([&] { icat::sbom::ParseFormat(WithQuery(bad)); }) == "format", bad);
+    BOOST_TEST(InvalidField([&] { SbomQuery(bad); }) == "format", bad);
   }
 }
 
 BOOST_AUTO_TEST_CASE(vex_format_omitted_is_openvex_and_only_two_values_pass) {
-  BOOST_TEST(icat::sbom::ParseVexFormat(WithQuery("")) == "openvex");
-  BOOST_TEST(icat::sbom::ParseVexFormat(WithQuery("format=openvex")) == "openvex");
-  BOOST_TEST(icat::sbom::ParseVexFormat(WithQuery("format=cyclonedx")) == "cyclonedx");
+  // Omitted, the handler serves kVexFormats[0].
+  BOOST_TEST(VexQuery("").Text("format").value_or(std::string(icat::kVexFormats[0])) == "openvex");
+  BOOST_TEST(*VexQuery("format=openvex").Text("format") == "openvex");
+  BOOST_TEST(*VexQuery("format=cyclonedx").Text("format") == "cyclonedx");
   for (const char* bad : {"format=", "format=OpenVEX", "format=spdx", "format=csaf", "format=openvex%20"}) {
-    BOOST_TEST(InvalidField([&] { icat::sbom::ParseVexFormat(WithQuery(bad)); }) == "format", bad);
+    BOOST_TEST(InvalidField([&] { VexQuery(bad); }) == "format", bad);
   }
 }
 
@@ -140,10 +170,10 @@ BOOST_AUTO_TEST_CASE(the_jwk_set_has_an_okp_key_for_ed25519_and_an_ec_key_for_p2
 }
 
 BOOST_AUTO_TEST_CASE(key_set_format_is_omitted_or_jwks) {
-  BOOST_TEST(!icat::sbom::ParseKeySetFormat(WithQuery("")).has_value());
-  BOOST_TEST(*icat::sbom::ParseKeySetFormat(WithQuery("format=jwks")) == "jwks");
+  BOOST_TEST(!KeySetQuery("").Text("format").has_value());
+  BOOST_TEST(*KeySetQuery("format=jwks").Text("format") == "jwks");
   for (const char* bad : {"format=", "format=JWKS", "format=pem", "format=json"}) {
-    BOOST_TEST(InvalidField([&] { icat::sbom::ParseKeySetFormat(WithQuery(bad)); }) == "format", bad);
+    BOOST_TEST(InvalidField([&] { KeySetQuery(bad); }) == "format", bad);
   }
 }
 
@@ -198,13 +228,13 @@ BOOST_AUTO_TEST_SUITE_END()
 BOOST_AUTO_TEST_SUITE(vulns_shapes)
 
 BOOST_AUTO_TEST_CASE(filters_accept_comma_separated_known_values_and_name_the_bad_parameter) {
-  icat::vulns::Filters f = icat::vulns::ParseFilters(WithQuery("severity=critical,high&fixState=not-affected"));
-  BOOST_TEST((*f.severities == std::vector<std::string>{"critical", "high"}));
-  BOOST_TEST((*f.fix_states == std::vector<std::string>{"not-affected"}));
-  BOOST_TEST(!icat::vulns::ParseFilters(WithQuery("")).severities.has_value());
-  BOOST_TEST(InvalidField([] { icat::vulns::ParseFilters(WithQuery("severity=Critical")); }) == "severity");
-  BOOST_TEST(InvalidField([] { icat::vulns::ParseFilters(WithQuery("severity=high,")); }) == "severity");
-  BOOST_TEST(InvalidField([] { icat::vulns::ParseFilters(WithQuery("fixState=fixed,wontfix")); }) == "fixState");
+  icat::QueryValues f = FindingsQuery("severity=critical,high&fixState=not-affected");
+  BOOST_TEST((*f.Words("severity") == std::vector<std::string>{"critical", "high"}));
+  BOOST_TEST((*f.Words("fixState") == std::vector<std::string>{"not-affected"}));
+  BOOST_TEST(!FindingsQuery("").Words("severity").has_value());
+  BOOST_TEST(InvalidField([] { FindingsQuery("severity=Critical"); }) == "severity");
+  BOOST_TEST(InvalidField([] { FindingsQuery("severity=high,"); }) == "severity");
+  BOOST_TEST(InvalidField([] { FindingsQuery("fixState=fixed,wontfix"); }) == "fixState");
 }
 
 BOOST_AUTO_TEST_CASE(the_list_carries_image_version_scan_counts_findings_and_cursor) {
@@ -300,10 +330,11 @@ BOOST_AUTO_TEST_CASE(cve_ids_are_normalised_to_upper_case_and_anything_else_is_r
        {"CVE-2021-123", "CVE-21-1234", "CVE-2021-44228 ", "GHSA-wxc4-f4m6", "GHSA-wxc4-f4m6-ww_v", "log4shell", ""}) {
     BOOST_TEST(!icat::NormaliseVulnId(bad).has_value(), bad);
   }
-  BOOST_TEST(!icat::vulns::ParseAllVersions(WithQuery("")));
-  BOOST_TEST(!icat::vulns::ParseAllVersions(WithQuery("versions=latest")));
-  BOOST_TEST(icat::vulns::ParseAllVersions(WithQuery("versions=all")));
-  BOOST_TEST(InvalidField([] { icat::vulns::ParseAllVersions(WithQuery("versions=every")); }) == "versions");
+  // LookUpCve: all versions only for versions=all; the value is refused when read.
+  BOOST_TEST(!CveQuery("").Text("versions").has_value());
+  BOOST_TEST(*CveQuery("versions=latest").Text("versions") == "latest");
+  BOOST_TEST(*CveQuery("versions=all").Text("versions") == "all");
+  BOOST_TEST(InvalidField([] { CveQuery("versions=every").Text("versions"); }) == "versions");
 }
 
 BOOST_AUTO_TEST_CASE(cve_rows_group_by_image_then_version) {

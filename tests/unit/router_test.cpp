@@ -206,10 +206,17 @@ BOOST_AUTO_TEST_CASE(a_routes_transaction_mode_follows_its_method_unless_declare
 }
 
 BOOST_AUTO_TEST_CASE(query_parameters_outside_the_route_list_are_named_once_each_in_order) {
+  // `accepted`: the names a route declares, comma-separated.
   auto unknown = [](std::string query, std::string_view accepted) {
     icat::Request request;
     request.query = std::move(query);
-    return icat::UnknownQueryParameters(request.QueryParameters(), accepted);
+    std::vector<icat::QueryParam> declared;
+    for (std::string_view rest = accepted; !rest.empty();) {
+      size_t comma = rest.find(',');
+      declared.push_back(icat::query::Text(rest.substr(0, comma)));
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    }
+    return icat::UnknownQueryParameters(request.QueryParameters(), declared);
   };
   using Names = std::vector<std::string>;
   BOOST_TEST(unknown("", "") == Names{});
@@ -228,24 +235,39 @@ BOOST_AUTO_TEST_CASE(query_parameters_outside_the_route_list_are_named_once_each
   BOOST_TEST(unknown("=x", "format") == Names{""});
 }
 
-BOOST_AUTO_TEST_CASE(a_route_query_list_is_names_separated_by_single_commas) {
-  std::vector<icat::Route> good = {{.method = "GET",
-                                    .pattern = "/v1/x",
-                                    .access = icat::Access::kApiKey,
-                                    .scope = icat::Scope::kReadCatalog,
-                                    .query = "q,limit,fixState",
-                                    .handler = ICAT_HANDLER(ListImages)}};
-  BOOST_CHECK_NO_THROW(icat::CheckRouteTable(good));
-  for (std::string_view bad : {"q,", ",q", "q,,limit", "q, limit", "q;limit"}) {
-    BOOST_TEST_CONTEXT(bad) {
-      std::vector<icat::Route> table = {{.method = "GET",
-                                         .pattern = "/v1/x",
-                                         .access = icat::Access::kApiKey,
-                                         .scope = icat::Scope::kReadCatalog,
-                                         .query = bad,
-                                         .handler = ICAT_HANDLER(ListImages)}};
-      BOOST_CHECK_THROW(icat::CheckRouteTable(table), std::logic_error);
-    }
+BOOST_AUTO_TEST_CASE(a_route_declares_each_query_parameter_soundly) {
+  namespace query = icat::query;
+  using icat::CursorField;
+  auto table = [](std::vector<icat::QueryParam> params) {
+    return std::vector<icat::Route>{{.method = "GET",
+                                     .pattern = "/v1/x",
+                                     .access = icat::Access::kApiKey,
+                                     .scope = icat::Scope::kReadCatalog,
+                                     .query = std::move(params),
+                                     .handler = ICAT_HANDLER(ListImages)}};
+  };
+  BOOST_CHECK_NO_THROW(icat::CheckRouteTable(table(
+      {query::Text("q", 0, 200), query::Limit(), query::Words("fixState", {"fixed"}), query::Time("from"),
+       query::Time("to", "from"), query::Cursor({CursorField::kUuid}), query::Number("n", 5),
+       query::RefusedOnRead(query::Word("versions", {"latest", "all"}, "must be latest or all"))})));
+  std::vector<std::pair<std::string, std::vector<icat::QueryParam>>> bad = {
+      {"a name with a comma", {query::Text("q,")}},
+      {"a name with a space", {query::Text("q limit")}},
+      {"no name", {query::Text("")}},
+      {"a name twice", {query::Limit(), query::Limit()}},
+      {"a cursor of no fields", {query::Cursor({})}},
+      {"a word of no words", {query::Word("format", {}, "must be spdx")}},
+      {"a word with no problem", {query::Word("format", {"spdx"}, "")}},
+      {"words of no words", {query::Words("severity", {})}},
+      {"a text longer at least than at most", {query::Text("action", 5, 2)}},
+      {"a text with a least but no most", {query::Text("action", 1, 0)}},
+      {"a number of no maximum", {query::Number("n", 0)}},
+      {"not before an unknown parameter", {query::Time("to", "from")}},
+      {"not before a later parameter", {query::Time("to", "from"), query::Time("from")}},
+      {"not before a parameter that is no time", {query::Text("from"), query::Time("to", "from")}},
+  };
+  for (const auto& [what, params] : bad) {
+    BOOST_TEST_CONTEXT(what) { BOOST_CHECK_THROW(icat::CheckRouteTable(table(params)), std::logic_error); }
   }
 }
 

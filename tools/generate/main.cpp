@@ -56,13 +56,20 @@ std::string_view Bare(std::string_view function) {
   return colons == std::string_view::npos ? function : function.substr(colons + 2);
 }
 
+// The names of a route's query parameters, comma-separated, in its row's order.
+std::string QueryList(const icat::Route& route) {
+  std::string list;
+  for (std::string_view name : icat::QueryNames(route)) list += (list.empty() ? "" : ",") + std::string(name);
+  return list;
+}
+
 int PrintRoutes() {
   for (const Group& group : kGroups) {
     icat::CheckRouteTable(group.routes());
     for (const icat::Route& r : group.routes()) {
       std::cout << r.method << ' ' << r.pattern << ' ' << group.name << ' ' << AccessName(r.access) << ' '
                 << (r.scope ? std::string(icat::NameOf(*r.scope)) : "-") << ' ' << Bare(r.handler.name) << ' '
-                << OrDash(r.query) << '\n';
+                << OrDash(QueryList(r)) << '\n';
     }
   }
   return 0;

@@ -11,17 +11,15 @@
 
 namespace icat {
 
+// ?limit= (QueryKind::kLimit): 1 to 200, 50 when absent.
 inline constexpr int kDefaultLimit = 50;
 inline constexpr int kMaxLimit = 200;
 
-// ?limit=: default 50, 1 to 200, else 400 VALIDATION_ERROR naming "limit".
-int ParseLimit(const Request& request);
-
 // An opaque cursor holding the sort key of the last row of a page.
 std::string EncodeCursor(const std::vector<std::string>& fields);
-// ?cursor=: nullopt when absent; 400 VALIDATION_ERROR naming "cursor" when it is not one we issued
-// with `field_count` fields.
-std::optional<std::vector<std::string>> ParseCursor(const Request& request, size_t field_count);
+// The fields of a cursor EncodeCursor made with `field_count` fields; nullopt for any other text
+// (the pipeline checks ?cursor= with it: query.hpp).
+std::optional<std::vector<std::string>> DecodeCursor(std::string_view text, size_t field_count);
 
 // True for 1 to max_digits decimal digits and nothing else (limits, row ids in cursors).
 bool IsDigits(std::string_view text, size_t max_digits);

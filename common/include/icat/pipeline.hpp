@@ -9,7 +9,8 @@
 //   3. rate limit -> the RateLimit headers every reply carries from here on (429 past the limit);
 //   4. run the handler in the transaction mode the route declares (Route::transaction), when the
 //      caller has a tenant; for a portal caller first the person as stored now (401) and their role
-//      (403); a catalogue read from the worker's reply cache; commit, once more after a
+//      (403); a catalogue read from the worker's reply cache, or the route's query values (400,
+//      query.hpp) and the handler; commit, once more after a
 //      serialization failure;
 //   5. after-effects: a new cache generation after a commit that changed cached data (before the
 //      reply), and an API key's due last-used mark, written once the reply is out (Handled).
@@ -63,6 +64,7 @@ struct Context {
   std::optional<std::string> cache_generation;  // read with the API key; unset: use no cached values
   bool cached_data_changed = false;             // a handler changed cached data: bump after commit
   Trace trace;                                  // the caller's trace (traceparent) with this request's span
+  QueryValues query;                            // the route's query parameters, parsed (Route::query)
 };
 
 // A worker's replies of cached routes (Route::cached), by tenant and URL.

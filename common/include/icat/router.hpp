@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "icat/http.hpp"
+#include "icat/query.hpp"
 #include "icat/vocabulary.hpp"
 
 namespace icat {
@@ -65,10 +66,11 @@ struct Route {
   std::string_view pattern;  // literal segments and {name} placeholders
   Access access;
   std::optional<Scope> scope;  // kApiKey and kRegistry: the scope needed
-  // The query parameters the route reads, comma-separated ("q,limit,cursor"; "" for none). The
+  // The query parameters the route reads, each with the check of its value (query.hpp). The
   // pipeline refuses any other name with 400 VALIDATION_ERROR before authentication, so a misspelt
-  // or unsupported parameter (?version= on the latest SBOM) is never silently ignored.
-  std::string_view query;
+  // or unsupported parameter (?version= on the latest SBOM) is never silently ignored; it refuses
+  // an invalid value just before the handler, which reads the parsed values from ctx.query.
+  std::vector<QueryParam> query;
   Handler handler;
   bool json_body = false;  // POST/PUT with a JSON body: 413, 415 and MALFORMED_JSON apply
   // kApiKey GET routes whose reply depends on nothing but the tenant, the URL and catalogue data:
@@ -108,15 +110,15 @@ struct RouteMatch {
 // Throws std::logic_error naming the first route that breaks a rule of the table itself: a
 // portal route that writes (any method but GET) must be kPortalAdmin, or kPortalSelf under /api/auth/;
 // an API-key or registry route names a scope and no other route does; only an API-key route has a
-// {key} segment; a query list is names separated by single commas; every route has a handler; a route
-// that writes (any method but GET) runs in a transaction, and a public route declares none (it has
-// no tenant for the pipeline to set).
+// {key} segment; its query parameters are sound declarations (QueryDeclarationProblem); every
+// route has a handler; a route that writes (any method but GET) runs in a transaction, and a public
+// route declares none (it has no tenant for the pipeline to set).
 void CheckRouteTable(const std::vector<Route>& routes);
 
 // The names of the query parameters (decoded, Request::QueryParameters) that `accepted` (a
-// Route::query list) does not hold, each once, in the order first sent. Empty pairs ("a=1&&b=2")
+// Route::query) does not declare, each once, in the order first sent. Empty pairs ("a=1&&b=2")
 // name nothing.
-std::vector<std::string> UnknownQueryParameters(const QueryPairs& parameters, std::string_view accepted);
+std::vector<std::string> UnknownQueryParameters(const QueryPairs& parameters, const std::vector<QueryParam>& accepted);
 
 // Finds the route for method and path. No match at all: route null, allowed_methods empty.
 RouteMatch MatchRoute(const std::vector<Route>& routes, std::string_view method, std::string_view path);

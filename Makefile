@@ -28,6 +28,9 @@ ICATCTL_LIB_OBJS := $(filter-out $(OBJ)/tools/icatctl/main.o,$(ICATCTL_OBJS))
 # icat, the tenants' client (tools/icat); its code outside main.cpp is unit-tested too.
 CLIENT_OBJS  := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icat/*.cpp))
 CLIENT_LIB_OBJS := $(filter-out $(OBJ)/tools/icat/main.o,$(CLIENT_OBJS))
+# icat-gen (tools/generate); its code outside main.cpp is unit-tested too.
+GEN_OBJS     := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/generate/*.cpp))
+GEN_LIB_OBJS := $(filter-out $(OBJ)/tools/generate/main.o,$(GEN_OBJS))
 DISPATCHER_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard services/dispatcher/*.cpp))
 DISPATCHER_LIB_OBJS := $(filter-out $(OBJ)/services/dispatcher/main.o,$(DISPATCHER_OBJS))
 UNIT_OBJS    := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/unit/*.cpp))
@@ -103,7 +106,7 @@ $(BIN)/bench-constant: $(OBJ)/bench/constant.o $(BUILD)/lib/libicat.a
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 
 # The generator (tools/generate): linked to every group's route table, which it reads as data.
-$(BIN)/icat-gen: $(OBJ)/tools/generate/main.o $(HANDLER_LIB_OBJS) $(BUILD)/lib/libicat.a
+$(BIN)/icat-gen: $(GEN_OBJS) $(HANDLER_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 

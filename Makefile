@@ -105,7 +105,7 @@ $(BIN)/bench-constant: $(OBJ)/bench/constant.o $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 
-# The generator (tools/generate): linked to every group's route table, which it reads as data.
+# The generator (tools/generate, make gen): linked to every group's route table, which it reads as data.
 $(BIN)/icat-gen: $(GEN_OBJS) $(HANDLER_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
@@ -119,7 +119,7 @@ $(BIN)/icat-metrics: $(OBJ)/services/metrics/main.o $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(ICATCTL_LIB_OBJS) $(CLIENT_LIB_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
+$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(GEN_LIB_OBJS) $(ICATCTL_LIB_OBJS) $(CLIENT_LIB_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
@@ -127,19 +127,16 @@ $(BIN)/integration-tests: $(INTEG_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
-# The served OpenAPI document: nginx/openapi.json with the error enum filled from errors.def, each
-# operation's security from its route (tools/gen openapi, which fails on an operation without a
+# The served OpenAPI documents (/v1/openapi.json, /api/openapi.json), made by icat-gen from
+# nginx/openapi.json and nginx/openapi-portal.json: the error and event enums filled from the
+# service's tables, each operation's security from its route (failing on an operation without a
 # route or a route without an operation) and the examples of nginx/openapi-examples/ (docs/openapi.md).
-$(OPENAPI): nginx/openapi.json $(wildcard nginx/openapi-examples/v1.json) $(BIN)/icatctl tools/gen $(BIN)/icat-gen
+$(OPENAPI): nginx/openapi.json $(wildcard nginx/openapi-examples/v1.json) $(BIN)/icat-gen
 	@mkdir -p $(@D)
-	$(BIN)/icatctl openapi nginx/openapi.json > $@.raw
-	tools/gen openapi v1 < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
-
-# The portal API's document (/api/openapi.json), made the same way.
-$(PORTAL_OPENAPI): nginx/openapi-portal.json $(wildcard nginx/openapi-examples/api.json) $(BIN)/icatctl tools/gen $(BIN)/icat-gen
+	$(BIN)/icat-gen openapi v1 nginx/openapi.json > $@.tmp && mv $@.tmp $@
+$(PORTAL_OPENAPI): nginx/openapi-portal.json $(wildcard nginx/openapi-examples/api.json) $(BIN)/icat-gen
 	@mkdir -p $(@D)
-	$(BIN)/icatctl openapi nginx/openapi-portal.json > $@.raw
-	tools/gen openapi api < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
+	$(BIN)/icat-gen openapi api nginx/openapi-portal.json > $@.tmp && mv $@.tmp $@
 
 # The console, bundled from console/ by esbuild (installed by tools/install-deps into build/console).
 $(CONSOLE): $(CONSOLE_SRCS) $(BUILD)/console/package-lock.json
@@ -150,10 +147,10 @@ $(BUILD)/console/package-lock.json: console/package-lock.json
 # Files generated from the sources that are committed: make gen writes them, make test checks them.
 gen: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)/icat-gen
-	@tools/gen
+	@$(BIN)/icat-gen
 
 test: all
-	@tools/gen --check
+	@$(BIN)/icat-gen --check
 	@tools/lint-deploy
 	@$(MAKE) --no-print-directory lint-openapi
 	@tools/run-tests unit

@@ -69,7 +69,8 @@ BOOST_AUTO_TEST_CASE(readme_holds_the_settings_table) {
   std::string table = gen::SettingsTable();
   BOOST_TEST_REQUIRE(table.find("| ICAT_WORKERS_\\<GROUP> |") != std::string::npos);
   BOOST_TEST(RepoFile("README.md").find(table) != std::string::npos,
-             "README.md's Configuration table differs from the settings table; run make gen:\n" << table);
+             "README.md's Configuration table differs from the settings table; run make gen:\n"
+                 << table);
 }
 
 BOOST_AUTO_TEST_CASE(who_may_call_a_route_is_said_once_per_access) {
@@ -108,10 +109,12 @@ BOOST_AUTO_TEST_CASE(an_operation_whose_query_parameters_are_not_its_routes_fail
     rapidjson::Value parameter(rapidjson::kObjectType);
     parameter.AddMember("name", "sort", doc.GetAllocator()).AddMember("in", "query", doc.GetAllocator());
     rapidjson::Value& operation = Operation(doc, "/v1/images/{id}", "get");
-    if (!operation.HasMember("parameters")) operation.AddMember("parameters", rapidjson::kArrayType, doc.GetAllocator());
+    if (!operation.HasMember("parameters"))
+      operation.AddMember("parameters", rapidjson::kArrayType, doc.GetAllocator());
     operation["parameters"].PushBack(parameter, doc.GetAllocator());
   });
-  BOOST_TEST(refusal == "query parameters differ from the route table:\n  /v1/images/{} get: documented [sort], route []");
+  BOOST_TEST(refusal ==
+             "query parameters differ from the route table:\n  /v1/images/{} get: documented [sort], route []");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

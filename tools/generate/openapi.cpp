@@ -207,7 +207,8 @@ void CheckOperations(const Value& doc, const std::map<std::string, const Route*>
         unrouted.push_back(key);
         continue;
       }
-      std::vector<std::string> query = DocumentedQuery(doc, item.value, operation.value), wanted = RouteQuery(*route->second);
+      std::vector<std::string> query = DocumentedQuery(doc, item.value, operation.value),
+                               wanted = RouteQuery(*route->second);
       if (query != wanted) mismatched.push_back(key + ": documented " + Joined(query) + ", route " + Joined(wanted));
     }
   }
@@ -227,7 +228,8 @@ void CheckOperations(const Value& doc, const std::map<std::string, const Route*>
 void SetSecurity(Value& operation, const Route& route, Allocator& allocator) {
   auto requirement = [&](std::initializer_list<std::string_view> schemes) {
     Value object(rapidjson::kObjectType);
-    for (std::string_view scheme : schemes) object.AddMember(String(scheme, allocator), Value(rapidjson::kArrayType), allocator);
+    for (std::string_view scheme : schemes)
+      object.AddMember(String(scheme, allocator), Value(rapidjson::kArrayType), allocator);
     return object;
   };
   Value security(rapidjson::kArrayType);
@@ -241,7 +243,8 @@ void SetSecurity(Value& operation, const Route& route, Allocator& allocator) {
     throw GenError(RouteName(route) + ": no OpenAPI security for access " + std::string(AccessName(route.access)));
   }
   Set(operation, "security", std::move(security), allocator);
-  if (route.access == Access::kApiKey) Set(operation, "x-icat-scope", String(NameOf(*route.scope), allocator), allocator);
+  if (route.access == Access::kApiKey)
+    Set(operation, "x-icat-scope", String(NameOf(*route.scope), allocator), allocator);
   if (!role.empty()) Set(operation, "x-icat-role", String(role, allocator), allocator);
 }
 
@@ -321,7 +324,8 @@ Value Callbacks(const std::vector<Event>& events, const Value& delivery, Allocat
     Value post(rapidjson::kObjectType);
     post.AddMember("summary", event.description ? Copy(*event.description, allocator) : Value(), allocator);
     post.AddMember("operationId", String(DeliveryOperationId(event.type), allocator), allocator);
-    for (const auto& member : delivery.GetObject()) Set(post, Text(member.name), Copy(member.value, allocator), allocator);
+    for (const auto& member : delivery.GetObject())
+      Set(post, Text(member.name), Copy(member.value, allocator), allocator);
     Value ref(rapidjson::kObjectType), typed(rapidjson::kObjectType), properties(rapidjson::kObjectType),
         type(rapidjson::kObjectType), one(rapidjson::kArrayType), all_of(rapidjson::kArrayType);
     ref.AddMember("$ref", String("#/components/schemas/" + event.schema, allocator), allocator);
@@ -349,7 +353,8 @@ Value Callbacks(const std::vector<Event>& events, const Value& delivery, Allocat
 void SetExample(Value& body, const Value* example, Allocator& allocator) {
   Value* content = Member(body, "content");
   Value* json = content ? Member(*content, "application/json") : nullptr;
-  if (example != nullptr && json != nullptr && !json->IsNull()) Set(*json, "example", Copy(*example, allocator), allocator);
+  if (example != nullptr && json != nullptr && !json->IsNull())
+    Set(*json, "example", Copy(*example, allocator), allocator);
 }
 
 // What an operation of the derivation gets (Derive): nginx's responses, callbacks, examples.
@@ -370,7 +375,8 @@ struct Derivation {
 void DeriveOperation(const Derivation& d, const std::string& method, std::string_view path, Value& operation) {
   Value responses = Copy(d.every, d.allocator);
   if (Value* own = Member(operation, "responses"); own && own->IsObject()) {
-    for (auto& response : own->GetObject()) Set(responses, Text(response.name), Copy(response.value, d.allocator), d.allocator);
+    for (auto& response : own->GetObject())
+      Set(responses, Text(response.name), Copy(response.value, d.allocator), d.allocator);
   }
   Set(operation, "responses", std::move(responses), d.allocator);
   if (const Value* delivery = Member(operation, "x-icat-delivery")) {

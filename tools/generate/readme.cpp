@@ -36,7 +36,8 @@ std::string SummaryOf(const rapidjson::Document& doc, const std::string& doc_pat
       auto operation = item.value.FindMember(method.c_str());
       if (operation == item.value.MemberEnd() || !operation->value.IsObject()) continue;
       auto summary = operation->value.FindMember("summary");
-      if (summary != operation->value.MemberEnd() && summary->value.IsString() && summary->value.GetStringLength() > 0) {
+      if (summary != operation->value.MemberEnd() && summary->value.IsString() &&
+          summary->value.GetStringLength() > 0) {
         return summary->value.GetString();
       }
     }
@@ -71,7 +72,7 @@ std::string Cell(std::string_view text) {
 
 // text with the lines between the line `begin` and the line `end` replaced by `content`.
 std::string Between(const std::string& text, const std::string& begin, const std::string& end,
-                     const std::string& content) {
+                    const std::string& content) {
   size_t start = text.find("\n" + begin + "\n");
   size_t stop = start == std::string::npos ? start : text.find("\n" + end + "\n", start + begin.size() + 1);
   if (stop == std::string::npos) throw GenError("README.md: no line " + begin + " followed by a line " + end);

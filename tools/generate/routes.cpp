@@ -161,8 +161,8 @@ void CheckNoOverlap() {
   for (size_t i = 0; i < paths.size(); ++i) {
     for (size_t j = i + 1; j < paths.size(); ++j) {
       if (paths[i].group != paths[j].group && Overlap(paths[i].path, paths[j].path)) {
-        clashes += "\n  " + paths[i].path + " (" + paths[i].group + ") and " + paths[j].path + " (" +
-                   paths[j].group + ") match the same paths";
+        clashes += "\n  " + paths[i].path + " (" + paths[i].group + ") and " + paths[j].path + " (" + paths[j].group +
+                   ") match the same paths";
       }
     }
   }

@@ -86,6 +86,15 @@ BOOST_AUTO_TEST_CASE(who_may_call_a_route_is_said_once_per_access) {
   BOOST_CHECK_THROW(gen::AccessName(static_cast<icat::Access>(99)), gen::GenError);
 }
 
+BOOST_AUTO_TEST_CASE(two_regex_locations_overlap_when_one_path_matches_both) {
+  BOOST_TEST(gen::PathsOverlap("/v1/images/{id}", "/v1/{kind}/{id}"));
+  BOOST_TEST(gen::PathsOverlap("/v1/images/{id}/sbom", "/v1/images/{x}/sbom"));
+  BOOST_TEST(!gen::PathsOverlap("/v1/images/{id}", "/v1/vulns/{id}"));
+  BOOST_TEST(!gen::PathsOverlap("/v1/images/{id}", "/v1/images/{id}/sbom"));
+  BOOST_TEST(!gen::PathsOverlap("/v1/images/latest", "/v1/images/{id}"));  // the exact location wins
+  BOOST_CHECK_NO_THROW(gen::CheckNoOverlap());
+}
+
 BOOST_AUTO_TEST_CASE(the_unchanged_source_builds) {
   BOOST_TEST(OpenApiRefusal([](rapidjson::Document&) {}) == "");
 }

@@ -249,27 +249,23 @@ constexpr std::string_view kServerHead =
     # 405 for a method the path does not have.
 )--";
 
-constexpr std::string_view kServedByNginx = R"--(
+constexpr std::string_view kServedByNginxHead = R"--(
     # ------------------------------------------------------------ served by nginx itself
 
     # The OpenAPI documents: public, no credential, built by make into www/.
-    location = /v1/openapi.json {
-      if ($request_method !~ ^(GET|HEAD)$) { return 405; }
-      alias {{www}}/v1/openapi.json;
-      default_type application/json;
-      add_header X-Request-Id $icat_request_id always;
-      add_header Cache-Control "public, max-age=300" always;
-      add_header Access-Control-Allow-Origin "*" always;
-    }
-    location = /api/openapi.json {
-      if ($request_method !~ ^(GET|HEAD)$) { return 405; }
-      alias {{www}}/api/openapi.json;
-      default_type application/json;
-      add_header X-Request-Id $icat_request_id always;
-      add_header Cache-Control "public, max-age=300" always;
-      add_header Access-Control-Allow-Origin "*" always;
-    }
+)--";
 
+constexpr std::string_view kOpenApiLocation = R"--(    location = /{{prefix}}/openapi.json {
+      if ($request_method !~ ^(GET|HEAD)$) { return 405; }
+      alias {{www}}/{{prefix}}/openapi.json;
+      default_type application/json;
+      add_header X-Request-Id $icat_request_id always;
+      add_header Cache-Control "public, max-age=300" always;
+      add_header Access-Control-Allow-Origin "*" always;
+    }
+)--";
+
+constexpr std::string_view kServedByNginx = R"--(
     # SBOM bytes, reached only through a handler's X-Accel-Redirect: /_blobs/sha256/ab/abcdef...
     # (ICAT_BLOB_DIR). nginx keeps the upstream's Content-Type, Content-Disposition and
     # Cache-Control but drops its other headers and would set its own ETag, so the handler's ETag,
@@ -336,10 +332,8 @@ std::string GroupLocations(const Site& site) {
 
 // The console's pages as one regex (console/routes.json; ":name" is one path segment).
 std::string ConsolePagesRegex() {
-  JsonRead read = ReadJson(ReadText("console/routes.json"), kMaxDocumentDepth);
-  const rapidjson::Value* paths = read.error.empty() && read.document.IsObject() && read.document.HasMember("paths")
-                                      ? &read.document["paths"]
-                                      : nullptr;
+  rapidjson::Document routes = ReadJsonFile("console/routes.json");
+  const rapidjson::Value* paths = routes.IsObject() && routes.HasMember("paths") ? &routes["paths"] : nullptr;
   if (paths == nullptr || !paths->IsArray()) throw GenError("console/routes.json: no array \"paths\"");
   std::string regex = "^(";
   for (const rapidjson::Value& page : paths->GetArray()) {
@@ -407,7 +401,9 @@ std::string ConsoleLocations(const std::string& root) {
 // What every configuration's API server holds, inside its server block.
 std::string ApiServerBody(const Site& site) {
   return Fill(kServerHead, {{"max_body", site.max_body}, {"conf", site.conf}}) + GroupLocations(site) +
-         Fill(kServedByNginx, {{"www", site.www}, {"blobs", site.blobs}}) + ConsoleLocations(site.www + "/console") +
+         std::string(kServedByNginxHead) + Fill(kOpenApiLocation, {{"prefix", "v1"}, {"www", site.www}}) +
+         Fill(kOpenApiLocation, {{"prefix", "api"}, {"www", site.www}}) +
+         Fill(kServedByNginx, {{"blobs", site.blobs}}) + ConsoleLocations(site.www + "/console") +
          Fill(kCatchAll, {{"extra", site.extra}});
 }
 

@@ -67,39 +67,10 @@ void Erase(Value& object, std::string_view name) {
 
 Value Copy(const Value& value, Allocator& allocator) { return Value(value, allocator); }
 
-// "/v1/images/{}" for "/v1/images/{id}": an operation and a route match whatever their parameters are named.
-std::string Shape(std::string_view path) {
-  std::string shape;
-  for (size_t i = 0; i < path.size(); ++i) {
-    size_t close = path[i] == '{' ? path.find('}', i) : std::string_view::npos;
-    shape += close == std::string_view::npos ? std::string(1, path[i]) : "{}";
-    if (close != std::string_view::npos) i = close;
-  }
-  return shape;
-}
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-
-std::string Upper(std::string_view text) {
-  std::string upper(text);
-  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return upper;
-}
-
 std::string Listed(const std::vector<std::string>& items) {
   std::string list;
   for (const std::string& item : items) list += "\n  " + item;
   return list;
-}
-
-rapidjson::Document ReadDocument(const std::string& path) {
-  JsonRead read = ReadJson(ReadText(path), kMaxDocumentDepth);
-  if (!read.error.empty()) throw GenError(path + " is not valid JSON: " + read.error);
-  return std::move(read.document);
 }
 
 // The value a local reference ("#/components/responses/NotFound") names; fails when there is none.
@@ -436,7 +407,7 @@ void AddDerived(rapidjson::Document& doc, std::string_view prefix) {
   std::string examples_path = "nginx/openapi-examples/" + std::string(prefix) + ".json";
   rapidjson::Document examples;
   examples.SetObject();
-  if (std::filesystem::exists(examples_path)) examples = ReadDocument(examples_path);
+  if (std::filesystem::exists(examples_path)) examples = ReadJsonFile(examples_path);
   rapidjson::Document root;  // references are read from the document as it came to this step
   root.CopyFrom(doc, root.GetAllocator());
   Value every(rapidjson::kObjectType);
@@ -460,7 +431,7 @@ void AddDerived(rapidjson::Document& doc, std::string_view prefix) {
 
 std::string OpenApi(std::string_view prefix, const std::string& source) {
   if (prefix != "v1" && prefix != "api") throw GenError("no OpenAPI document for /" + std::string(prefix));
-  rapidjson::Document doc = ReadDocument(source);
+  rapidjson::Document doc = ReadJsonFile(source);
   FillEnums(doc, source);
   AddSecurity(doc, prefix);
   AddDerived(doc, prefix);

@@ -10,23 +10,6 @@
 namespace icat::gen {
 namespace {
 
-// "/v1/images/{}" for "/v1/images/{id}": paths compared whatever their parameters are named.
-std::string Shape(std::string_view path) {
-  std::string shape;
-  for (size_t i = 0; i < path.size(); ++i) {
-    size_t close = path[i] == '{' ? path.find('}', i) : std::string_view::npos;
-    shape += close == std::string_view::npos ? std::string(1, path[i]) : "{}";
-    if (close != std::string_view::npos) i = close;
-  }
-  return shape;
-}
-
-std::string Lower(std::string_view text) {
-  std::string lower(text);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-
 // The summary of the route's operation in the OpenAPI source `doc`; fails when it has none.
 std::string SummaryOf(const rapidjson::Document& doc, const std::string& doc_path, const Route& route) {
   std::string method = Lower(route.method), shape = Shape(route.pattern);
@@ -47,15 +30,14 @@ std::string SummaryOf(const rapidjson::Document& doc, const std::string& doc_pat
 
 // One row per route under /<prefix>/, with who may call it and what its operation's summary says.
 std::string RouteTable(std::string_view prefix, const std::string& doc_path) {
-  JsonRead read = ReadJson(ReadText(doc_path), kMaxDocumentDepth);
-  if (!read.error.empty()) throw GenError(doc_path + " is not valid JSON: " + read.error);
+  rapidjson::Document doc = ReadJsonFile(doc_path);
   std::string table = "| Method | Path | Who may call it | What it does |\n|---|---|---|---|\n";
   std::string under = "/" + std::string(prefix) + "/";
   for (const Row& row : Rows()) {
     const Route& r = *row.route;
     if (!r.pattern.starts_with(under)) continue;
     table += "| " + std::string(r.method) + " | `" + std::string(r.pattern) + "` | " + Who(r) + " | " +
-             Replaced(SummaryOf(read.document, doc_path, r), "|", "\\|") + " |\n";
+             Replaced(SummaryOf(doc, doc_path, r), "|", "\\|") + " |\n";
   }
   return table;
 }

@@ -1,6 +1,7 @@
 #include "routes.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -80,18 +81,6 @@ bool IsParam(std::string_view segment) { return segment.starts_with('{') && segm
 
 bool HasParam(std::string_view path) { return path.find('{') != std::string_view::npos; }
 
-// Whether one path could match both (an exact location always wins over a regex, so two paths
-// without parameters never clash).
-bool Overlap(std::string_view a, std::string_view b) {
-  if (!HasParam(a) || !HasParam(b)) return false;
-  std::vector<std::string_view> left = Segments(a), right = Segments(b);
-  if (left.size() != right.size()) return false;
-  for (size_t i = 0; i < left.size(); ++i) {
-    if (left[i] != right[i] && !IsParam(left[i]) && !IsParam(right[i])) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 const std::vector<Row>& Rows() {
@@ -155,12 +144,22 @@ std::string FileOf(std::string_view group, std::string_view function) {
   throw GenError("no " + directory + "/*.cpp defines " + std::string(function));
 }
 
+bool PathsOverlap(std::string_view a, std::string_view b) {
+  if (!HasParam(a) || !HasParam(b)) return false;
+  std::vector<std::string_view> left = Segments(a), right = Segments(b);
+  if (left.size() != right.size()) return false;
+  for (size_t i = 0; i < left.size(); ++i) {
+    if (left[i] != right[i] && !IsParam(left[i]) && !IsParam(right[i])) return false;
+  }
+  return true;
+}
+
 void CheckNoOverlap() {
   std::vector<PathOfGroup> paths = Paths();
   std::string clashes;
   for (size_t i = 0; i < paths.size(); ++i) {
     for (size_t j = i + 1; j < paths.size(); ++j) {
-      if (paths[i].group != paths[j].group && Overlap(paths[i].path, paths[j].path)) {
+      if (paths[i].group != paths[j].group && PathsOverlap(paths[i].path, paths[j].path)) {
         clashes += "\n  " + paths[i].path + " (" + paths[i].group + ") and " + paths[j].path + " (" + paths[j].group +
                    ") match the same paths";
       }
@@ -182,12 +181,40 @@ std::string RouteLines() {
   return lines;
 }
 
+std::string Shape(std::string_view path) {
+  std::string shape;
+  for (size_t i = 0; i < path.size(); ++i) {
+    size_t close = path[i] == '{' ? path.find('}', i) : std::string_view::npos;
+    shape += close == std::string_view::npos ? std::string(1, path[i]) : "{}";
+    if (close != std::string_view::npos) i = close;
+  }
+  return shape;
+}
+
+std::string Lower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
+std::string Upper(std::string_view text) {
+  std::string upper(text);
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return upper;
+}
+
 std::string ReadText(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw GenError("cannot read " + path);
   std::ostringstream text;
   text << file.rdbuf();
   return text.str();
+}
+
+rapidjson::Document ReadJsonFile(const std::string& path) {
+  JsonRead read = ReadJson(ReadText(path), kMaxDocumentDepth);
+  if (!read.error.empty()) throw GenError(path + " is not valid JSON: " + read.error);
+  return std::move(read.document);
 }
 
 std::string Replaced(std::string text, std::string_view from, std::string_view to) {

@@ -1,4 +1,5 @@
-// The route tables as the generator reads them: every group's Routes(), linked in, as rows.
+// The route tables as the generator reads them (every group's Routes(), linked in, as rows), and
+// what every output uses besides.
 #pragma once
 
 #include <stdexcept>
@@ -6,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "icat/json.hpp"
 #include "icat/router.hpp"
 
 namespace icat::gen {
@@ -50,14 +52,28 @@ std::string_view FunctionName(const Route& route);
 // The file of handlers/<group>/ that defines `Reply <function>(Context& ctx)`.
 std::string FileOf(std::string_view group, std::string_view function);
 
+// Whether one request path could match both nginx regex locations (an exact location always wins
+// over a regex, so a path without parameters clashes with none).
+bool PathsOverlap(std::string_view a, std::string_view b);
+
 // Fails when two groups' paths with parameters match one path (nginx would pick one by order).
 void CheckNoOverlap();
 
 // The lines of `icat-gen routes`: METHOD PATH GROUP ACCESS SCOPE FUNCTION QUERY ("-" when empty).
 std::string RouteLines();
 
+// "/v1/images/{}" for "/v1/images/{id}": an OpenAPI path and a route match whatever their
+// parameters are named.
+std::string Shape(std::string_view path);
+
+std::string Lower(std::string_view text);
+std::string Upper(std::string_view text);
+
 // The whole of a file; fails naming it when it cannot be read.
 std::string ReadText(const std::string& path);
+
+// A JSON file; fails naming it when it cannot be read or is not one JSON value.
+rapidjson::Document ReadJsonFile(const std::string& path);
 
 // Every occurrence of `from` in text replaced by `to`.
 std::string Replaced(std::string text, std::string_view from, std::string_view to);

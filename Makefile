@@ -28,6 +28,9 @@ ICATCTL_LIB_OBJS := $(filter-out $(OBJ)/tools/icatctl/main.o,$(ICATCTL_OBJS))
 # icat, the tenants' client (tools/icat); its code outside main.cpp is unit-tested too.
 CLIENT_OBJS  := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icat/*.cpp))
 CLIENT_LIB_OBJS := $(filter-out $(OBJ)/tools/icat/main.o,$(CLIENT_OBJS))
+# icat-gen (tools/generate); its code outside main.cpp is unit-tested too.
+GEN_OBJS     := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/generate/*.cpp))
+GEN_LIB_OBJS := $(filter-out $(OBJ)/tools/generate/main.o,$(GEN_OBJS))
 DISPATCHER_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard services/dispatcher/*.cpp))
 DISPATCHER_LIB_OBJS := $(filter-out $(OBJ)/services/dispatcher/main.o,$(DISPATCHER_OBJS))
 UNIT_OBJS    := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/unit/*.cpp))
@@ -102,8 +105,8 @@ $(BIN)/bench-constant: $(OBJ)/bench/constant.o $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 
-# The generator (tools/generate): linked to every group's route table, which it reads as data.
-$(BIN)/icat-gen: $(OBJ)/tools/generate/main.o $(HANDLER_LIB_OBJS) $(BUILD)/lib/libicat.a
+# The generator (tools/generate, make gen): linked to every group's route table, which it reads as data.
+$(BIN)/icat-gen: $(GEN_OBJS) $(HANDLER_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
@@ -116,7 +119,7 @@ $(BIN)/icat-metrics: $(OBJ)/services/metrics/main.o $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(ICATCTL_LIB_OBJS) $(CLIENT_LIB_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
+$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(GEN_LIB_OBJS) $(ICATCTL_LIB_OBJS) $(CLIENT_LIB_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
@@ -124,19 +127,16 @@ $(BIN)/integration-tests: $(INTEG_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
-# The served OpenAPI document: nginx/openapi.json with the error enum filled from errors.def, each
-# operation's security from its route (tools/gen openapi, which fails on an operation without a
+# The served OpenAPI documents (/v1/openapi.json, /api/openapi.json), made by icat-gen from
+# nginx/openapi.json and nginx/openapi-portal.json: the error and event enums filled from the
+# service's tables, each operation's security from its route (failing on an operation without a
 # route or a route without an operation) and the examples of nginx/openapi-examples/ (docs/openapi.md).
-$(OPENAPI): nginx/openapi.json $(wildcard nginx/openapi-examples/v1.json) $(BIN)/icatctl tools/gen $(BIN)/icat-gen
+$(OPENAPI): nginx/openapi.json $(wildcard nginx/openapi-examples/v1.json) $(BIN)/icat-gen
 	@mkdir -p $(@D)
-	$(BIN)/icatctl openapi nginx/openapi.json > $@.raw
-	tools/gen openapi v1 < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
-
-# The portal API's document (/api/openapi.json), made the same way.
-$(PORTAL_OPENAPI): nginx/openapi-portal.json $(wildcard nginx/openapi-examples/api.json) $(BIN)/icatctl tools/gen $(BIN)/icat-gen
+	$(BIN)/icat-gen openapi v1 nginx/openapi.json > $@.tmp && mv $@.tmp $@
+$(PORTAL_OPENAPI): nginx/openapi-portal.json $(wildcard nginx/openapi-examples/api.json) $(BIN)/icat-gen
 	@mkdir -p $(@D)
-	$(BIN)/icatctl openapi nginx/openapi-portal.json > $@.raw
-	tools/gen openapi api < $@.raw > $@.tmp && rm $@.raw && mv $@.tmp $@
+	$(BIN)/icat-gen openapi api nginx/openapi-portal.json > $@.tmp && mv $@.tmp $@
 
 # The console, bundled from console/ by esbuild (installed by tools/install-deps into build/console).
 $(CONSOLE): $(CONSOLE_SRCS) $(BUILD)/console/package-lock.json
@@ -147,10 +147,10 @@ $(BUILD)/console/package-lock.json: console/package-lock.json
 # Files generated from the sources that are committed: make gen writes them, make test checks them.
 gen: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(BIN)/icat-gen
-	@tools/gen
+	@$(BIN)/icat-gen
 
 test: all
-	@tools/gen --check
+	@$(BIN)/icat-gen --check
 	@tools/lint-deploy
 	@$(MAKE) --no-print-directory lint-openapi
 	@tools/run-tests unit

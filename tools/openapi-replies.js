@@ -13,7 +13,7 @@
 //                                    secrets replaced by fake values of the same shape
 //
 // The documents are the built ones ($ICAT_BUILD_DIR/www/{v1,api}/openapi.json, examples merged by
-// tools/gen openapi). Run with NODE_PATH=build/node/node_modules.
+// icat-gen openapi). Run with NODE_PATH=build/node/node_modules.
 'use strict';
 
 const fs = require('fs');
@@ -25,7 +25,7 @@ const kRepo = path.resolve(__dirname, '..');
 const kBuild = process.env.ICAT_BUILD_DIR || path.join(kRepo, 'build');
 const kDocuments = ['v1', 'api'];
 const kMethods = ['get', 'put', 'post', 'delete', 'patch'];
-// A delivery's body is described by the callbacks of this operation (tools/gen openapi makes them).
+// A delivery's body is described by the callbacks of this operation (icat-gen openapi makes them).
 const kWebhookOperation = 'POST /api/webhooks';
 
 function documentFile(name) { return path.join(kBuild, 'www', name, 'openapi.json'); }

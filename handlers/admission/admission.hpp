@@ -18,7 +18,7 @@
 
 namespace icat::admission {
 
-// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/generate).
 const std::vector<Route>& Routes();
 
 // POST /v1/admission and POST /v1/admission/{key} (admission.cpp).

@@ -14,7 +14,7 @@
 
 namespace icat::auth {
 
-// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/generate).
 const std::vector<Route>& Routes();
 
 // ------------------------------------------------------------------ endpoints

@@ -10,7 +10,7 @@
 
 namespace icat::catalog {
 
-// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/generate).
 const std::vector<Route>& Routes();
 
 Reply ListImages(Context& ctx);         // GET /v1/images (and its look-ups ?digest=, ?reference=)

@@ -14,7 +14,7 @@
 
 namespace icat::registry {
 
-// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/generate).
 const std::vector<Route>& Routes();
 
 Reply DecidePull(Context& ctx);        // GET /_registry/auth: nginx's auth_request of every /v2/ request

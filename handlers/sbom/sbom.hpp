@@ -13,7 +13,7 @@
 
 namespace icat::sbom {
 
-// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/generate).
 const std::vector<Route>& Routes();
 
 Reply GetImageSbom(Context& ctx);         // GET /v1/images/{id}/sbom?format=

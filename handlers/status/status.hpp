@@ -9,7 +9,7 @@
 
 namespace icat::status {
 
-// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/generate).
 const std::vector<Route>& Routes();
 
 Reply GetStatus(Context& ctx);

@@ -15,7 +15,7 @@
 
 namespace icat::vulns {
 
-// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/gen).
+// The group's route table (routes.cpp), served by main.cpp and read by the generator (tools/generate).
 const std::vector<Route>& Routes();
 
 Reply ListImageVulnerabilities(Context& ctx);  // GET /v1/images/{id}/vulnerabilities

@@ -1,4 +1,4 @@
-// icatctl settings (README.md's table) and icatctl config --shell (what tools/stack sources).
+// icatctl config --shell (what tools/stack sources). README.md's settings table: generate_test.cpp.
 #include <boost/test/unit_test.hpp>
 #include <cstdio>
 #include <fstream>
@@ -48,24 +48,9 @@ std::string Bash(const std::string& script) {
   return output;
 }
 
-std::string ReadmeText() {
-  const char* repo = std::getenv("ICAT_REPO");
-  std::ifstream file(repo && *repo ? std::string(repo) + "/README.md" : std::string("README.md"));
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(icatctl_settings)
-
-BOOST_AUTO_TEST_CASE(readme_holds_the_table_icatctl_settings_prints) {
-  std::string table = Output(ctl::PrintSettings, {}, {});
-  BOOST_TEST_REQUIRE(table.find("| ICAT_WORKERS_\\<GROUP> |") != std::string::npos);
-  BOOST_TEST(ReadmeText().find(table) != std::string::npos,
-             "README.md's Configuration table differs from build/bin/icatctl settings; paste its output:\n" << table);
-}
 
 BOOST_AUTO_TEST_CASE(shell_quoting_survives_bash_for_every_awkward_character) {
   for (std::string value : {"plain", "it's", "''", "$HOME `id` $(id) \"q\" \\ ; & | *", "a\nb", "", " lead"}) {

@@ -1,90 +1,107 @@
-// icat-gen: what is made from the route tables, read from the tables themselves (linked in), not
-// from their source text. For now it prints the rows tools/gen turns into docs/routes.md, nginx
-// configurations and the OpenAPI documents' security.
+// icat-gen: every file made from the route tables and the service's other tables, read from the
+// tables themselves (linked in), not from their source text. Run from the repository's top directory.
 //
-//   icat-gen routes   one line per route: METHOD PATH GROUP ACCESS SCOPE FUNCTION QUERY ("-" when empty)
+//   icat-gen                      writes every generated file that is committed (make gen)
+//   icat-gen --check              fails, showing the difference, when one is not what it would write (make test)
+//   icat-gen routes               one line per route: METHOD PATH GROUP ACCESS SCOPE FUNCTION QUERY ("-" when empty)
+//   icat-gen openapi v1|api FILE  the served OpenAPI document made from its source FILE (docs/openapi.md)
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "../../handlers/account/account.hpp"
-#include "../../handlers/admission/admission.hpp"
-#include "../../handlers/auth/sessions.hpp"
-#include "../../handlers/catalog/catalog.hpp"
-#include "../../handlers/registry/registry.hpp"
-#include "../../handlers/sbom/sbom.hpp"
-#include "../../handlers/status/status.hpp"
-#include "../../handlers/vulns/vulns.hpp"
+#include "outputs.hpp"
+#include "routes.hpp"
 
 namespace {
 
-struct Group {
-  std::string_view name;  // handlers/<name>/, icat-<name>
-  const std::vector<icat::Route>& (*routes)();
+using namespace icat::gen;
+
+struct Output {
+  std::string file;
+  std::string (*make)();
 };
 
-// Every handler group; the Makefile's list of groups (handlers/*) is checked against it.
-const std::vector<Group> kGroups = {
-    {"account", icat::account::Routes}, {"admission", icat::admission::Routes}, {"auth", icat::auth::Routes},
-    {"catalog", icat::catalog::Routes}, {"registry", icat::registry::Routes},   {"sbom", icat::sbom::Routes},
-    {"status", icat::status::Routes},   {"vulns", icat::vulns::Routes},
+std::string ErrorPages() { return ReadText("nginx/error_pages.conf"); }
+std::string FastcgiParams() { return ReadText("nginx/fastcgi_params"); }
+
+// Each committed file icat-gen writes, and what makes it.
+const std::vector<Output> kOutputs = {
+    {"docs/routes.md", RoutesMd},
+    {"nginx/icat.conf.in", NginxLocal},
+    {"deploy/systemd/nginx-icat.conf", NginxSystemd},
+    {"deploy/kubernetes/nginx/nginx.conf", NginxKubernetes},
+    // Copies: kustomize reads files only below its directory.
+    {"deploy/kubernetes/nginx/error_pages.conf", ErrorPages},
+    {"deploy/kubernetes/nginx/fastcgi_params", FastcgiParams},
+    {"README.md", Readme},
 };
 
-std::string_view AccessName(icat::Access access) {
-  switch (access) {
-    case icat::Access::kPublic:
-      return "Public";
-    case icat::Access::kApiKey:
-      return "ApiKey";
-    case icat::Access::kPortal:
-      return "Portal";
-    case icat::Access::kPortalAdmin:
-      return "PortalAdmin";
-    case icat::Access::kPortalSelf:
-      return "PortalSelf";
-    case icat::Access::kRegistry:
-      return "Registry";
-  }
-  throw std::logic_error("an Access without a name");
+void WriteFile(const std::string& path, const std::string& text) {
+  std::string temporary = path + ".tmp";
+  std::ofstream file(temporary, std::ios::binary);
+  file << text;
+  file.close();
+  if (!file || std::rename(temporary.c_str(), path.c_str()) != 0) throw GenError("cannot write " + path);
 }
 
-std::string OrDash(std::string_view text) { return text.empty() ? "-" : std::string(text); }
-
-// The function's own name, without the namespace the row may have written.
-std::string_view Bare(std::string_view function) {
-  size_t colons = function.rfind("::");
-  return colons == std::string_view::npos ? function : function.substr(colons + 2);
-}
-
-// The names of a route's query parameters, comma-separated, in its row's order.
-std::string QueryList(const icat::Route& route) {
-  std::string list;
-  for (std::string_view name : icat::QueryNames(route)) list += (list.empty() ? "" : ",") + std::string(name);
-  return list;
-}
-
-int PrintRoutes() {
-  for (const Group& group : kGroups) {
-    icat::CheckRouteTable(group.routes());
-    for (const icat::Route& r : group.routes()) {
-      std::cout << r.method << ' ' << r.pattern << ' ' << group.name << ' ' << AccessName(r.access) << ' '
-                << (r.scope ? std::string(icat::NameOf(*r.scope)) : "-") << ' ' << Bare(r.handler.name) << ' '
-                << OrDash(QueryList(r)) << '\n';
-    }
-  }
+int WriteAll() {
+  CheckNoOverlap();
+  std::vector<std::string> texts;  // all made before any is written: a failure leaves every file as it was
+  for (const Output& output : kOutputs) texts.push_back(output.make());
+  for (size_t i = 0; i < kOutputs.size(); ++i) WriteFile(kOutputs[i].file, texts[i]);
   return 0;
+}
+
+// Shows the difference (diff -u, on stderr) between a file and what it should hold.
+void ShowDifference(const std::string& path, const std::string& wanted) {
+  char temporary[] = "/tmp/icat-gen.XXXXXX";
+  int fd = mkstemp(temporary);
+  if (fd < 0) throw GenError("cannot make a temporary file");
+  close(fd);
+  std::ofstream(temporary, std::ios::binary) << wanted;
+  std::string command = "diff -u '" + path + "' '" + temporary + "' >&2";
+  if (std::system(command.c_str()) == -1) std::cerr << "icat-gen: cannot run diff\n";
+  std::remove(temporary);
+}
+
+int CheckAll() {
+  CheckNoOverlap();
+  int stale = 0;
+  for (const Output& output : kOutputs) {
+    std::string wanted = output.make();
+    std::ifstream file(output.file, std::ios::binary);
+    if (file && ReadText(output.file) == wanted) continue;
+    ShowDifference(output.file, wanted);
+    std::cerr << "icat-gen: " << output.file << " is not what the tables say; run make gen and commit it\n";
+    stale = 1;
+  }
+  return stale;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string command = argc > 1 ? argv[1] : "";
+  std::vector<std::string> args(argv + 1, argv + argc);
   try {
-    if (command == "routes" && argc == 2) return PrintRoutes();
-  } catch (const std::logic_error& e) {
-    std::cerr << "icat-gen: route table: " << e.what() << "\n";
+    if (args.empty()) return WriteAll();
+    if (args == std::vector<std::string>{"--check"}) return CheckAll();
+    if (args == std::vector<std::string>{"routes"}) {
+      std::cout << RouteLines();
+      return 0;
+    }
+    if (args.size() == 3 && args[0] == "openapi") {
+      std::cout << OpenApi(args[1], args[2]);
+      return 0;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "icat-gen: " << e.what() << "\n";
     return 1;
   }
-  std::cerr << "usage: icat-gen routes\n";
+  std::cerr << "usage: icat-gen [--check | routes | openapi v1|api FILE]\n";
   return 2;
 }

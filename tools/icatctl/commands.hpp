@@ -19,8 +19,6 @@ void LicenseRevoke(const Args& args);  // licenses.cpp
 void KeyCreate(const Args& args);      // keys.cpp
 void KeyList(const Args& args);        // keys.cpp
 void KeyRevoke(const Args& args);      // keys.cpp
-void OpenApi(const Args& args);        // openapi.cpp
-void PrintSettings(const Args& args);  // settings.cpp
 void PrintConfig(const Args& args);    // config.cpp
 void RequestList(const Args& args);    // requests.cpp
 void RequestStatus(const Args& args);  // requests.cpp

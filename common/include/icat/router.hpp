@@ -60,7 +60,7 @@ struct Handler {
   ::icat::Handler { function, #function }
 
 // One row of a group's route table (handlers/<group>/routes.cpp), written with named fields. The
-// generator (tools/gen) reads these very rows, linked in, for docs/routes.md, nginx and OpenAPI.
+// generator (icat-gen, tools/generate/) reads these very rows, linked in, for docs/routes.md, nginx and OpenAPI.
 struct Route {
   std::string_view method;
   std::string_view pattern;  // literal segments and {name} placeholders

@@ -1,13 +1,12 @@
 // Attestations of the served documents, made where the key is.
-#include "attest.hpp"
+#include "ingest/attest.hpp"
 
 #include <iostream>
 
 #include "icat/attestation.hpp"
-#include "commands.hpp"
 #include "icat/crypto.hpp"
-#include "ingest_blobs.hpp"
-#include "session.hpp"
+#include "ingest/ingest_blobs.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 
@@ -50,20 +49,6 @@ long long AttestServedDocuments(Db& db, const std::string& blob_dir, const Signi
                                    static_cast<long long>(bundle.size()), key.id});
   }
   return rows.size();
-}
-
-// The backfill: for installs that ingested before attestations existed, or after a restore. Safe to
-// run again: what has its attestation is skipped.
-void Attest(const Args& args) {
-  Session session;
-  SigningKey key = LoadAttestationKey(session.config);
-  std::optional<std::string> image_id;
-  if (std::optional<std::string> image = args.Optional("image")) image_id = ImageId(session.db, *image);
-  Transaction transaction(session.db);
-  long long made = AttestServedDocuments(session.db, session.config.blob_dir, key, image_id);
-  transaction.Commit();
-  if (made > 0) NoteCachedDataChanged(session);
-  std::cout << "attest: " << made << " attestations made, signed with key " << key.id << "\n";
 }
 
 }  // namespace icat::ctl

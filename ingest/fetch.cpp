@@ -1,5 +1,5 @@
 // Inputs of icatctl ingest and vex ingest (fetch.hpp): files, and https:// URLs with libcurl.
-#include "fetch.hpp"
+#include "ingest/fetch.hpp"
 
 #include <curl/curl.h>
 #include <sys/stat.h>
@@ -12,7 +12,7 @@
 
 #include "icat/crypto.hpp"
 #include "icat/curl_get.hpp"
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 

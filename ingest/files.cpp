@@ -1,5 +1,5 @@
 // Durable files: see files.hpp.
-#include "files.hpp"
+#include "ingest/files.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 

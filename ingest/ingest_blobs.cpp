@@ -1,5 +1,5 @@
 // Durable, atomic writes into the content-addressed blob store, and removal of a killed writer's temp files.
-#include "ingest_blobs.hpp"
+#include "ingest/ingest_blobs.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -12,9 +12,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "files.hpp"
 #include "icat/crypto.hpp"
-#include "session.hpp"
+#include "ingest/files.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 

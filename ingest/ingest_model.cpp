@@ -1,7 +1,7 @@
 // The pure rules of ingest: ordering, the rating a finding ranks by, agreement between documents,
 // the same-scan rules, the input digest, repositories of image references, RFC 3339 times and the
 // outbox events' data.
-#include "ingest_model.hpp"
+#include "ingest/ingest_model.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>

@@ -1,6 +1,6 @@
 // pkg:oci purls split into name, version and the qualifiers icatctl reads, and written for an image;
 // package purls reduced to what VEX matching compares.
-#include "purl.hpp"
+#include "ingest/purl.hpp"
 
 #include <cctype>
 

@@ -1,5 +1,5 @@
 // Trivy and Grype JSON reports -> ScanReport: detection, metadata, image identity and findings.
-#include "reports.hpp"
+#include "ingest/reports.hpp"
 
 #include <algorithm>
 #include <array>
@@ -9,7 +9,7 @@
 
 #include "icat/json.hpp"
 #include "icat/text.hpp"
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 

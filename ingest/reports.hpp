@@ -6,7 +6,7 @@
 
 #include <string_view>
 
-#include "ingest_model.hpp"
+#include "ingest/ingest_model.hpp"
 
 namespace icat::ctl {
 

@@ -1,6 +1,6 @@
 // How complete an SBOM is against SPEC.md section 1 rule 3; docs/scans.md, "Completeness (rule 3)",
 // says what each figure counts and what meeting the rule takes.
-#include "sbom_completeness.hpp"
+#include "ingest/sbom_completeness.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -12,8 +12,8 @@
 
 #include "icat/json.hpp"
 #include "icat/text.hpp"
-#include "reports.hpp"
-#include "sbom_schema.hpp"
+#include "ingest/reports.hpp"
+#include "ingest/sbom_schema.hpp"
 
 namespace icat::ctl {
 namespace {

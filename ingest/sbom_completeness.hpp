@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "ingest_model.hpp"
+#include "ingest/ingest_model.hpp"
 
 namespace icat::ctl {
 

@@ -1,13 +1,13 @@
 // SPDX 2.3 and CycloneDX 1.5 checks, and what ingest reads from them (tool, time, image identity).
-#include "sbom_docs.hpp"
+#include "ingest/sbom_docs.hpp"
 
 #include <set>
 
-#include "purl.hpp"
-#include "reports.hpp"
-#include "sbom_completeness.hpp"
-#include "sbom_schema.hpp"
-#include "session.hpp"
+#include "ingest/purl.hpp"
+#include "ingest/reports.hpp"
+#include "ingest/sbom_completeness.hpp"
+#include "ingest/sbom_schema.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 

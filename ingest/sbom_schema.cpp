@@ -1,6 +1,6 @@
 // Validation against the official SPDX 2.3, CycloneDX 1.5 and OpenVEX 0.2.0 schemas with valijson
 // (docs/decisions.md says why valijson); each schema is parsed once per process from the embedded copy.
-#include "sbom_schema.hpp"
+#include "ingest/sbom_schema.hpp"
 
 // valijson's checks that meet a value of a type they cannot read (a "format" on an object: what
 // `{"@id": {}}` is to OpenVEX's "iri") call throwRuntimeError, which without this prints and calls
@@ -25,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "reports.hpp"
-#include "session.hpp"
+#include "ingest/reports.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 

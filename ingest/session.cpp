@@ -1,5 +1,5 @@
 // The owner's database session and the look-ups and checks every icatctl command uses.
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 #include <algorithm>
 #include <ctime>
@@ -9,8 +9,8 @@
 #include "icat/cli_args.hpp"
 #include "icat/log.hpp"
 #include "icat/redis.hpp"
-#include "icat/worker_cache.hpp"
 #include "icat/validate.hpp"
+#include "icat/worker_cache.hpp"
 
 namespace icat::ctl {
 

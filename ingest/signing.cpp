@@ -1,5 +1,5 @@
 // The signing keys read from their files and published in signing_keys.
-#include "signing.hpp"
+#include "ingest/signing.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "icat/crypto.hpp"
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 

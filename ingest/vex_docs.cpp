@@ -1,6 +1,6 @@
 // OpenVEX 0.2.0 and CycloneDX 1.5 VEX read into statements: the schema check, the deviations accepted,
 // products as images, and the CycloneDX analysis in OpenVEX's words. docs/vex.md states the rules.
-#include "vex_docs.hpp"
+#include "ingest/vex_docs.hpp"
 
 #include <algorithm>
 #include <map>
@@ -8,11 +8,11 @@
 #include "icat/http.hpp"
 #include "icat/image_reference.hpp"
 #include "icat/text.hpp"
-#include "ingest_model.hpp"
-#include "purl.hpp"
-#include "reports.hpp"
-#include "sbom_schema.hpp"
-#include "session.hpp"
+#include "ingest/ingest_model.hpp"
+#include "ingest/purl.hpp"
+#include "ingest/reports.hpp"
+#include "ingest/sbom_schema.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 

@@ -1,5 +1,5 @@
 // The served VEX documents of an image recomputed and stored (vex_served.hpp).
-#include "vex_served.hpp"
+#include "ingest/vex_served.hpp"
 
 #include <fstream>
 #include <map>
@@ -7,12 +7,12 @@
 
 #include "icat/crypto.hpp"
 #include "icat/vocabulary.hpp"
-#include "attest.hpp"
-#include "ingest_blobs.hpp"
-#include "reports.hpp"
-#include "sbom_schema.hpp"
-#include "session.hpp"
-#include "vex_served_docs.hpp"
+#include "ingest/attest.hpp"
+#include "ingest/ingest_blobs.hpp"
+#include "ingest/reports.hpp"
+#include "ingest/sbom_schema.hpp"
+#include "ingest/session.hpp"
+#include "ingest/vex_served_docs.hpp"
 
 namespace icat::ctl {
 namespace {

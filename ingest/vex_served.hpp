@@ -9,7 +9,7 @@
 #include <string>
 
 #include "icat/db.hpp"
-#include "signing.hpp"
+#include "ingest/signing.hpp"
 
 namespace icat::ctl {
 

@@ -1,5 +1,5 @@
 // Served VEX documents written from statements (vex_served_docs.hpp); docs/vex-documents.md has the rules.
-#include "vex_served_docs.hpp"
+#include "ingest/vex_served_docs.hpp"
 
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
@@ -12,9 +12,9 @@
 #include "icat/crypto.hpp"
 #include "icat/http.hpp"
 #include "icat/json.hpp"
-#include "ingest_model.hpp"
-#include "purl.hpp"
-#include "vex_docs.hpp"
+#include "ingest/ingest_model.hpp"
+#include "ingest/purl.hpp"
+#include "ingest/vex_docs.hpp"
 
 namespace icat::ctl {
 

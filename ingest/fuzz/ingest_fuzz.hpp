@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
-#include "../../tools/icatctl/session.hpp"
-#include "fuzz.hpp"
+#include "ingest/session.hpp"
+#include "tests/fuzz/fuzz.hpp"
 
 namespace icat::fuzz {
 

@@ -1,7 +1,7 @@
 // Trivy and Grype JSON reports (tools/icatctl/reports.cpp): detected from their content, read into
 // findings and sorted, or refused with a Failure naming the file.
-#include "../../tools/icatctl/reports.hpp"
 #include "icat/json.hpp"
+#include "ingest/reports.hpp"
 #include "ingest_fuzz.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

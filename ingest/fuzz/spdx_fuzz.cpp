@@ -1,5 +1,5 @@
 // SPDX 2.3 JSON documents (tools/icatctl/sbom_docs.cpp ParseSpdx): the schema check included.
-#include "../../tools/icatctl/sbom_docs.hpp"
+#include "ingest/sbom_docs.hpp"
 #include "ingest_fuzz.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

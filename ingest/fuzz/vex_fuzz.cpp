@@ -1,8 +1,8 @@
 // VEX documents (tools/icatctl/vex_docs.cpp ParseVex): OpenVEX 0.2.0 and CycloneDX 1.5, the schema
 // checks included, the accepted deviations, products read as images. An accepted document has what
 // ingest stores: statements each with an id, a status of the four, a time and at least one product.
-#include "../../tools/icatctl/vex_docs.hpp"
 #include "icat/vocabulary.hpp"
+#include "ingest/vex_docs.hpp"
 #include "ingest_fuzz.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

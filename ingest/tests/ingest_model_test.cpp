@@ -1,7 +1,7 @@
 // Ingest's pure rules: counts, ordering, agreement between documents, the input digest,
 // repositories of references, RFC 3339 checks and the outbox events' data.
 #include "icat/json.hpp"
-#include "../../tools/icatctl/ingest_model.hpp"
+#include "ingest/ingest_model.hpp"
 
 #include <rapidjson/document.h>
 

@@ -8,10 +8,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "../../tools/icatctl/reports.hpp"
-#include "../../tools/icatctl/sbom_docs.hpp"
-#include "../../tools/icatctl/session.hpp"
-#include "fixtures.hpp"
+#include "ingest/reports.hpp"
+#include "ingest/sbom_docs.hpp"
+#include "ingest/session.hpp"
+#include "tests/unit/fixtures.hpp"
 
 namespace ctl = icat::ctl;
 

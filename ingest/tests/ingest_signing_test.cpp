@@ -7,10 +7,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "../../tools/icatctl/ingest_blobs.hpp"
-#include "../../tools/icatctl/session.hpp"
-#include "fixtures.hpp"
 #include "icat/crypto.hpp"
+#include "ingest/ingest_blobs.hpp"
+#include "ingest/session.hpp"
+#include "tests/unit/fixtures.hpp"
 
 namespace ctl = icat::ctl;
 using icat::test::kRfc8032Private;

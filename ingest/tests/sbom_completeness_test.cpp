@@ -1,6 +1,6 @@
 // SBOM completeness against SPEC.md rule 3: the figures of real Trivy and Syft documents
 // (../shared/fixtures), and small crafted documents for each figure and rule.
-#include "../../tools/icatctl/sbom_completeness.hpp"
+#include "ingest/sbom_completeness.hpp"
 
 #include <rapidjson/document.h>
 
@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "../../tools/icatctl/sbom_docs.hpp"
-#include "fixtures.hpp"
 #include "icat/json.hpp"
+#include "ingest/sbom_docs.hpp"
+#include "tests/unit/fixtures.hpp"
 
 namespace ctl = icat::ctl;
 using icat::test::FixturePath;

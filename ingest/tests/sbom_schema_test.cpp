@@ -1,13 +1,13 @@
 // Ingest's schema check: the official SPDX 2.3 and CycloneDX 1.5 schemas (schemas/, valijson) accept
 // every real document and every demo SBOM, and refuse each crafted violation with its JSON pointer.
-#include "../../tools/icatctl/sbom_schema.hpp"
+#include "ingest/sbom_schema.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 
-#include "../../tools/icatctl/sbom_docs.hpp"
-#include "fixtures.hpp"
 #include "icat/json.hpp"
+#include "ingest/sbom_docs.hpp"
+#include "tests/unit/fixtures.hpp"
 
 namespace ctl = icat::ctl;
 using icat::test::FixturePath;

@@ -3,10 +3,10 @@
 // and odd ratings, which are dropped or cut down but never make a report refused.
 #include <boost/test/unit_test.hpp>
 
-#include "../../tools/icatctl/ingest_model.hpp"
-#include "../../tools/icatctl/reports.hpp"
-#include "fixtures.hpp"
 #include "icat/json.hpp"
+#include "ingest/ingest_model.hpp"
+#include "ingest/reports.hpp"
+#include "tests/unit/fixtures.hpp"
 
 namespace ctl = icat::ctl;
 

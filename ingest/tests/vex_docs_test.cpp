@@ -1,13 +1,13 @@
 // VEX documents as icatctl vex ingest reads them (tools/icatctl/vex_docs.cpp): each fixture of
 // ../shared/fixtures/vex accepted or refused as docs/vex.md says, the CycloneDX mapping, products as
 // catalogue images, and hostile input refused with a message naming the file.
-#include "../../tools/icatctl/vex_docs.hpp"
+#include "ingest/vex_docs.hpp"
 
 #include <boost/test/unit_test.hpp>
 #include <filesystem>
 
-#include "../../tools/icatctl/purl.hpp"
-#include "fixtures.hpp"
+#include "ingest/purl.hpp"
+#include "tests/unit/fixtures.hpp"
 
 namespace ctl = icat::ctl;
 using icat::test::FixturePath;

@@ -2,17 +2,17 @@
 // valid against the official schemas, the same bytes for the same statements, the version as Trivy
 // and Grype name it, the CycloneDX analysis mapped back, BOM-Links into the version's SBOM, which
 // statements are left out, and documents vex ingest reads back as the statements they were made of.
-#include "../../tools/icatctl/vex_served_docs.hpp"
+#include "ingest/vex_served_docs.hpp"
 
 #include <rapidjson/document.h>
 
 #include <boost/test/unit_test.hpp>
 
-#include "../../tools/icatctl/purl.hpp"
-#include "../../tools/icatctl/reports.hpp"
-#include "../../tools/icatctl/sbom_schema.hpp"
-#include "../../tools/icatctl/vex_docs.hpp"
 #include "icat/vocabulary.hpp"
+#include "ingest/purl.hpp"
+#include "ingest/reports.hpp"
+#include "ingest/sbom_schema.hpp"
+#include "ingest/vex_docs.hpp"
 
 namespace ctl = icat::ctl;
 

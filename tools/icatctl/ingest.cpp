@@ -11,20 +11,20 @@
 #include <map>
 
 #include "commands.hpp"
-#include "fetch.hpp"
 #include "icat/crypto.hpp"
 #include "icat/json.hpp"
 #include "icat/outbox.hpp"
 #include "icat/trace.hpp"
-#include "attest.hpp"
-#include "ingest_blobs.hpp"
-#include "ingest_model.hpp"
-#include "reports.hpp"
-#include "sbom_completeness.hpp"
-#include "sbom_docs.hpp"
-#include "session.hpp"
-#include "signing.hpp"
-#include "vex_served.hpp"
+#include "ingest/attest.hpp"
+#include "ingest/fetch.hpp"
+#include "ingest/ingest_blobs.hpp"
+#include "ingest/ingest_model.hpp"
+#include "ingest/reports.hpp"
+#include "ingest/sbom_completeness.hpp"
+#include "ingest/sbom_docs.hpp"
+#include "ingest/session.hpp"
+#include "ingest/signing.hpp"
+#include "ingest/vex_served.hpp"
 
 namespace icat::ctl {
 namespace {

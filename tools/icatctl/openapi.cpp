@@ -17,7 +17,7 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/vocabulary.hpp"
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 namespace {

@@ -7,12 +7,12 @@
 #include <set>
 
 #include "commands.hpp"
-#include "fetch.hpp"
 #include "icat/outbox.hpp"
 #include "icat/trace.hpp"
-#include "session.hpp"
-#include "vex_docs.hpp"
-#include "vex_served.hpp"
+#include "ingest/fetch.hpp"
+#include "ingest/session.hpp"
+#include "ingest/vex_docs.hpp"
+#include "ingest/vex_served.hpp"
 
 namespace icat::ctl {
 namespace {

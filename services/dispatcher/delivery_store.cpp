@@ -1,5 +1,5 @@
 // Outbox and delivery-log statements of the dispatcher.
-#include "outbox.hpp"
+#include "delivery_store.hpp"
 
 #include "icat/outbox.hpp"
 

@@ -1,5 +1,5 @@
 // Delivery bodies, Standard Webhooks signatures and the retry schedule: pure functions.
-#include "signing.hpp"
+#include "delivery_wire.hpp"
 
 #include <cmath>
 #include <stdexcept>

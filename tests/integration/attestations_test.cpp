@@ -66,11 +66,6 @@ Attested AttestedImage(it::Tenant& tenant, const it::TempDir& dir, const std::st
   return a;
 }
 
-std::string ApiBase(const Attested& a, const Version& v) { return "/v1/images/" + a.image.id + "/versions/" + v.id; }
-std::string PortalBase(const Attested& a, const Version& v) {
-  return "/api/docker-images/" + a.image.id + "/versions/" + v.id;
-}
-
 // One attestation for verify-attestations.js.
 struct Check {
   std::string label, bundle, subject_digest, subject_name, predicate_type, document;
@@ -209,8 +204,8 @@ BOOST_AUTO_TEST_CASE(every_served_attestation_verifies_with_the_sigstore_librari
   std::string key = tenant.CreateKey(kAllReads);
   std::vector<Check> checks;
   for (const Version* v : {&a.v1, &a.v2}) {
-    for (Check& c : Fetch(a, *v, ApiBase(a, *v), it::Bearer(key), "v1")) checks.push_back(std::move(c));
-    for (Check& c : Fetch(a, *v, PortalBase(a, *v), it::PortalHeaders(tenant), "portal"))
+    for (Check& c : Fetch(a, *v, it::V1VersionPath(a.image.id, v->id), it::Bearer(key), "v1")) checks.push_back(std::move(c));
+    for (Check& c : Fetch(a, *v, it::PortalVersionPath(a.image.id, v->id), it::PortalHeaders(tenant), "portal"))
       checks.push_back(std::move(c));
   }
   // The /v1 list names a version by its tag too.
@@ -225,10 +220,10 @@ BOOST_AUTO_TEST_CASE(every_served_attestation_verifies_with_the_sigstore_librari
   for (size_t i = 0; i < checks.size(); i++) BOOST_TEST(lines[i] == "ok " + checks[i].label);
 
   // If-None-Match naming the ETag: 304 without the bundle.
-  it::Response first = it::Get(ApiBase(a, a.v1) + "/attestations/spdx", it::Bearer(key));
+  it::Response first = it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations/spdx", it::Bearer(key));
   it::Headers again = it::Bearer(key);
   again.emplace_back("If-None-Match", first.Header("etag"));
-  it::Response not_modified = it::Get(ApiBase(a, a.v1) + "/attestations/spdx", again);
+  it::Response not_modified = it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations/spdx", again);
   BOOST_TEST(not_modified.status == 304);
   BOOST_TEST(not_modified.body.empty());
 }
@@ -238,7 +233,7 @@ BOOST_AUTO_TEST_CASE(a_changed_byte_a_changed_subject_another_versions_digest_an
   it::TempDir dir;
   Attested a = AttestedImage(tenant, dir, "tamper", false);
   std::string key = tenant.CreateKey(kAllReads);
-  it::Response bundle = it::Get(ApiBase(a, a.v1) + "/attestations/spdx", it::Bearer(key));
+  it::Response bundle = it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations/spdx", it::Bearer(key));
   BOOST_TEST_REQUIRE(bundle.status == 200, bundle.Summary());
   BOOST_TEST_REQUIRE(a.v1.digest != a.v2.digest);
   auto check = [&](const std::string& label, const std::string& bytes, const std::string& digest) {
@@ -299,44 +294,44 @@ BOOST_AUTO_TEST_CASE(other_tenants_get_404_keys_without_read_vulns_403_for_vex_a
   Attested a = AttestedImage(tenant, dir, "attestacl", false);
   std::string reader = tenant.CreateKey(kAllReads);
   // No VEX document yet: its attestation is not available; the SBOMs' are.
-  it::ExpectError(it::Get(ApiBase(a, a.v1) + "/attestations/openvex", it::Bearer(reader)), 404,
+  it::ExpectError(it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations/openvex", it::Bearer(reader)), 404,
                   "ATTESTATION_NOT_AVAILABLE");
-  it::ExpectError(it::Get(PortalBase(a, a.v1) + "/attestations/cyclonedx-vex", it::PortalHeaders(tenant)), 404,
+  it::ExpectError(it::Get(it::PortalVersionPath(a.image.id, a.v1.id) + "/attestations/cyclonedx-vex", it::PortalHeaders(tenant)), 404,
                   "ATTESTATION_NOT_AVAILABLE");
-  rapidjson::Document sboms_only = it::ExpectJson200(it::Get(ApiBase(a, a.v1) + "/attestations", it::Bearer(reader)));
+  rapidjson::Document sboms_only = it::ExpectJson200(it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations", it::Bearer(reader)));
   BOOST_TEST(sboms_only["attestations"].Size() == 2u);
   it::VexIngestOk(dir, VendorVex(a.image));
 
   // Another tenant, not licensed: 404 for the list and every bundle, through both APIs.
   std::string others_key = other.CreateKey(kAllReads);
-  it::ExpectError(it::Get(ApiBase(a, a.v1) + "/attestations", it::Bearer(others_key)), 404, "NOT_FOUND");
-  it::ExpectError(it::Get(PortalBase(a, a.v1) + "/attestations", it::PortalHeaders(other)), 404, "NOT_FOUND");
+  it::ExpectError(it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations", it::Bearer(others_key)), 404, "NOT_FOUND");
+  it::ExpectError(it::Get(it::PortalVersionPath(a.image.id, a.v1.id) + "/attestations", it::PortalHeaders(other)), 404, "NOT_FOUND");
   for (const char* type : kTypes) {
     BOOST_TEST_CONTEXT(type) {
-      it::ExpectError(it::Get(ApiBase(a, a.v1) + "/attestations/" + type, it::Bearer(others_key)), 404, "NOT_FOUND");
-      it::ExpectError(it::Get(PortalBase(a, a.v1) + "/attestations/" + type, it::PortalHeaders(other)), 404,
+      it::ExpectError(it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations/" + type, it::Bearer(others_key)), 404, "NOT_FOUND");
+      it::ExpectError(it::Get(it::PortalVersionPath(a.image.id, a.v1.id) + "/attestations/" + type, it::PortalHeaders(other)), 404,
                       "NOT_FOUND");
-      BOOST_TEST(it::Get(ApiBase(a, a.v1) + "/attestations/" + type, it::Bearer(reader)).status == 200);
+      BOOST_TEST(it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations/" + type, it::Bearer(reader)).status == 200);
     }
   }
 
   // read:sbom without read:vulns: the list and the SBOMs' bundles, not the VEX documents'.
   std::string sbom_key = tenant.CreateKey("read:sbom");
-  BOOST_TEST(it::Get(ApiBase(a, a.v1) + "/attestations", it::Bearer(sbom_key)).status == 200);
-  BOOST_TEST(it::Get(ApiBase(a, a.v1) + "/attestations/spdx", it::Bearer(sbom_key)).status == 200);
-  BOOST_TEST(it::Get(ApiBase(a, a.v1) + "/attestations/cyclonedx", it::Bearer(sbom_key)).status == 200);
+  BOOST_TEST(it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations", it::Bearer(sbom_key)).status == 200);
+  BOOST_TEST(it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations/spdx", it::Bearer(sbom_key)).status == 200);
+  BOOST_TEST(it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations/cyclonedx", it::Bearer(sbom_key)).status == 200);
   for (const char* type : {"openvex", "cyclonedx-vex"}) {
-    it::Response r = it::Get(ApiBase(a, a.v1) + "/attestations/" + type, it::Bearer(sbom_key));
+    it::Response r = it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations/" + type, it::Bearer(sbom_key));
     it::ExpectError(r, 403, "INSUFFICIENT_SCOPE");
     BOOST_TEST(r.Header("www-authenticate").find("scope=\"read:vulns\"") != std::string::npos, r.Summary());
   }
   // read:vulns alone is not read:sbom.
-  it::ExpectError(it::Get(ApiBase(a, a.v1) + "/attestations", it::Bearer(tenant.CreateKey("read:vulns"))), 403,
+  it::ExpectError(it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations", it::Bearer(tenant.CreateKey("read:vulns"))), 403,
                   "INSUFFICIENT_SCOPE");
 
   // Unknown types, versions and images; a version never scanned lists none.
-  it::ExpectError(it::Get(ApiBase(a, a.v1) + "/attestations/cdx", it::Bearer(reader)), 404, "NOT_FOUND");
-  it::ExpectError(it::Get(PortalBase(a, a.v1) + "/attestations/spdx.json", it::PortalHeaders(tenant)), 404,
+  it::ExpectError(it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/attestations/cdx", it::Bearer(reader)), 404, "NOT_FOUND");
+  it::ExpectError(it::Get(it::PortalVersionPath(a.image.id, a.v1.id) + "/attestations/spdx.json", it::PortalHeaders(tenant)), 404,
                   "NOT_FOUND");
   it::ExpectError(it::Get("/v1/images/" + a.image.id + "/versions/9.9/attestations", it::Bearer(reader)), 404,
                   "NOT_FOUND");
@@ -360,7 +355,7 @@ BOOST_AUTO_TEST_CASE(the_raw_sbom_download_keeps_its_bytes_and_signature_headers
   std::string key = tenant.CreateKey(kAllReads);
   for (const std::string format : {"spdx", "cyclonedx"}) {
     BOOST_TEST_CONTEXT(format) {
-      it::Response r = it::Get(ApiBase(a, a.v1) + "/sbom?format=" + format, it::Bearer(key));
+      it::Response r = it::Get(it::V1VersionPath(a.image.id, a.v1.id) + "/sbom?format=" + format, it::Bearer(key));
       BOOST_TEST_REQUIRE(r.status == 200, r.Summary());
       BOOST_TEST(r.body == (format == "spdx" ? a.v1.spdx : a.v1.cyclonedx));
       BOOST_TEST(r.Header("content-type") ==

@@ -32,25 +32,15 @@ Scanned ScanImage(it::Tenant& tenant, const it::TempDir& dir, const std::string&
   Scanned s;
   s.tag = tag;
   s.image.name = "it-" + label + "-" + it::RandomSuffix(6);
-  std::string report = it::Fixture(report_fixture);
-  s.spdx_path = dir.Write(s.image.name + ".spdx.json", it::MinimalSpdx(report, time));
-  s.cyclonedx_path = dir.Write(s.image.name + ".cdx.json", it::MinimalCycloneDx(report, time));
-  it::IngestOk({s.image.name,
-                tag,
-                it::ReportDigest(report),
-                report,
-                s.spdx_path,
-                s.cyclonedx_path,
-                "registry.example.test/it/" + s.image.name,
-                std::nullopt,
-                {}});
+  s.image.repository = "registry.example.test/it/" + s.image.name;
+  it::ScannedVersion version = it::IngestScannedVersion(dir, s.image, tag, report_fixture, time);
+  s.version_id = version.id;
+  s.spdx_path = version.spdx_path;
+  s.cyclonedx_path = version.cyclonedx_path;
   s.image.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {s.image.name}).at(0).at(0);
-  s.version_id = *it::PgQuery("SELECT latest_version_id FROM images WHERE id = $1", {s.image.id}).at(0).at(0);
   tenant.License(s.image);
   return s;
 }
-
-std::string VersionPath(const Scanned& s) { return "/api/docker-images/" + s.image.id + "/versions/" + s.version_id; }
 
 std::string MessageOf(const it::Response& r) { return it::StringMember(it::JsonOf(r), "message"); }
 
@@ -87,7 +77,9 @@ BOOST_AUTO_TEST_CASE(a_tenant_without_a_licence_gets_404_on_every_scan_endpoint)
     BOOST_TEST_CONTEXT(path) { it::ExpectError(it::Get(path, it::Bearer(key)), 404, "NOT_FOUND"); }
   }
   for (const char* suffix : {"/sbom/spdx", "/sbom/cyclonedx", "/vulnerabilities", "/scan-history"}) {
-    BOOST_TEST_CONTEXT(suffix) { it::ExpectError(it::Get(VersionPath(s) + suffix, portal), 404, "NOT_FOUND"); }
+    BOOST_TEST_CONTEXT(suffix) {
+      it::ExpectError(it::Get(it::PortalVersionPath(s.image.id, s.version_id) + suffix, portal), 404, "NOT_FOUND");
+    }
   }
   // Unlicensed looks exactly like unknown.
   it::Response unlicensed = it::Get("/v1/images/" + s.image.id + "/sbom", it::Bearer(key));
@@ -212,7 +204,7 @@ BOOST_AUTO_TEST_CASE(if_none_match_naming_the_etag_gives_304_and_anything_else_t
   // The portal download honours it too.
   it::Headers portal = it::PortalHeaders(tenant);
   portal.emplace_back("If-None-Match", etag);
-  BOOST_TEST(it::Get(VersionPath(s) + "/sbom/spdx", portal).status == 304);
+  BOOST_TEST(it::Get(it::PortalVersionPath(s.image.id, s.version_id) + "/sbom/spdx", portal).status == 304);
 }
 
 BOOST_AUTO_TEST_CASE(missing_versions_scans_formats_and_malformed_ids_are_404_saying_what_is_missing) {
@@ -398,7 +390,8 @@ BOOST_AUTO_TEST_CASE(vulnerabilities_filter_by_severity_and_fix_state_and_page_t
 
   // The portal lists the same per version.
   rapidjson::Document portal = it::ExpectJson200(
-      it::Get(VersionPath(s) + "/vulnerabilities?limit=200&severity=critical", it::PortalHeaders(tenant)));
+      it::Get(it::PortalVersionPath(s.image.id, s.version_id) + "/vulnerabilities?limit=200&severity=critical",
+              it::PortalHeaders(tenant)));
   BOOST_TEST(it::StringMember(portal["scan"], "scanner") == "trivy");
 }
 
@@ -412,7 +405,7 @@ BOOST_AUTO_TEST_CASE(every_listing_gives_each_finding_its_severity_sources_and_t
            {image + "/vulnerabilities", it::Bearer(key)},
            {image + "/versions/1.0/vulnerabilities", it::Bearer(key)},
            {image + "/versions/" + s.version_id + "/vulnerabilities", it::Bearer(key)},
-           {VersionPath(s) + "/vulnerabilities", it::PortalHeaders(tenant)}}) {
+           {it::PortalVersionPath(s.image.id, s.version_id) + "/vulnerabilities", it::PortalHeaders(tenant)}}) {
     BOOST_TEST_CONTEXT(url) {
       rapidjson::Document page = it::ExpectJson200(it::Get(url, headers));
       // Trivy's SeveritySource is nvd: its rating comes first and gives severity and score.
@@ -450,7 +443,7 @@ BOOST_AUTO_TEST_CASE(grype_findings_rank_by_the_matched_record_and_findings_stor
   it::TempDir dir;
   Scanned s = ScanImage(tenant, dir, "grype-sources", kNginxGrype);
   std::string key = tenant.CreateKey(kAllReads);
-  std::string url = VersionPath(s) + "/vulnerabilities?limit=200";
+  std::string url = it::PortalVersionPath(s.image.id, s.version_id) + "/vulnerabilities?limit=200";
   // The matched record is Debian's (Negligible, no CVSS); the related NVD record gives 2.0 and 3.1.
   const std::string expected =
       R"([{"source":"debian","severity":"low","cvssVersion":null,"cvssVector":null,"cvssScore":null},)"
@@ -746,8 +739,8 @@ BOOST_AUTO_TEST_CASE(a_rescan_finding_the_same_stores_no_finding_again_and_reads
   BOOST_TEST(current_is_the_latest_set());
 
   // Each scan of the history keeps its own counts.
-  rapidjson::Document history =
-      it::ExpectJson200(it::Get(VersionPath(s) + "/scan-history", it::PortalHeaders(tenant, "viewer")));
+  rapidjson::Document history = it::ExpectJson200(
+      it::Get(it::PortalVersionPath(s.image.id, s.version_id) + "/scan-history", it::PortalHeaders(tenant, "viewer")));
   BOOST_TEST_REQUIRE(history["points"].Size() == 4u);
   it::DerivedCounts trivy_counts = it::DeriveCounts(it::DeriveFindings(it::Fixture(kNginxTrivy)));
   it::DerivedCounts grype_counts = it::DeriveCounts(it::DeriveFindings(it::Fixture(kNginxGrype)));
@@ -791,7 +784,7 @@ BOOST_AUTO_TEST_CASE(scan_history_has_one_point_per_scan_oldest_first_with_time_
                 {}});
 
   it::Headers portal = it::PortalHeaders(tenant, "viewer");
-  std::string url = VersionPath(s) + "/scan-history";
+  std::string url = it::PortalVersionPath(s.image.id, s.version_id) + "/scan-history";
   rapidjson::Document history = it::ExpectJson200(it::Get(url, portal));
   BOOST_TEST(it::StringMember(history["image"], "id") == s.image.id);
   BOOST_TEST(it::StringMember(history["version"], "tag") == "1.0");
@@ -815,7 +808,8 @@ BOOST_AUTO_TEST_CASE(scan_history_has_one_point_per_scan_oldest_first_with_time_
   BOOST_TEST(it::IntMember(points[0], "fixableCount") == trivy_counts.fixable);
   BOOST_TEST(it::IntMember(points[2], "fixableCount") == grype_counts.fixable);
   // The latest scan is the newest by scan time (grype), whatever the ingest order.
-  rapidjson::Document listing = it::ExpectJson200(it::Get(VersionPath(s) + "/vulnerabilities?limit=1", portal));
+  rapidjson::Document listing =
+      it::ExpectJson200(it::Get(it::PortalVersionPath(s.image.id, s.version_id) + "/vulnerabilities?limit=1", portal));
   BOOST_TEST(it::StringMember(listing["scan"], "scanner") == "grype");
 
   // from is inclusive, to exclusive.

@@ -196,6 +196,28 @@ std::string IngestOk(const IngestArgs& args) {
   return id;
 }
 
+ScannedVersion IngestScannedVersion(const TempDir& dir, const Image& image, const std::string& tag,
+                                    const std::string& fixture, const std::string& time,
+                                    const std::optional<std::string>& published) {
+  ScannedVersion v;
+  v.tag = tag;
+  v.report = Fixture(fixture);
+  v.digest = ReportDigest(v.report);
+  v.spdx_path = dir.Write(image.name + "_" + tag + ".spdx.json", MinimalSpdx(v.report, time));
+  v.cyclonedx_path = dir.Write(image.name + "_" + tag + ".cdx.json", MinimalCycloneDx(v.report, time));
+  IngestOk({image.name, tag, v.digest, v.report, v.spdx_path, v.cyclonedx_path, image.repository, published, {}});
+  v.id = VersionIdOf(image.name, tag);
+  return v;
+}
+
+std::string V1VersionPath(const std::string& image_id, const std::string& version_id) {
+  return "/v1/images/" + image_id + "/versions/" + version_id;
+}
+
+std::string PortalVersionPath(const std::string& image_id, const std::string& version_id) {
+  return "/api/docker-images/" + image_id + "/versions/" + version_id;
+}
+
 std::string VexIngestOk(const TempDir& dir, const std::string& document) {
   std::string path = dir.Write("vendor-" + RandomSuffix(6) + ".openvex.json", document);
   ProcessResult r = Icatctl({"vex", "ingest", path});

@@ -56,6 +56,18 @@ std::string ReportDigest(const std::string& report_path);
 std::string IngestOk(const IngestArgs& args);
 // The id of version tag of the image named image_name (as the owner reads it).
 std::string VersionIdOf(const std::string& image_name, const std::string& tag);
+// One version of image (its name and repository) ingested from a fixture report with made-up SBOMs
+// of both formats (MinimalSpdx, MinimalCycloneDx, written under dir): where the scan tests start.
+struct ScannedVersion {
+  std::string id, tag, digest, report, spdx_path, cyclonedx_path;
+};
+ScannedVersion IngestScannedVersion(const TempDir& dir, const Image& image, const std::string& tag,
+                                    const std::string& fixture, const std::string& time = "2022-07-01T17:00:00Z",
+                                    const std::optional<std::string>& published = std::nullopt);
+// The path of a version in the tenants' API (/v1/images/{id}/versions/{versionId}) and in the
+// portal's (/api/docker-images/{imageId}/versions/{versionId}); the routes below it add to it.
+std::string V1VersionPath(const std::string& image_id, const std::string& version_id);
+std::string PortalVersionPath(const std::string& image_id, const std::string& version_id);
 // `icatctl vex ingest` of document (written to a file under dir), required to succeed; its output.
 std::string VexIngestOk(const TempDir& dir, const std::string& document);
 

@@ -12,50 +12,25 @@ namespace {
 
 using it::kUnknownId, it::kAllReads, it::kAlpine310, it::kNginxGrype, it::kMinecraftGrype;
 
-// One ingested version: its report, SBOM files and digest.
-struct ScannedVersion {
-  std::string id, tag, digest, report, spdx_path, cyclonedx_path;
-};
-
 // An image of two scanned versions licensed to tenant: 1.0 (older, the Alpine report) and 2.0 (the
 // latest, the nginx report), so their SBOMs and findings differ.
 struct TwoVersions {
   it::Image image;
-  ScannedVersion older, latest;
+  it::ScannedVersion older, latest;
 };
-
-ScannedVersion IngestVersion(const it::TempDir& dir, const it::Image& image, const std::string& tag,
-                             const std::string& fixture, const std::string& time, const std::string& published) {
-  ScannedVersion v;
-  v.tag = tag;
-  v.report = it::Fixture(fixture);
-  v.digest = it::ReportDigest(v.report);
-  v.spdx_path = dir.Write(image.name + "_" + tag + ".spdx.json", it::MinimalSpdx(v.report, time));
-  v.cyclonedx_path = dir.Write(image.name + "_" + tag + ".cdx.json", it::MinimalCycloneDx(v.report, time));
-  it::IngestOk({image.name, tag, v.digest, v.report, v.spdx_path, v.cyclonedx_path, image.repository, published, {}});
-  v.id = *it::PgQuery("SELECT v.id FROM image_versions v JOIN images i ON i.id = v.image_id "
-                      "WHERE i.name = $1 AND v.tag = $2",
-                      {image.name, tag})
-              .at(0)
-              .at(0);
-  return v;
-}
 
 TwoVersions ScanTwoVersions(it::Tenant& tenant, const it::TempDir& dir, const std::string& label) {
   TwoVersions t;
   t.image.name = "it-" + label + "-" + it::RandomSuffix(6);
   t.image.repository = "registry.example.test/it/" + t.image.name;
-  t.older = IngestVersion(dir, t.image, "1.0", kAlpine310, "2021-08-25T12:20:30Z", "2021-08-26T00:00:00Z");
-  t.latest = IngestVersion(dir, t.image, "2.0", kNginxGrype, "2022-07-01T17:00:00Z", "2022-07-02T00:00:00Z");
+  t.older = it::IngestScannedVersion(dir, t.image, "1.0", kAlpine310, "2021-08-25T12:20:30Z", "2021-08-26T00:00:00Z");
+  t.latest = it::IngestScannedVersion(dir, t.image, "2.0", kNginxGrype, "2022-07-01T17:00:00Z", "2022-07-02T00:00:00Z");
   t.image.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {t.image.name}).at(0).at(0);
   tenant.License(t.image);
   return t;
 }
 
 std::string ImagePath(const TwoVersions& t) { return "/v1/images/" + t.image.id; }
-std::string VersionPath(const TwoVersions& t, const std::string& version) {
-  return ImagePath(t) + "/versions/" + version;
-}
 
 // A download of one of a version's SBOM files: its exact bytes and the headers of GET .../sbom.
 void ExpectDownload(const it::Response& r, const std::string& file, const std::string& format,
@@ -144,7 +119,7 @@ BOOST_AUTO_TEST_CASE(versions_list_newest_first_in_pages_and_each_version_is_the
   // One version, by id and by tag: the same reply.
   for (const std::string& name : {t.older.id, t.older.tag}) {
     BOOST_TEST_CONTEXT("versionId " << name) {
-      rapidjson::Document one = it::ExpectJson200(it::Get(VersionPath(t, name), it::Bearer(key)));
+      rapidjson::Document one = it::ExpectJson200(it::Get(it::V1VersionPath(t.image.id, name), it::Bearer(key)));
       BOOST_TEST((one == detail["versions"][1]));
     }
   }
@@ -162,7 +137,7 @@ BOOST_AUTO_TEST_CASE(an_older_versions_sbom_is_that_versions_file_byte_for_byte_
   std::string key = tenant.CreateKey(kAllReads);
   for (const std::string& name : {t.older.id, t.older.tag}) {
     BOOST_TEST_CONTEXT("versionId " << name) {
-      std::string base = VersionPath(t, name) + "/sbom";
+      std::string base = it::V1VersionPath(t.image.id, name) + "/sbom";
       ExpectDownload(it::Get(base + "?format=spdx", it::Bearer(key)), t.older.spdx_path, "spdx", t.image.name, "1.0");
       ExpectDownload(it::Get(base + "?format=cyclonedx", it::Bearer(key)), t.older.cyclonedx_path, "cyclonedx",
                      t.image.name, "1.0");
@@ -179,8 +154,8 @@ BOOST_AUTO_TEST_CASE(an_older_versions_sbom_is_that_versions_file_byte_for_byte_
   // The latest version's, by its tag, is the latest endpoint's file, which is not the older one.
   it::Response latest = it::Get(ImagePath(t) + "/sbom?format=spdx", it::Bearer(key));
   ExpectDownload(latest, t.latest.spdx_path, "spdx", t.image.name, "2.0");
-  ExpectDownload(it::Get(VersionPath(t, "2.0") + "/sbom?format=spdx", it::Bearer(key)), t.latest.spdx_path, "spdx",
-                 t.image.name, "2.0");
+  ExpectDownload(it::Get(it::V1VersionPath(t.image.id, "2.0") + "/sbom?format=spdx", it::Bearer(key)),
+                 t.latest.spdx_path, "spdx", t.image.name, "2.0");
   BOOST_TEST((latest.body != it::ReadFileBytes(t.older.spdx_path)));
 }
 
@@ -196,7 +171,7 @@ BOOST_AUTO_TEST_CASE(an_older_versions_vulnerabilities_are_its_own_not_the_lates
     BOOST_TEST_CONTEXT("versionId " << name) {
       rapidjson::Document page;
       std::vector<it::ExpectedFinding> listed =
-          it::ListedFindingsAt(key, VersionPath(t, name) + "/vulnerabilities", &page);
+          it::ListedFindingsAt(key, it::V1VersionPath(t.image.id, name) + "/vulnerabilities", &page);
       BOOST_TEST((listed == older), "the findings are not version 1.0's");
       BOOST_TEST(it::StringMember(page["version"], "tag") == "1.0");
       BOOST_TEST(it::StringMember(page["version"], "id") == t.older.id);
@@ -204,14 +179,15 @@ BOOST_AUTO_TEST_CASE(an_older_versions_vulnerabilities_are_its_own_not_the_lates
     }
   }
   BOOST_TEST((it::ListedFindings(key, t.image.id) == latest));
-  BOOST_TEST((it::ListedFindingsAt(key, VersionPath(t, "2.0") + "/vulnerabilities") == latest));
+  BOOST_TEST((it::ListedFindingsAt(key, it::V1VersionPath(t.image.id, "2.0") + "/vulnerabilities") == latest));
   // Filters and their refusals, as on the latest version's list.
   rapidjson::Document critical = it::ExpectJson200(
-      it::Get(VersionPath(t, "1.0") + "/vulnerabilities?severity=critical&limit=200", it::Bearer(key)));
+      it::Get(it::V1VersionPath(t.image.id, "1.0") + "/vulnerabilities?severity=critical&limit=200", it::Bearer(key)));
   for (const rapidjson::Value& v : critical["vulnerabilities"].GetArray()) {
     BOOST_TEST(it::StringMember(v, "severity") == "critical");
   }
-  it::Response bad = it::Get(VersionPath(t, "1.0") + "/vulnerabilities?severity=severe", it::Bearer(key));
+  it::Response bad =
+      it::Get(it::V1VersionPath(t.image.id, "1.0") + "/vulnerabilities?severity=severe", it::Bearer(key));
   it::ExpectError(bad, 400, "VALIDATION_ERROR");
   BOOST_TEST((it::DetailFields(bad) == std::vector<std::string>{"severity"}));
 }
@@ -229,11 +205,11 @@ BOOST_AUTO_TEST_CASE(unknown_tags_and_ids_versions_of_other_images_and_other_ten
   std::vector<std::string> paths;
   for (const std::string& version : {std::string("9.9"), kUnknownId, std::string("-bad"), std::string("a%20b"),
                                      theirs.older.id, std::string(129, 'a')}) {
-    for (const std::string& p : every_endpoint(VersionPath(t, version))) paths.push_back(p);
+    for (const std::string& p : every_endpoint(it::V1VersionPath(t.image.id, version))) paths.push_back(p);
   }
   // Another tenant's image, by id and by tag of its versions; and an unknown image.
-  for (const std::string& p : every_endpoint(VersionPath(theirs, "1.0"))) paths.push_back(p);
-  for (const std::string& p : every_endpoint(VersionPath(theirs, theirs.older.id))) paths.push_back(p);
+  for (const std::string& p : every_endpoint(it::V1VersionPath(theirs.image.id, "1.0"))) paths.push_back(p);
+  for (const std::string& p : every_endpoint(it::V1VersionPath(theirs.image.id, theirs.older.id))) paths.push_back(p);
   for (const std::string& p : every_endpoint("/v1/images/" + kUnknownId + "/versions/1.0")) paths.push_back(p);
   paths.push_back(ImagePath(theirs) + "/versions");
   paths.push_back("/v1/images/not-a-uuid/versions");
@@ -242,7 +218,7 @@ BOOST_AUTO_TEST_CASE(unknown_tags_and_ids_versions_of_other_images_and_other_ten
   }
   // Their owner sees them.
   std::string their_key = other.CreateKey(kAllReads);
-  BOOST_TEST(it::Get(VersionPath(theirs, "1.0") + "/sbom", it::Bearer(their_key)).status == 200);
+  BOOST_TEST(it::Get(it::V1VersionPath(theirs.image.id, "1.0") + "/sbom", it::Bearer(their_key)).status == 200);
 }
 
 BOOST_AUTO_TEST_CASE(a_query_parameter_an_endpoint_does_not_know_is_400_naming_it) {
@@ -261,9 +237,9 @@ BOOST_AUTO_TEST_CASE(a_query_parameter_an_endpoint_does_not_know_is_400_naming_i
            {ImagePath(t) + "/vulnerabilities?version=1.0&tag=1.0", {"version", "tag"}},
            {ImagePath(t) + "?versions=all", {"versions"}},
            {ImagePath(t) + "/versions?q=1", {"q"}},
-           {VersionPath(t, "1.0") + "?format=spdx", {"format"}},
-           {VersionPath(t, "1.0") + "/sbom?fromat=spdx", {"fromat"}},
-           {VersionPath(t, "1.0") + "/vulnerabilities?severities=high", {"severities"}},
+           {it::V1VersionPath(t.image.id, "1.0") + "?format=spdx", {"format"}},
+           {it::V1VersionPath(t.image.id, "1.0") + "/sbom?fromat=spdx", {"fromat"}},
+           {it::V1VersionPath(t.image.id, "1.0") + "/vulnerabilities?severities=high", {"severities"}},
            {"/v1/images?name=nginx", {"name"}},
            {"/v1/cve/CVE-2021-44228?version=all", {"version"}},
            {"/v1/signing-keys?kid=0123456789abcdef", {"kid"}},  // format= is one since issue 27
@@ -298,10 +274,10 @@ BOOST_AUTO_TEST_CASE(keys_without_the_scope_get_403_on_the_versioned_endpoints) 
     std::string path, key, scope;
   };
   for (const Case& c : std::vector<Case>{
-           {VersionPath(t, "1.0") + "/sbom", catalog_only, "read:sbom"},
-           {VersionPath(t, "1.0") + "/sbom?format=spdx", vulns_only, "read:sbom"},
-           {VersionPath(t, "1.0") + "/vulnerabilities", sbom_only, "read:vulns"},
-           {VersionPath(t, "1.0"), sbom_only, "read:catalog"},
+           {it::V1VersionPath(t.image.id, "1.0") + "/sbom", catalog_only, "read:sbom"},
+           {it::V1VersionPath(t.image.id, "1.0") + "/sbom?format=spdx", vulns_only, "read:sbom"},
+           {it::V1VersionPath(t.image.id, "1.0") + "/vulnerabilities", sbom_only, "read:vulns"},
+           {it::V1VersionPath(t.image.id, "1.0"), sbom_only, "read:catalog"},
            {ImagePath(t) + "/versions", vulns_only, "read:catalog"},
            {"/v1/images?digest=" + t.older.digest, sbom_only, "read:catalog"},
        }) {
@@ -311,9 +287,9 @@ BOOST_AUTO_TEST_CASE(keys_without_the_scope_get_403_on_the_versioned_endpoints) 
       BOOST_TEST(r.Header("www-authenticate") == "Bearer error=\"insufficient_scope\", scope=\"" + c.scope + "\"");
     }
   }
-  BOOST_TEST(it::Get(VersionPath(t, "1.0") + "/sbom", it::Bearer(sbom_only)).status == 200);
-  BOOST_TEST(it::Get(VersionPath(t, "1.0") + "/vulnerabilities", it::Bearer(vulns_only)).status == 200);
-  BOOST_TEST(it::Get(VersionPath(t, "1.0"), it::Bearer(catalog_only)).status == 200);
+  BOOST_TEST(it::Get(it::V1VersionPath(t.image.id, "1.0") + "/sbom", it::Bearer(sbom_only)).status == 200);
+  BOOST_TEST(it::Get(it::V1VersionPath(t.image.id, "1.0") + "/vulnerabilities", it::Bearer(vulns_only)).status == 200);
+  BOOST_TEST(it::Get(it::V1VersionPath(t.image.id, "1.0"), it::Bearer(catalog_only)).status == 200);
 }
 
 BOOST_AUTO_TEST_CASE(a_digest_finds_the_licensed_images_having_it_with_the_matched_version) {
@@ -325,8 +301,8 @@ BOOST_AUTO_TEST_CASE(a_digest_finds_the_licensed_images_having_it_with_the_match
   it::Image theirs;
   theirs.name = "it-theirdigest-" + it::RandomSuffix(6);
   theirs.repository = "registry.example.test/it/" + theirs.name;
-  ScannedVersion their_version =
-      IngestVersion(dir, theirs, "7.0", kMinecraftGrype, "2022-07-01T17:00:00Z", "2022-07-01T18:00:00Z");
+  it::ScannedVersion their_version =
+      it::IngestScannedVersion(dir, theirs, "7.0", kMinecraftGrype, "2022-07-01T17:00:00Z", "2022-07-01T18:00:00Z");
   theirs.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {theirs.name}).at(0).at(0);
   other.License(theirs);
 

@@ -98,10 +98,6 @@ std::string VendorVex(const Scanned& s, const std::string& not_affected_time = "
      "status": "affected", "action_statement": "Upgrade activesupport to 6.0.3.1"}]})";
 }
 
-std::string VexPath(const Scanned& s, const std::string& version) {
-  return "/v1/images/" + s.image.id + "/versions/" + version + "/vex";
-}
-
 // A download of a VEX document: 200, the headers of a signed download, the signature verified with
 // openssl and the document valid against its official schema (icatctl vex check, the validator vex
 // ingest uses). Returns the parsed document.
@@ -178,7 +174,7 @@ BOOST_AUTO_TEST_CASE(each_version_gets_its_own_statements_signed_and_schema_vali
       // Without format: OpenVEX.
       for (const std::string& query : {std::string(""), std::string("?format=openvex")}) {
         rapidjson::Document d =
-            ExpectDocument(dir, it::Get(VexPath(s, name) + query, it::Bearer(key)), "openvex", s.image.name, "1.0");
+            ExpectDocument(dir, it::Get(it::V1VersionPath(s.image.id, name) + "/vex" + query, it::Bearer(key)), "openvex", s.image.name, "1.0");
         BOOST_TEST(std::string(d["@context"].GetString()) == "https://openvex.dev/ns/v0.2.0");
         BOOST_TEST(std::string(d["author"].GetString()) == "Vendor Security");
         BOOST_TEST(std::string(d["timestamp"].GetString()) == "2026-03-01T00:00:00Z");  // the latest statement's
@@ -196,7 +192,7 @@ BOOST_AUTO_TEST_CASE(each_version_gets_its_own_statements_signed_and_schema_vali
         BOOST_TEST(std::string(affected["products"][0]["@id"].GetString()) == PurlOf(s.image, s.v1));
       }
       // CycloneDX: the package by BOM-Link into 1.0's CycloneDX SBOM; every package is the image.
-      rapidjson::Document cdx = ExpectDocument(dir, it::Get(VexPath(s, name) + "?format=cyclonedx", it::Bearer(key)),
+      rapidjson::Document cdx = ExpectDocument(dir, it::Get(it::V1VersionPath(s.image.id, name) + "/vex" + "?format=cyclonedx", it::Bearer(key)),
                                                "cyclonedx", s.image.name, "1.0");
       std::string link = std::string("urn:cdx:") + kFluentdSerial + "/1#";
       BOOST_TEST((Affects(cdx)["CVE-2019-18224"] == std::vector<std::string>{link + icat::UrlEncode(kLibidn)}));
@@ -209,20 +205,20 @@ BOOST_AUTO_TEST_CASE(each_version_gets_its_own_statements_signed_and_schema_vali
   }
   // 2.0, the latest: only the statement about every version, about 2.0.
   rapidjson::Document latest =
-      ExpectDocument(dir, it::Get(VexPath(s, "2.0"), it::Bearer(key)), "openvex", s.image.name, "2.0");
+      ExpectDocument(dir, it::Get(it::V1VersionPath(s.image.id, "2.0") + "/vex", it::Bearer(key)), "openvex", s.image.name, "2.0");
   std::map<std::string, const rapidjson::Value*> statements = Statements(latest);
   BOOST_TEST_REQUIRE(statements.size() == 1u);
   BOOST_TEST(std::string((*statements.at("CVE-2020-8165"))["products"][0]["@id"].GetString()) == PurlOf(s.image, s.v2));
   BOOST_TEST(std::string(latest["timestamp"].GetString()) == "2026-02-01T00:00:00Z");
   rapidjson::Document latest_cdx = ExpectDocument(
-      dir, it::Get(VexPath(s, "2.0") + "?format=cyclonedx", it::Bearer(key)), "cyclonedx", s.image.name, "2.0");
+      dir, it::Get(it::V1VersionPath(s.image.id, "2.0") + "/vex" + "?format=cyclonedx", it::Bearer(key)), "cyclonedx", s.image.name, "2.0");
   BOOST_TEST((Affects(latest_cdx)["CVE-2020-8165"] == std::vector<std::string>{PurlOf(s.image, s.v2)}));
 
   // If-None-Match naming the ETag: 304, no body.
-  it::Response first = it::Get(VexPath(s, "1.0"), it::Bearer(key));
+  it::Response first = it::Get(it::V1VersionPath(s.image.id, "1.0") + "/vex", it::Bearer(key));
   it::Headers again = it::Bearer(key);
   again.emplace_back("If-None-Match", first.Header("etag"));
-  it::Response not_modified = it::Get(VexPath(s, "1.0"), again);
+  it::Response not_modified = it::Get(it::V1VersionPath(s.image.id, "1.0") + "/vex", again);
   BOOST_TEST(not_modified.status == 304);
   BOOST_TEST(not_modified.body.empty());
 }
@@ -256,30 +252,30 @@ BOOST_AUTO_TEST_CASE(keys_without_read_vulns_get_403_and_unknown_unlicensed_or_o
   Scanned s = ScanImage(tenant, dir, "vexscope");
   it::VexIngestOk(dir, VendorVex(s));
   for (const std::string scopes : {"read:catalog,read:sbom", "admission"}) {
-    it::Response r = it::Get(VexPath(s, "1.0"), it::Bearer(tenant.CreateKey(scopes)));
+    it::Response r = it::Get(it::V1VersionPath(s.image.id, "1.0") + "/vex", it::Bearer(tenant.CreateKey(scopes)));
     it::ExpectError(r, 403, "INSUFFICIENT_SCOPE");
     BOOST_TEST(r.Header("www-authenticate") == "Bearer error=\"insufficient_scope\", scope=\"read:vulns\"");
   }
   std::string key = tenant.CreateKey(kAllReads);
   for (const std::string& version : {std::string("9.9"), kUnknownId, std::string("-bad")}) {
-    it::ExpectError(it::Get(VexPath(s, version), it::Bearer(key)), 404, "NOT_FOUND");
+    it::ExpectError(it::Get(it::V1VersionPath(s.image.id, version) + "/vex", it::Bearer(key)), 404, "NOT_FOUND");
   }
   it::ExpectError(it::Get("/v1/images/" + kUnknownId + "/versions/1.0/vex", it::Bearer(key)), 404, "NOT_FOUND");
   // Another tenant, not licensed for the image: as unknown, with every scope.
   std::string theirs = other.CreateKey(kAllReads);
   for (const std::string& version : {s.v1.id, s.v1.tag}) {
-    it::ExpectError(it::Get(VexPath(s, version), it::Bearer(theirs)), 404, "NOT_FOUND");
+    it::ExpectError(it::Get(it::V1VersionPath(s.image.id, version) + "/vex", it::Bearer(theirs)), 404, "NOT_FOUND");
   }
 
   // The portal's download: the same bytes for a signed-in user of the tenant, by version id only.
   std::string portal = "/api/docker-images/" + s.image.id + "/versions/" + s.v1.id + "/vex";
-  it::Response api = it::Get(VexPath(s, "1.0") + "?format=cyclonedx", it::Bearer(key));
+  it::Response api = it::Get(it::V1VersionPath(s.image.id, "1.0") + "/vex" + "?format=cyclonedx", it::Bearer(key));
   it::Response console = it::Get(portal + "?format=cyclonedx", it::PortalHeaders(tenant));
   ExpectDocument(dir, console, "cyclonedx", s.image.name, "1.0");
   BOOST_TEST((console.body == api.body));
   it::Response openvex = it::Get(portal, it::PortalHeaders(tenant));  // OpenVEX unless asked otherwise
   ExpectDocument(dir, openvex, "openvex", s.image.name, "1.0");
-  BOOST_TEST((openvex.body == it::Get(VexPath(s, "1.0"), it::Bearer(key)).body));
+  BOOST_TEST((openvex.body == it::Get(it::V1VersionPath(s.image.id, "1.0") + "/vex", it::Bearer(key)).body));
   it::ExpectError(it::Get(portal, it::PortalHeaders(other)), 404, "NOT_FOUND");
   it::ExpectError(it::Get("/api/docker-images/" + s.image.id + "/versions/1.0/vex", it::PortalHeaders(tenant)), 404,
                   "NOT_FOUND");
@@ -298,7 +294,7 @@ BOOST_AUTO_TEST_CASE(a_statement_about_every_version_reaches_a_later_version_and
   // A version added after the statement: scan ingest serves it the statement about every version.
   Version v3 = IngestAlpine(dir, s.image, "3.0", "2023-01-01T00:00:00Z");
   rapidjson::Document d =
-      ExpectDocument(dir, it::Get(VexPath(s, "3.0"), it::Bearer(key)), "openvex", s.image.name, "3.0");
+      ExpectDocument(dir, it::Get(it::V1VersionPath(s.image.id, "3.0") + "/vex", it::Bearer(key)), "openvex", s.image.name, "3.0");
   std::map<std::string, const rapidjson::Value*> statements = Statements(d);
   BOOST_TEST_REQUIRE(statements.size() == 1u);
   BOOST_TEST(std::string((*statements.at("CVE-2020-8165"))["products"][0]["@id"].GetString()) == PurlOf(s.image, v3));
@@ -307,11 +303,11 @@ BOOST_AUTO_TEST_CASE(a_statement_about_every_version_reaches_a_later_version_and
   BOOST_TEST(v1_before.ends_with(" v1"));
 
   // A newer statement: 1.0's documents change, their version counts up, the old ETag no longer matches.
-  it::Response before = it::Get(VexPath(s, "1.0"), it::Bearer(key));
+  it::Response before = it::Get(it::V1VersionPath(s.image.id, "1.0") + "/vex", it::Bearer(key));
   it::VexIngestOk(dir, VendorVex(s, "2026-04-01T00:00:00Z"));
   it::Headers again = it::Bearer(key);
   again.emplace_back("If-None-Match", before.Header("etag"));
-  rapidjson::Document changed = ExpectDocument(dir, it::Get(VexPath(s, "1.0"), again), "openvex", s.image.name, "1.0");
+  rapidjson::Document changed = ExpectDocument(dir, it::Get(it::V1VersionPath(s.image.id, "1.0") + "/vex", again), "openvex", s.image.name, "1.0");
   BOOST_TEST(changed["version"].GetInt() == 2);
   rapidjson::Document before_doc = it::JsonOf(before);
   BOOST_TEST(std::string(changed["@id"].GetString()) == std::string(before_doc["@id"].GetString()));  // one document
@@ -343,7 +339,7 @@ BOOST_AUTO_TEST_CASE(gc_keeps_the_served_documents_blobs_and_removes_those_repla
   for (const std::string& path : served) BOOST_TEST(fs::exists(path), path << " was removed: " << gc.out);
   BOOST_TEST(!fs::exists(old_blob), "the replaced document's blob is still there");
   std::string key = tenant.CreateKey("read:vulns");
-  ExpectDocument(dir, it::Get(VexPath(s, "1.0"), it::Bearer(key)), "openvex", s.image.name, "1.0");
+  ExpectDocument(dir, it::Get(it::V1VersionPath(s.image.id, "1.0") + "/vex", it::Bearer(key)), "openvex", s.image.name, "1.0");
 }
 
 BOOST_AUTO_TEST_CASE(icat_vex_writes_the_verified_document_or_exits_3_when_there_is_none) {
@@ -356,14 +352,14 @@ BOOST_AUTO_TEST_CASE(icat_vex_writes_the_verified_document_or_exits_3_when_there
   std::string out = dir.path() + "/vex.openvex.json";
   it::ProcessResult r = it::RunIcat(dir, key, {"vex", s.image.name + ":1.0", "-o", out});
   BOOST_TEST_REQUIRE(r.exit_code == 0, Shown(r));
-  it::Response api = it::Get(VexPath(s, "1.0"), it::Bearer(key));
+  it::Response api = it::Get(it::V1VersionPath(s.image.id, "1.0") + "/vex", it::Bearer(key));
   BOOST_TEST((it::ReadFileBytes(out) == api.body));
   BOOST_TEST(r.out.rfind("wrote " + out + ": " + s.image.name + " 1.0 OpenVEX document, ", 0) == 0, r.out);
   BOOST_TEST(r.out.find("checksum and attestation verified (openvex, key ") != std::string::npos, r.out);
   // CycloneDX to stdout; without a tag, the latest version's.
   it::ProcessResult cdx = it::RunIcat(dir, key, {"vex", s.image.name, "--format", "cyclonedx"});
   BOOST_TEST_REQUIRE(cdx.exit_code == 0, Shown(cdx));
-  BOOST_TEST((cdx.out == it::Get(VexPath(s, "2.0") + "?format=cyclonedx", it::Bearer(key)).body));
+  BOOST_TEST((cdx.out == it::Get(it::V1VersionPath(s.image.id, "2.0") + "/vex" + "?format=cyclonedx", it::Bearer(key)).body));
 
   // Tampered on the way: refused, nothing written.
   std::string tampered_out = dir.path() + "/tampered.json";

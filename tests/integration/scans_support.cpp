@@ -210,6 +210,23 @@ ScannedVersion IngestScannedVersion(const TempDir& dir, const Image& image, cons
   return v;
 }
 
+ScannedImage ScanNewImage(Tenant& tenant, const TempDir& dir, const std::string& label,
+                          const std::string& report_fixture, const std::string& tag, const std::string& time) {
+  ScannedImage s;
+  s.tag = tag;
+  s.image.name = "it-" + label + "-" + RandomSuffix(6);
+  s.image.repository = "registry.example.test/it/" + s.image.name;
+  ScannedVersion version = IngestScannedVersion(dir, s.image, tag, report_fixture, time);
+  s.version_id = version.id;
+  s.spdx_path = version.spdx_path;
+  s.cyclonedx_path = version.cyclonedx_path;
+  s.image.id = *PgQuery("SELECT id FROM images WHERE name = $1", {s.image.name}).at(0).at(0);
+  tenant.License(s.image);
+  return s;
+}
+
+std::string MessageOf(const Response& r) { return StringMember(JsonOf(r), "message"); }
+
 std::string V1VersionPath(const std::string& image_id, const std::string& version_id) {
   return "/v1/images/" + image_id + "/versions/" + version_id;
 }

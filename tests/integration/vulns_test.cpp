@@ -1,6 +1,7 @@
-// The endpoints over ingested scans: SBOM downloads (format, ETag/304, 404s), signing keys, the
-// vulnerability list (filters, pages, severity sources), the CVE look-up, the scan history, and who
-// may see them (licences: 404 alike; scopes: 403 INSUFFICIENT_SCOPE).
+// The vulnerability endpoints over ingested scans (handlers/vulns): the list (filters, pages,
+// severity sources), the CVE look-up, and who may see the scan endpoints (licences: 404 alike;
+// scopes: 403 INSUFFICIENT_SCOPE). SBOM downloads: sbom_downloads_test.cpp; the scan history:
+// catalog_scan_history_test.cpp.
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -14,35 +15,11 @@ namespace it = icat::test;
 
 namespace {
 
-using it::kUnknownId, it::kAllReads, it::kAlpine310, it::kNginxGrype, it::kMinecraftGrype;
+using it::kUnknownId, it::kAllReads, it::kAlpine310, it::kNginxGrype, it::kNginxTrivy, it::kMinecraftGrype;
+using it::MessageOf, it::ScanNewImage;
+using Scanned = it::ScannedImage;
 
-constexpr const char* kNginxTrivy = "scans/msusel-2022-07-01/nginx_latest.trivy-0.29.1.json";
 constexpr const char* kDebianBuster = "scans/trivy-integration-v0.50.0/debian-buster.trivy-image-scan.json";
-
-// An image with one version and one scan (report + made-up SBOMs of both formats), licensed to tenant.
-struct Scanned {
-  it::Image image;
-  std::string tag, version_id;
-  std::string spdx_path, cyclonedx_path;
-};
-
-Scanned ScanImage(it::Tenant& tenant, const it::TempDir& dir, const std::string& label,
-                  const std::string& report_fixture, const std::string& tag = "1.0",
-                  const std::string& time = "2022-07-01T17:00:00Z") {
-  Scanned s;
-  s.tag = tag;
-  s.image.name = "it-" + label + "-" + it::RandomSuffix(6);
-  s.image.repository = "registry.example.test/it/" + s.image.name;
-  it::ScannedVersion version = it::IngestScannedVersion(dir, s.image, tag, report_fixture, time);
-  s.version_id = version.id;
-  s.spdx_path = version.spdx_path;
-  s.cyclonedx_path = version.cyclonedx_path;
-  s.image.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {s.image.name}).at(0).at(0);
-  tenant.License(s.image);
-  return s;
-}
-
-std::string MessageOf(const it::Response& r) { return it::StringMember(it::JsonOf(r), "message"); }
 
 // The finding of `id` in `package` on a page of a vulnerability listing.
 const rapidjson::Value& ListedFinding(const rapidjson::Document& page, const std::string& id,
@@ -68,7 +45,7 @@ BOOST_AUTO_TEST_SUITE(scans_api)
 BOOST_AUTO_TEST_CASE(a_tenant_without_a_licence_gets_404_on_every_scan_endpoint) {
   it::Tenant owner, stranger;
   it::TempDir dir;
-  Scanned s = ScanImage(owner, dir, "unlicensed", kNginxGrype);
+  Scanned s = ScanNewImage(owner, dir, "unlicensed", kNginxGrype);
   std::string key = stranger.CreateKey(kAllReads);
   it::Headers portal = it::PortalHeaders(stranger);
   for (const std::string& path :
@@ -98,7 +75,7 @@ BOOST_AUTO_TEST_CASE(a_tenant_without_a_licence_gets_404_on_every_scan_endpoint)
 BOOST_AUTO_TEST_CASE(keys_without_read_sbom_or_read_vulns_get_403_insufficient_scope) {
   it::Tenant tenant;
   it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "scopes", kAlpine310);
+  Scanned s = ScanNewImage(tenant, dir, "scopes", kAlpine310);
   std::string catalog_only = tenant.CreateKey("read:catalog");
   std::string vulns_only = tenant.CreateKey("read:vulns");
   std::string sbom_only = tenant.CreateKey("read:sbom");
@@ -120,195 +97,10 @@ BOOST_AUTO_TEST_CASE(keys_without_read_sbom_or_read_vulns_get_403_insufficient_s
   BOOST_TEST(it::Get("/v1/images/" + s.image.id + "/vulnerabilities", it::Bearer(vulns_only)).status == 200);
 }
 
-BOOST_AUTO_TEST_CASE(format_omitted_is_cyclonedx_each_value_serves_its_file_and_others_are_400) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "format", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
-  std::string base = "/v1/images/" + s.image.id + "/sbom";
-  std::string cdx_hex = it::Sha256HexOf(it::ReadFileBytes(s.cyclonedx_path));
-  std::string spdx_hex = it::Sha256HexOf(it::ReadFileBytes(s.spdx_path));
-  it::Response omitted = it::Get(base, it::Bearer(key));
-  BOOST_TEST_REQUIRE(omitted.status == 200, omitted.Summary());
-  BOOST_TEST(it::Sha256HexOf(omitted.body) == cdx_hex);
-  BOOST_TEST(omitted.Header("content-type") == "application/vnd.cyclonedx+json; version=1.5");
-  it::Response cdx = it::Get(base + "?format=cyclonedx", it::Bearer(key));
-  BOOST_TEST(it::Sha256HexOf(cdx.body) == cdx_hex);
-  BOOST_TEST(cdx.Header("content-disposition") == "attachment; filename=\"" + s.image.name + "_1.0.cdx.json\"");
-  it::Response spdx = it::Get(base + "?format=spdx", it::Bearer(key));
-  BOOST_TEST(it::Sha256HexOf(spdx.body) == spdx_hex);
-  BOOST_TEST(spdx.Header("content-type") == "application/spdx+json");
-  BOOST_TEST(spdx.Header("content-disposition") == "attachment; filename=\"" + s.image.name + "_1.0.spdx.json\"");
-  for (const char* bad : {"xml", "SPDX", "", "cyclonedx,spdx"}) {
-    BOOST_TEST_CONTEXT("format=" << bad) {
-      it::Response r = it::Get(base + "?format=" + bad, it::Bearer(key));
-      it::ExpectError(r, 400, "VALIDATION_ERROR");
-      BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{"format"}));
-      BOOST_TEST(r.body.find("cyclonedx, spdx") != std::string::npos, r.body);
-    }
-  }
-}
-
-BOOST_AUTO_TEST_CASE(format_omitted_serves_the_spdx_sbom_when_the_scan_has_no_cyclonedx) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  std::string key = tenant.CreateKey(kAllReads);
-  std::string report = it::Fixture(kAlpine310);
-  std::string name = "it-spdxonly-" + it::RandomSuffix(6);
-  std::string spdx = dir.Write("only.spdx.json", it::MinimalSpdx(report, "2021-08-25T12:20:30Z"));
-  it::IngestOk({name,
-                "3.10",
-                it::ReportDigest(report),
-                report,
-                spdx,
-                std::nullopt,
-                "registry.example.test/it/" + name,
-                std::nullopt,
-                {}});
-  it::Image only;
-  only.name = name;
-  only.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {name}).at(0).at(0);
-  tenant.License(only);
-  it::Response omitted = it::Get("/v1/images/" + only.id + "/sbom", it::Bearer(key));
-  BOOST_TEST_REQUIRE(omitted.status == 200, omitted.Summary());
-  BOOST_TEST(omitted.body == it::ReadFileBytes(spdx));
-  BOOST_TEST(omitted.Header("content-type") == "application/spdx+json");
-  it::Response cdx = it::Get("/v1/images/" + only.id + "/sbom?format=cyclonedx", it::Bearer(key));
-  it::ExpectError(cdx, 404, "SBOM_NOT_AVAILABLE");
-  BOOST_TEST(MessageOf(cdx) ==
-             "Version 3.10 of " + name + " has no CycloneDX SBOM: its latest scan came with SPDX only.");
-}
-
-BOOST_AUTO_TEST_CASE(if_none_match_naming_the_etag_gives_304_and_anything_else_the_file) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "etag", kAlpine310);
-  std::string key = tenant.CreateKey(kAllReads);
-  std::string url = "/v1/images/" + s.image.id + "/sbom?format=spdx";
-  std::string etag = "\"sha256:" + it::Sha256HexOf(it::ReadFileBytes(s.spdx_path)) + "\"";
-  for (const std::string& match : {etag, "\"other\", " + etag, "W/" + etag, std::string("*")}) {
-    BOOST_TEST_CONTEXT("If-None-Match: " << match) {
-      it::Headers headers = it::Bearer(key);
-      headers.emplace_back("If-None-Match", match);
-      it::Response r = it::Get(url, headers);
-      BOOST_TEST(r.status == 304, r.Summary());
-      BOOST_TEST(r.body.empty());
-      BOOST_TEST(r.Header("etag") == etag);
-    }
-  }
-  it::Headers other = it::Bearer(key);
-  other.emplace_back("If-None-Match", "\"sha256:" + std::string(64, '0') + "\"");
-  it::Response r = it::Get(url, other);
-  BOOST_TEST(r.status == 200);
-  BOOST_TEST(r.Header("etag") == etag);
-  // The portal download honours it too.
-  it::Headers portal = it::PortalHeaders(tenant);
-  portal.emplace_back("If-None-Match", etag);
-  BOOST_TEST(it::Get(it::PortalVersionPath(s.image.id, s.version_id) + "/sbom/spdx", portal).status == 304);
-}
-
-BOOST_AUTO_TEST_CASE(missing_versions_scans_formats_and_malformed_ids_are_404_saying_what_is_missing) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  std::string key = tenant.CreateKey(kAllReads);
-  it::Image bare = tenant.AddImage("bare");
-  it::Response no_version = it::Get("/v1/images/" + bare.id + "/sbom", it::Bearer(key));
-  // A known image without the SBOM asked for is SBOM_NOT_AVAILABLE, never the unknown image's NOT_FOUND.
-  it::ExpectError(no_version, 404, "SBOM_NOT_AVAILABLE");
-  BOOST_TEST(MessageOf(no_version).find("has no versions yet") != std::string::npos);
-  it::Image unscanned = tenant.AddImage("unscanned", {{"2.0"}});
-  it::Response no_scan = it::Get("/v1/images/" + unscanned.id + "/sbom?format=spdx", it::Bearer(key));
-  it::ExpectError(no_scan, 404, "SBOM_NOT_AVAILABLE");
-  BOOST_TEST(MessageOf(no_scan).find("has never been scanned") != std::string::npos);
-  // An unscanned version's findings: 200 saying so, with no list or counts that could read as clean.
-  rapidjson::Document unknown =
-      it::ExpectJson200(it::Get("/v1/images/" + unscanned.id + "/vulnerabilities", it::Bearer(key)));
-  BOOST_TEST(it::StringMember(unknown, "scanStatus") == "unscanned");
-  BOOST_TEST(unknown["lastScannedAt"].IsNull());
-  BOOST_TEST(unknown["vulnerabilities"].IsNull());
-  BOOST_TEST(unknown["vulnerabilityCounts"].IsNull());
-  BOOST_TEST(unknown["scan"].IsNull());
-  BOOST_TEST(it::StringMember(unknown["version"], "tag") == "2.0");
-
-  // A scan that came with a CycloneDX SBOM only.
-  std::string report = it::Fixture(kAlpine310);
-  std::string name = "it-cdxonly-" + it::RandomSuffix(6);
-  it::IngestOk({name,
-                "3.10",
-                it::ReportDigest(report),
-                report,
-                std::nullopt,
-                dir.Write("only.cdx.json", it::MinimalCycloneDx(report, "2021-08-25T12:20:30Z")),
-                "registry.example.test/it/" + name,
-                std::nullopt,
-                {}});
-  it::Image only;
-  only.name = name;
-  only.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {name}).at(0).at(0);
-  tenant.License(only);
-  it::Response no_spdx = it::Get("/v1/images/" + only.id + "/sbom?format=spdx", it::Bearer(key));
-  it::ExpectError(no_spdx, 404, "SBOM_NOT_AVAILABLE");
-  BOOST_TEST(MessageOf(no_spdx) ==
-             "Version 3.10 of " + name + " has no SPDX SBOM: its latest scan came with CycloneDX only.");
-
-  for (const std::string& id : {std::string("not-a-uuid"), kUnknownId, std::string("%27%20OR%201%3D1")}) {
-    BOOST_TEST_CONTEXT("id " << id) {
-      it::ExpectError(it::Get("/v1/images/" + id + "/sbom", it::Bearer(key)), 404, "NOT_FOUND");
-      it::ExpectError(it::Get("/v1/images/" + id + "/vulnerabilities", it::Bearer(key)), 404, "NOT_FOUND");
-      it::Headers portal = it::PortalHeaders(tenant);
-      it::ExpectError(it::Get("/api/docker-images/" + only.id + "/versions/" + id + "/sbom/cyclonedx", portal), 404,
-                      "NOT_FOUND");
-      it::ExpectError(it::Get("/api/docker-images/" + id + "/versions/" + kUnknownId + "/vulnerabilities", portal), 404,
-                      "NOT_FOUND");
-      it::ExpectError(it::Get("/api/docker-images/" + only.id + "/versions/" + id + "/scan-history", portal), 404,
-                      "NOT_FOUND");
-    }
-  }
-  // A version of another image is not this image's version.
-  std::string other_version =
-      *it::PgQuery("SELECT latest_version_id FROM images WHERE id = $1", {unscanned.id}).at(0).at(0);
-  it::ExpectError(it::Get("/api/docker-images/" + only.id + "/versions/" + other_version + "/sbom/cyclonedx",
-                          it::PortalHeaders(tenant)),
-                  404, "NOT_FOUND");
-  // A format the portal does not offer is no path at all.
-  it::ExpectError(
-      it::Get("/api/docker-images/" + only.id + "/versions/" + other_version + "/sbom/xml", it::PortalHeaders(tenant)),
-      404, "NOT_FOUND");
-}
-
-BOOST_AUTO_TEST_CASE(signing_keys_are_public_and_the_key_of_every_download_is_among_them) {
-  it::Response r = it::Get("/v1/signing-keys");
-  rapidjson::Document body = it::ExpectJson200(r);
-  BOOST_TEST_REQUIRE((body.IsObject() && body["keys"].IsArray() && body["keys"].Size() >= 1u), r.Summary());
-  std::string pem = it::ReadFileBytes(std::getenv("ICAT_SIGNING_KEY_FILE"));
-  std::string stack_key_id = icat::SigningKeyId(icat::Ed25519PublicKeyPem(pem));
-  bool found = false;
-  for (const rapidjson::Value& key : body["keys"].GetArray()) {
-    // Ingest records the P-256 attestation key beside the Ed25519 one (issue 27).
-    std::string algorithm = it::StringMember(key, "algorithm");
-    BOOST_TEST((algorithm == "Ed25519" || algorithm == "ECDSA-P256"), algorithm);
-    BOOST_TEST(it::StringMember(key, "use") == (algorithm == "Ed25519" ? "signatures" : "attestations"));
-    BOOST_TEST(it::StringMember(key, "id").size() == 16u);
-    BOOST_TEST(it::StringMember(key, "publicKeyPem").rfind("-----BEGIN PUBLIC KEY-----", 0) == 0u);
-    if (it::StringMember(key, "id") == stack_key_id) {
-      found = true;
-      BOOST_TEST(it::StringMember(key, "publicKeyPem") == icat::Ed25519PublicKeyPem(pem));
-    }
-  }
-  BOOST_TEST(found, "the stack's key " << stack_key_id << " is not published");
-  // The key id is SHA-256 of the public key's DER, first 16 hex characters, as openssl computes it.
-  it::TempDir dir;
-  std::string der = dir.path() + "/pub.der";
-  it::ProcessResult out = it::RunProcess(
-      {"openssl", "pkey", "-in", std::getenv("ICAT_SIGNING_KEY_FILE"), "-pubout", "-outform", "DER", "-out", der});
-  BOOST_TEST_REQUIRE(out.exit_code == 0, out.err);
-  BOOST_TEST(it::Sha256HexOf(it::ReadFileBytes(der)).substr(0, 16) == stack_key_id);
-}
-
 BOOST_AUTO_TEST_CASE(vulnerabilities_filter_by_severity_and_fix_state_and_page_through_every_finding) {
   it::Tenant tenant;
   it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "filters", kNginxGrype);
+  Scanned s = ScanNewImage(tenant, dir, "filters", kNginxGrype);
   std::string key = tenant.CreateKey(kAllReads);
   std::string base = "/v1/images/" + s.image.id + "/vulnerabilities";
   std::vector<it::ExpectedFinding> all = it::DeriveFindings(it::Fixture(kNginxGrype));
@@ -398,7 +190,7 @@ BOOST_AUTO_TEST_CASE(vulnerabilities_filter_by_severity_and_fix_state_and_page_t
 BOOST_AUTO_TEST_CASE(every_listing_gives_each_finding_its_severity_sources_and_the_source_ranked_by) {
   it::Tenant tenant;
   it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "sources", kDebianBuster);
+  Scanned s = ScanNewImage(tenant, dir, "sources", kDebianBuster);
   std::string key = tenant.CreateKey(kAllReads);
   std::string image = "/v1/images/" + s.image.id;
   for (const auto& [url, headers] : std::vector<std::pair<std::string, it::Headers>>{
@@ -441,7 +233,7 @@ BOOST_AUTO_TEST_CASE(every_listing_gives_each_finding_its_severity_sources_and_t
 BOOST_AUTO_TEST_CASE(grype_findings_rank_by_the_matched_record_and_findings_stored_before_list_no_sources) {
   it::Tenant tenant;
   it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "grype-sources", kNginxGrype);
+  Scanned s = ScanNewImage(tenant, dir, "grype-sources", kNginxGrype);
   std::string key = tenant.CreateKey(kAllReads);
   std::string url = it::PortalVersionPath(s.image.id, s.version_id) + "/vulnerabilities?limit=200";
   // The matched record is Debian's (Negligible, no CVSS); the related NVD record gives 2.0 and 3.1.
@@ -478,7 +270,7 @@ BOOST_AUTO_TEST_CASE(grype_findings_rank_by_the_matched_record_and_findings_stor
 BOOST_AUTO_TEST_CASE(vulnerabilities_are_404_before_any_cursor_check_and_keep_the_scan_when_no_finding_matches) {
   it::Tenant tenant;
   it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "onetrip", kAlpine310);
+  Scanned s = ScanNewImage(tenant, dir, "onetrip", kAlpine310);
   it::Image unscanned = tenant.AddImage("unscanned", {{"2.0"}});
   std::string key = tenant.CreateKey(kAllReads);
   std::string base = "/v1/images/" + s.image.id + "/vulnerabilities";
@@ -567,7 +359,7 @@ BOOST_AUTO_TEST_CASE(cve_lookup_normalises_the_id_matches_aliases_and_reports_af
   it::TempDir dir;
   std::string key = tenant.CreateKey(kAllReads);
   // Version 1.0 carries the minecraft server's findings, version 2.0 (newer) those of nginx.
-  Scanned s = ScanImage(tenant, dir, "cve", kMinecraftGrype, "1.0");
+  Scanned s = ScanNewImage(tenant, dir, "cve", kMinecraftGrype, "1.0");
   std::string report = it::Fixture(kNginxGrype);
   it::IngestOk({s.image.name,
                 "2.0",
@@ -650,7 +442,7 @@ BOOST_AUTO_TEST_CASE(cve_lookup_normalises_the_id_matches_aliases_and_reports_af
 BOOST_AUTO_TEST_CASE(a_rescan_finding_the_same_stores_no_finding_again_and_reads_the_same) {
   it::Tenant tenant;
   it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "sets", kNginxTrivy, "1.0", "2022-07-01T17:00:00Z");
+  Scanned s = ScanNewImage(tenant, dir, "sets", kNginxTrivy, "1.0", "2022-07-01T17:00:00Z");
   std::string key = tenant.CreateKey(kAllReads);
   std::string digest = *it::PgQuery("SELECT digest FROM image_versions WHERE id = $1", {s.version_id}).at(0).at(0);
   auto rescan = [&](const char* fixture, const std::string& time) {
@@ -754,99 +546,6 @@ BOOST_AUTO_TEST_CASE(a_rescan_finding_the_same_stores_no_finding_again_and_reads
   rescan(kNginxGrype, "2022-07-01T18:00:00Z");
   BOOST_TEST(current_findings() == trivy.size());
   BOOST_TEST(current_is_the_latest_set());
-}
-
-BOOST_AUTO_TEST_CASE(scan_history_has_one_point_per_scan_oldest_first_with_time_filters_and_pages) {
-  it::Tenant tenant;
-  it::TempDir dir;
-  Scanned s = ScanImage(tenant, dir, "history", kNginxTrivy, "1.0", "2022-07-01T17:00:00Z");
-  std::string digest = *it::PgQuery("SELECT digest FROM image_versions WHERE id = $1", {s.version_id}).at(0).at(0);
-  std::string grype = it::Fixture(kNginxGrype);
-  it::IngestOk({s.image.name,
-                "1.0",
-                digest,
-                grype,
-                dir.Write("g.spdx.json", it::MinimalSpdx(grype, "2022-07-03T00:00:00Z")),
-                std::nullopt,
-                std::nullopt,
-                std::nullopt,
-                {}});
-  // A back-filled older scan lands in the middle of the series, and does not become the latest.
-  std::string nginx_trivy = it::Fixture(kNginxTrivy);
-  it::IngestOk({s.image.name,
-                "1.0",
-                digest,
-                nginx_trivy,
-                std::nullopt,
-                dir.Write("mid.cdx.json", it::MinimalCycloneDx(nginx_trivy, "2022-07-02T00:00:00Z")),
-                std::nullopt,
-                std::nullopt,
-                {}});
-
-  it::Headers portal = it::PortalHeaders(tenant, "viewer");
-  std::string url = it::PortalVersionPath(s.image.id, s.version_id) + "/scan-history";
-  rapidjson::Document history = it::ExpectJson200(it::Get(url, portal));
-  BOOST_TEST(it::StringMember(history["image"], "id") == s.image.id);
-  BOOST_TEST(it::StringMember(history["version"], "tag") == "1.0");
-  BOOST_TEST_REQUIRE(history["points"].Size() == 3u);
-  const rapidjson::Value& points = history["points"];
-  BOOST_TEST(it::StringMember(points[0], "scannedAt") == "2022-07-01T17:00:00Z");
-  BOOST_TEST(it::StringMember(points[1], "scannedAt") == "2022-07-02T00:00:00Z");
-  BOOST_TEST(it::StringMember(points[2], "scannedAt") == "2022-07-03T00:00:00Z");
-  BOOST_TEST(it::StringMember(points[0], "scanner") == "trivy");
-  BOOST_TEST(it::StringMember(points[2], "scanner") == "grype");
-  BOOST_TEST(it::StringMember(points[2], "scannerVersion") == "0.38.0");
-  BOOST_TEST(it::StringMember(points[2], "vulnDbUpdatedAt") == "2022-07-01T08:16:25Z");
-  it::DerivedCounts trivy_counts = it::DeriveCounts(it::DeriveFindings(nginx_trivy));
-  it::DerivedCounts grype_counts = it::DeriveCounts(it::DeriveFindings(grype));
-  for (const auto& [severity, count] : trivy_counts.vulnerabilities) {
-    BOOST_TEST(it::IntMember(points[0]["vulnerabilityCounts"], severity.c_str()) == count);
-  }
-  for (const auto& [severity, count] : grype_counts.vulnerabilities) {
-    BOOST_TEST(it::IntMember(points[2]["vulnerabilityCounts"], severity.c_str()) == count);
-  }
-  BOOST_TEST(it::IntMember(points[0], "fixableCount") == trivy_counts.fixable);
-  BOOST_TEST(it::IntMember(points[2], "fixableCount") == grype_counts.fixable);
-  // The latest scan is the newest by scan time (grype), whatever the ingest order.
-  rapidjson::Document listing =
-      it::ExpectJson200(it::Get(it::PortalVersionPath(s.image.id, s.version_id) + "/vulnerabilities?limit=1", portal));
-  BOOST_TEST(it::StringMember(listing["scan"], "scanner") == "grype");
-
-  // from is inclusive, to exclusive.
-  rapidjson::Document window =
-      it::ExpectJson200(it::Get(url + "?from=2022-07-02T00:00:00Z&to=2022-07-03T00:00:00Z", portal));
-  BOOST_TEST_REQUIRE(window["points"].Size() == 1u);
-  BOOST_TEST(it::StringMember(window["points"][0], "scannedAt") == "2022-07-02T00:00:00Z");
-  rapidjson::Document offset = it::ExpectJson200(it::Get(url + "?from=2022-07-02T01:00:00%2B02:00", portal));
-  BOOST_TEST(offset["points"].Size() == 2u);
-  // Pages of one.
-  std::vector<std::string> times;
-  std::optional<std::string> cursor;
-  do {
-    rapidjson::Document page =
-        it::ExpectJson200(it::Get(url + "?limit=1" + (cursor ? "&cursor=" + *cursor : ""), portal));
-    for (const rapidjson::Value& p : page["points"].GetArray()) times.push_back(it::StringMember(p, "scannedAt"));
-    cursor.reset();
-    if (page["nextCursor"].IsString()) cursor = page["nextCursor"].GetString();
-    BOOST_TEST_REQUIRE(times.size() < 10u);
-  } while (cursor);
-  BOOST_TEST(
-      (times == std::vector<std::string>{"2022-07-01T17:00:00Z", "2022-07-02T00:00:00Z", "2022-07-03T00:00:00Z"}));
-  for (const auto& [query, field] : {std::pair{"from=yesterday", "from"}, std::pair{"to=2022-02-30T00:00:00Z", "to"},
-                                     std::pair{"from=2022-07-03T00:00:00Z&to=2022-07-01T00:00:00Z", "to"},
-                                     std::pair{"limit=201", "limit"}, std::pair{"cursor=AAAA", "cursor"}}) {
-    BOOST_TEST_CONTEXT(query) {
-      it::Response r = it::Get(url + "?" + query, portal);
-      it::ExpectError(r, 400, "VALIDATION_ERROR");
-      BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{field}));
-    }
-  }
-  // The portal needs its token: none and another tenant's are 401.
-  it::ExpectError(it::Get(url), 401, "UNAUTHENTICATED");
-  it::Tenant other;
-  it::Headers wrong = it::PortalHeaders(other);
-  wrong[1].second = tenant.subdomain();
-  it::ExpectError(it::Get(url, wrong), 401, "UNAUTHENTICATED");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

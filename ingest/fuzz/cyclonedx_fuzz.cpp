@@ -1,4 +1,4 @@
-// CycloneDX 1.5 JSON documents (tools/icatctl/sbom_docs.cpp ParseCycloneDx): the schema check included.
+// CycloneDX 1.5 JSON documents (ingest/sbom_docs.cpp ParseCycloneDx): the schema check included.
 #include "ingest/sbom_docs.hpp"
 #include "ingest_fuzz.hpp"
 

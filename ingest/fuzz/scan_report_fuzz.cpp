@@ -1,4 +1,4 @@
-// Trivy and Grype JSON reports (tools/icatctl/reports.cpp): detected from their content, read into
+// Trivy and Grype JSON reports (ingest/reports.cpp): detected from their content, read into
 // findings and sorted, or refused with a Failure naming the file.
 #include "icat/json.hpp"
 #include "ingest/reports.hpp"

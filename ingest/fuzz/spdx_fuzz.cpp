@@ -1,4 +1,4 @@
-// SPDX 2.3 JSON documents (tools/icatctl/sbom_docs.cpp ParseSpdx): the schema check included.
+// SPDX 2.3 JSON documents (ingest/sbom_docs.cpp ParseSpdx): the schema check included.
 #include "ingest/sbom_docs.hpp"
 #include "ingest_fuzz.hpp"
 

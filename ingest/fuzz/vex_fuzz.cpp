@@ -1,4 +1,4 @@
-// VEX documents (tools/icatctl/vex_docs.cpp ParseVex): OpenVEX 0.2.0 and CycloneDX 1.5, the schema
+// VEX documents (ingest/vex_docs.cpp ParseVex): OpenVEX 0.2.0 and CycloneDX 1.5, the schema
 // checks included, the accepted deviations, products read as images. An accepted document has what
 // ingest stores: statements each with an id, a status of the four, a time and at least one product.
 #include "icat/vocabulary.hpp"

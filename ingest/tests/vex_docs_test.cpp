@@ -1,4 +1,4 @@
-// VEX documents as icatctl vex ingest reads them (tools/icatctl/vex_docs.cpp): each fixture of
+// VEX documents as icatctl vex ingest reads them (ingest/vex_docs.cpp): each fixture of
 // ../shared/fixtures/vex accepted or refused as docs/vex.md says, the CycloneDX mapping, products as
 // catalogue images, and hostile input refused with a message naming the file.
 #include "ingest/vex_docs.hpp"

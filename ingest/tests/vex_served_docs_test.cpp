@@ -1,4 +1,4 @@
-// The VEX documents the service serves (tools/icatctl/vex_served_docs.cpp, docs/vex-documents.md):
+// The VEX documents the service serves (ingest/vex_served_docs.cpp, docs/vex-documents.md):
 // valid against the official schemas, the same bytes for the same statements, the version as Trivy
 // and Grype name it, the CycloneDX analysis mapped back, BOM-Links into the version's SBOM, which
 // statements are left out, and documents vex ingest reads back as the statements they were made of.

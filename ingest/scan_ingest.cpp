@@ -3,6 +3,8 @@
 // then the SBOM blobs are written (content-addressed, durable) and one transaction stores the
 // version, scan, SBOM records, findings, counts, first-seen times and outbox events.
 // docs/scans.md describes the rules.
+#include "ingest/scan_ingest.hpp"
+
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -10,7 +12,6 @@
 #include <iostream>
 #include <map>
 
-#include "commands.hpp"
 #include "icat/crypto.hpp"
 #include "icat/json.hpp"
 #include "icat/outbox.hpp"
@@ -28,12 +29,6 @@
 
 namespace icat::ctl {
 namespace {
-
-// The same rules as the catalogue tables' CHECKs.
-constexpr const char* kImageName = "[a-z0-9][a-z0-9._/-]{0,127}";
-constexpr const char* kTag = "[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}";
-constexpr const char* kDigest = "sha256:[0-9a-f]{64}";
-constexpr const char* kRepository = "[a-z0-9][a-z0-9._-]*(:[0-9]+)?(/[a-z0-9._-]+)+";
 
 // ------------------------------------------------------------------ SQL (run as the owner role)
 
@@ -92,16 +87,6 @@ constexpr std::string_view kWatchers =
 
 // ------------------------------------------------------------------ arguments and inputs
 
-struct Request {
-  std::string image, tag, digest;
-  std::string report_path;
-  std::optional<std::string> spdx_path, cyclonedx_path;
-  std::optional<std::string> repository, base_os, published;
-  std::optional<long long> size;
-  std::optional<std::vector<std::string>> hardening_tags;  // set when any --hardening-tag was given
-  bool require_complete = false;                           // --require-complete: SBOMs below rule 3 are refused
-};
-
 struct Sbom {
   InputFile file;
   SbomDocument doc;
@@ -117,40 +102,13 @@ struct Inputs {
   std::vector<std::string> notes;         // what the reply adds about the same-scan proof
 };
 
-Request ParseRequest(const Args& args) {
-  Request r;
-  r.image = args.Value("image");
-  r.tag = args.Value("version");
-  r.digest = args.Value("digest");
-  RequireMatch("--image", r.image, kImageName, "is not an image name (a-z, 0-9, '._/-', at most 128 characters)");
-  RequireMatch("--version", r.tag, kTag, "is not an image tag");
-  RequireMatch("--digest", r.digest, kDigest, "is not sha256: followed by 64 lower-case hex digits");
-  r.report_path = args.Value("report");
-  r.spdx_path = args.Optional("spdx");
-  r.cyclonedx_path = args.Optional("cyclonedx");
-  if (!r.spdx_path && !r.cyclonedx_path) {
-    throw UsageError("give the run's SBOMs: --spdx FILE and/or --cyclonedx FILE (at least one)");
-  }
-  r.repository = args.Optional("repository");
-  if (r.repository) RequireMatch("--repository", *r.repository, kRepository, "is not a registry host and path");
-  r.base_os = args.Optional("base-os");
-  r.published = args.Optional("published");
-  if (r.published && !IsRfc3339(*r.published)) {
-    throw UsageError("--published: '" + *r.published + "' is not an RFC 3339 time such as 2027-01-31T12:00:00Z");
-  }
-  r.size = args.Count("size", "bytes");
-  if (args.Has("hardening-tag")) r.hardening_tags = args.All("hardening-tag");
-  r.require_complete = args.Has("require-complete");
-  return r;
-}
-
 void CheckTime(const std::string& path, const char* what, const std::optional<std::string>& time) {
   if (time && !IsRfc3339(*time)) throw Failure(path + ": " + what + " '" + *time + "' is not an RFC 3339 time");
 }
 
 // The report and the SBOMs are one scan of the image of --digest (docs/scans.md, "Same scan and
 // image identity"); sets the scan time and what the reply says of the proof.
-void CheckAgreement(const Request& request, Inputs& inputs) {
+void CheckAgreement(const ScanIngestRequest& request, Inputs& inputs) {
   std::vector<NamedSbom> sboms;
   for (const Sbom& sbom : inputs.sboms) sboms.push_back({sbom.file.path, &sbom.doc});
   SameScan same = CheckSameScan(inputs.report, inputs.report_file.path, request.digest, sboms);
@@ -160,7 +118,7 @@ void CheckAgreement(const Request& request, Inputs& inputs) {
 }
 
 // Reads, parses and checks every file; signs the SBOMs. Nothing is written.
-Inputs LoadInputs(const Request& request, const Config& config, const SigningKey& key) {
+Inputs LoadInputs(const ScanIngestRequest& request, const Config& config, const SigningKey& key) {
   Inputs inputs;
   inputs.report_file = ReadInput(request.report_path, config);
   inputs.report = ParseReport(inputs.report_file.path, inputs.report_file.bytes);
@@ -208,7 +166,7 @@ std::string DefaultRepository(std::string registry, const std::string& name) {
   return registry.empty() ? name : registry + "/" + name;
 }
 
-std::string LockOrCreateImage(Db& db, const Request& request, const Inputs& inputs, const Config& config) {
+std::string LockOrCreateImage(Db& db, const ScanIngestRequest& request, const Inputs& inputs, const Config& config) {
   Rows image = db.RunSql(kLockImage, {request.image});
   if (!image.empty()) {
     std::string repository(image.Text(0, image.Column("repository")));
@@ -232,7 +190,7 @@ std::string LockOrCreateImage(Db& db, const Request& request, const Inputs& inpu
                 " (give --repository for " + request.image + ")");
 }
 
-Target LockOrCreateVersion(Db& db, const Request& request, const Inputs& inputs, const Config& config) {
+Target LockOrCreateVersion(Db& db, const ScanIngestRequest& request, const Inputs& inputs, const Config& config) {
   Target target;
   target.image_id = LockOrCreateImage(db, request, inputs, config);
   std::optional<long long> size = request.size ? request.size : inputs.report.image_size;
@@ -405,8 +363,7 @@ std::string CountsText(const ScanCounts& c) {
 
 }  // namespace
 
-void Ingest(const Args& args) {
-  Request request = ParseRequest(args);
+void IngestScan(const ScanIngestRequest& request, std::ostream& out) {
   Session session;
   const Config& config = session.config;
   SigningKey key = LoadSigningKey(config);
@@ -418,8 +375,8 @@ void Ingest(const Args& args) {
   Target target = LockOrCreateVersion(db, request, inputs, config);
   Rows same = db.RunSql(kSameFiles, {target.version_id, inputs.input_sha256});
   if (!same.empty()) {
-    std::cout << "scan " << same.Text(0, same.Column("id")) << " already ingested: " << request.image << " "
-              << request.tag << " has a scan of exactly these files; nothing changed\n";
+    out << "scan " << same.Text(0, same.Column("id")) << " already ingested: " << request.image << " " << request.tag
+        << " has a scan of exactly these files; nothing changed\n";
     return;  // the transaction rolls back
   }
   RememberSigningKey(db, key);
@@ -455,14 +412,14 @@ void Ingest(const Args& args) {
   std::string sboms;
   for (const Sbom& sbom : inputs.sboms)
     sboms += (sboms.empty() ? "" : ", ") + sbom.doc.format + " " + sbom.doc.spec_version;
-  std::cout << "scan " << scan.id << " ingested: " << request.image << " " << request.tag << ", "
-            << inputs.report.scanner_name << " " << inputs.report.scanner_version.value_or("(version unknown)") << ", "
-            << CountsText(scan.counts) << "; SBOMs: " << sboms << "\n";
-  for (const Sbom& sbom : inputs.sboms) std::cout << "completeness: " << CompletenessLine(sbom.doc) << "\n";
-  if (!scan.findings_stored) std::cout << "findings: the same as an earlier scan of this version, not stored again\n";
-  for (const std::string& note : inputs.notes) std::cout << "note: " << note << "\n";
-  if (!vex_served.empty()) std::cout << vex_served << "\n";
-  std::cout << "attestations: " << attested << " signed with key " << attestation_key.id << "\n";
+  out << "scan " << scan.id << " ingested: " << request.image << " " << request.tag << ", "
+      << inputs.report.scanner_name << " " << inputs.report.scanner_version.value_or("(version unknown)") << ", "
+      << CountsText(scan.counts) << "; SBOMs: " << sboms << "\n";
+  for (const Sbom& sbom : inputs.sboms) out << "completeness: " << CompletenessLine(sbom.doc) << "\n";
+  if (!scan.findings_stored) out << "findings: the same as an earlier scan of this version, not stored again\n";
+  for (const std::string& note : inputs.notes) out << "note: " << note << "\n";
+  if (!vex_served.empty()) out << vex_served << "\n";
+  out << "attestations: " << attested << " signed with key " << attestation_key.id << "\n";
 }
 
 }  // namespace icat::ctl

@@ -2,11 +2,12 @@
 // statements tied to catalogue images and versions, stored with the counts of the scans they touch
 // recounted and a vex.updated event for every tenant licensed for an image they name, all in one
 // transaction. Every file is read and checked before anything is written. docs/vex.md has the rules.
+#include "ingest/vex_ingest.hpp"
+
 #include <cstdlib>
 #include <iostream>
 #include <set>
 
-#include "commands.hpp"
 #include "icat/outbox.hpp"
 #include "icat/trace.hpp"
 #include "ingest/fetch.hpp"
@@ -164,10 +165,10 @@ Stored StoreDocument(Db& db, const LoadedVex& file, const std::string& tracepare
 
 }  // namespace
 
-void VexIngest(const Args& args) {
+void IngestVex(const std::vector<std::string>& paths, std::ostream& out, std::ostream& warnings) {
   Session session;
   std::vector<LoadedVex> files;
-  for (const std::string& path : args.Positionals()) {
+  for (const std::string& path : paths) {
     InputFile input = ReadInput(path, session.config);
     VexDocument doc = ParseVex(input.path, input.bytes);
     files.push_back({std::move(input), std::move(doc)});
@@ -185,14 +186,13 @@ void VexIngest(const Args& args) {
   for (const Stored& r : results) changed = changed || r.changed;
   if (changed) NoteCachedDataChanged(session);
   for (size_t i = 0; i < files.size(); ++i) {
-    std::cout << results[i].line << "\n";
-    for (const std::string& note : files[i].doc.notes)
-      std::cout << "note: " << files[i].input.path << ": " << note << "\n";
+    out << results[i].line << "\n";
+    for (const std::string& note : files[i].doc.notes) out << "note: " << files[i].input.path << ": " << note << "\n";
     for (const std::string& warning : results[i].warnings) {
-      std::cerr << "icatctl: warning: " << files[i].input.path << ": " << warning << "; not stored\n";
+      warnings << "icatctl: warning: " << files[i].input.path << ": " << warning << "; not stored\n";
     }
   }
-  std::cout << served;
+  out << served;
 }
 
 }  // namespace icat::ctl

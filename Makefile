@@ -6,6 +6,8 @@ CXX      ?= g++
 # added below, so a command-line OPTFLAGS cannot drop them as a command-line CXXFLAGS would.
 OPTFLAGS ?= -O2 -g
 CXXFLAGS := $(OPTFLAGS) -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -Icommon/include -I/usr/include/postgresql -MMD -MP
+# Headers outside common are included by their path from the top: "ingest/reports.hpp".
+CXXFLAGS += -I.
 # valijson (JSON Schema validation, header-only): tools/install-deps extracts its Debian package here.
 VALIJSON := .deps/valijson/usr/include
 CXXFLAGS += -isystem $(VALIJSON)
@@ -14,7 +16,7 @@ BUILD    := build
 BIN      := $(BUILD)/bin
 OBJ      := $(BUILD)/obj
 JOBS     ?= 2
-# tools/run-tests and tools/stack use the binaries of this build tree.
+# tests/run-tests and tools/stack use the binaries of this build tree.
 export ICAT_BUILD_DIR := $(abspath $(BUILD))
 
 GROUPS       := $(notdir $(wildcard handlers/*))
@@ -22,8 +24,11 @@ HANDLER_BINS := $(GROUPS:%=$(BIN)/icat-%)
 COMMON_OBJS  := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard common/src/*.cpp))
 # Handler code outside main.cpp is pure enough for unit tests to link it.
 HANDLER_LIB_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(filter-out %/main.cpp,$(wildcard handlers/*/*.cpp)))
-ICATCTL_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icatctl/*.cpp)) $(OBJ)/gen/migrations.o $(OBJ)/gen/schemas.o
-# icatctl's code outside main.cpp (report parsers, normalisation) is unit-tested too.
+# The document model and ingest (ingest/): the SBOM, VEX and report readers, the served VEX documents,
+# the blob store, signing and attestations; icatctl's commands run them, unit tests and fuzzers test them.
+INGEST_OBJS  := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard ingest/*.cpp)) $(OBJ)/gen/schemas.o
+ICATCTL_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icatctl/*.cpp)) $(OBJ)/gen/migrations.o
+# icatctl's code outside main.cpp is unit-tested too.
 ICATCTL_LIB_OBJS := $(filter-out $(OBJ)/tools/icatctl/main.o,$(ICATCTL_OBJS))
 # icat, the tenants' client (tools/icat); its code outside main.cpp is unit-tested too.
 CLIENT_OBJS  := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/icat/*.cpp))
@@ -33,7 +38,7 @@ GEN_OBJS     := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tools/generate/*.cpp))
 GEN_LIB_OBJS := $(filter-out $(OBJ)/tools/generate/main.o,$(GEN_OBJS))
 DISPATCHER_OBJS := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard services/dispatcher/*.cpp))
 DISPATCHER_LIB_OBJS := $(filter-out $(OBJ)/services/dispatcher/main.o,$(DISPATCHER_OBJS))
-UNIT_OBJS    := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/unit/*.cpp))
+UNIT_OBJS    := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/unit/*.cpp ingest/tests/*.cpp))
 INTEG_OBJS   := $(patsubst %.cpp,$(OBJ)/%.o,$(wildcard tests/integration/*.cpp))
 DEPS_STAMP   := $(BUILD)/deps.stamp
 OPENAPI      := $(BUILD)/www/v1/openapi.json
@@ -92,7 +97,7 @@ $(OBJ)/gen/schemas.o: $(BUILD)/gen/schemas.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 
-$(BIN)/icatctl: $(ICATCTL_OBJS) $(BUILD)/lib/libicat.a
+$(BIN)/icatctl: $(ICATCTL_OBJS) $(INGEST_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
@@ -119,7 +124,7 @@ $(BIN)/icat-metrics: $(OBJ)/services/metrics/main.o $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(GEN_LIB_OBJS) $(ICATCTL_LIB_OBJS) $(CLIENT_LIB_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
+$(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(GEN_LIB_OBJS) $(INGEST_OBJS) $(ICATCTL_LIB_OBJS) $(CLIENT_LIB_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
@@ -153,38 +158,39 @@ test: all
 	@$(BIN)/icat-gen --check
 	@tools/lint-deploy
 	@$(MAKE) --no-print-directory lint-openapi
-	@tools/run-tests unit
+	@tests/run-tests unit
 	@$(MAKE) --no-print-directory fuzz-replay
-	@tools/run-tests integration
+	@tests/run-tests integration
 	@tests/migration/check
-	@tools/run-tests browser
+	@tests/run-tests browser
 
 test-unit: all
-	@tools/run-tests unit
+	@tests/run-tests unit
 
 test-integration: all
-	@tools/run-tests integration
+	@tests/run-tests integration
 
 test-browser: all
-	@tools/run-tests browser
+	@tests/run-tests browser
 
-# libFuzzer harnesses (tests/fuzz/<thing>_fuzz.cpp, docs/fuzzing.md), built by clang with ASan and
+# libFuzzer harnesses (tests/fuzz/<thing>_fuzz.cpp; ingest's in ingest/fuzz/, docs/fuzzing.md), built by clang with ASan and
 # UBSan in a tree of their own from only the sources they exercise. make fuzz runs each for
 # FUZZ_SECONDS, new inputs going to $(BUILD)/fuzz/found; make test replays each seed corpus once.
 FUZZ_CXX      ?= clang++
 FUZZ_SECONDS  ?= 60
 FUZZ_FLAGS    := -std=c++20 -O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined \
                  -fno-sanitize-recover=all -fsanitize-ignorelist=tests/fuzz/ubsan_ignore.txt \
-                 -Icommon/include -I/usr/include/postgresql -isystem $(VALIJSON)
+                 -Icommon/include -I. -I/usr/include/postgresql -isystem $(VALIJSON)
 FUZZ_OBJ      := $(BUILD)/fuzz/obj
 FUZZ_LIB_SRCS := $(addprefix common/src/,api_key.cpp attestation.cpp cli_args.cpp crypto.cpp errors.cpp http.cpp image_reference.cpp json.cpp jwt.cpp paging.cpp query.cpp registry.cpp \
                    fastcgi_client.cpp redis_url.cpp text.cpp trace.cpp url_guard.cpp validate.cpp) \
                  handlers/admission/reference.cpp handlers/admission/review.cpp handlers/registry/request.cpp \
-                 $(addprefix tools/icatctl/,ingest_model.cpp purl.cpp reports.cpp sbom_completeness.cpp sbom_docs.cpp sbom_schema.cpp \
+                 $(addprefix ingest/,ingest_model.cpp purl.cpp reports.cpp sbom_completeness.cpp sbom_docs.cpp sbom_schema.cpp \
                    vex_docs.cpp) \
                  tools/icat/rules.cpp \
                  $(BUILD)/gen/schemas.cpp
-FUZZ_BINS     := $(patsubst tests/fuzz/%.cpp,$(BUILD)/fuzz/bin/%,$(wildcard tests/fuzz/*_fuzz.cpp))
+FUZZ_HARNESSES := $(wildcard tests/fuzz/*_fuzz.cpp ingest/fuzz/*_fuzz.cpp)
+FUZZ_BINS     := $(addprefix $(BUILD)/fuzz/bin/,$(basename $(notdir $(FUZZ_HARNESSES))))
 
 $(FUZZ_OBJ)/%.o: %.cpp tests/fuzz/ubsan_ignore.txt
 	@mkdir -p $(@D)
@@ -193,9 +199,13 @@ $(FUZZ_OBJ)/%.o: %.cpp tests/fuzz/ubsan_ignore.txt
 $(BUILD)/fuzz/libfuzzed.a: $(patsubst %.cpp,$(FUZZ_OBJ)/%.o,$(FUZZ_LIB_SRCS))
 	rm -f $@ && ar rcs $@ $^
 
-$(FUZZ_BINS): $(BUILD)/fuzz/bin/%: $(FUZZ_OBJ)/tests/fuzz/%.o $(BUILD)/fuzz/libfuzzed.a
-	@mkdir -p $(@D)
-	$(FUZZ_CXX) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ -lssl -lcrypto
+# Each harness from its one source, wherever it lives.
+define fuzz_rule
+$(BUILD)/fuzz/bin/$(basename $(notdir $(1))): $(FUZZ_OBJ)/$(1:.cpp=.o) $(BUILD)/fuzz/libfuzzed.a
+	@mkdir -p $$(@D)
+	$$(FUZZ_CXX) $$(FUZZ_FLAGS) -fsanitize=fuzzer -o $$@ $$^ -lssl -lcrypto
+endef
+$(foreach harness,$(FUZZ_HARNESSES),$(eval $(call fuzz_rule,$(harness))))
 
 fuzz-build: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_BINS)
@@ -225,7 +235,7 @@ bench-scale: all
 	@bench/scale
 
 fmt:
-	clang-format -i $$(find common handlers services tools tests -name '*.cpp' -o -name '*.hpp')
+	clang-format -i $$(find common handlers ingest services tools tests -name '*.cpp' -o -name '*.hpp')
 
 # The built OpenAPI documents, linted by redocly (its recommended rules, nginx/redocly.yaml) and
 # spectral (its oas ruleset, nginx/spectral.yaml), which also checks each example against its schema.
@@ -237,7 +247,7 @@ lint-openapi: deps $(OPENAPI) $(PORTAL_OPENAPI)
 # The examples of the OpenAPI documents (nginx/openapi-examples/), chosen anew from the replies of
 # a full integration run (docs/openapi.md); commit what changed. The documents are built again with them.
 openapi-examples: all
-	@ICAT_OPENAPI_EXAMPLES=1 tools/run-tests integration
+	@ICAT_OPENAPI_EXAMPLES=1 tests/run-tests integration
 	@$(MAKE) --no-print-directory $(OPENAPI) $(PORTAL_OPENAPI)
 
 # What deploy/ ships, checked without a cluster or a systemd host (also part of make test).
@@ -245,7 +255,7 @@ lint-deploy: deps
 	@tools/lint-deploy
 
 lint:
-	cppcheck --quiet --std=c++20 --enable=warning,performance -Icommon/include common handlers services tools tests
+	cppcheck --quiet --std=c++20 --enable=warning,performance -Icommon/include -I. common handlers ingest services tools tests
 
 asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPTFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" test

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Holds the OpenAPI documents to what the service really answers (docs/openapi.md). The replies log
-// is what the integration tests recorded (ICAT_REPLIES_LOG, tools/run-tests): every reply to a
+// is what the integration tests recorded (ICAT_REPLIES_LOG, tests/run-tests): every reply to a
 // request, every webhook delivery their receiver got.
 //
 //   openapi-replies.js check LOG     validates each reply against its operation's response for its

@@ -14,11 +14,11 @@
 #include <map>
 #include <random>
 
+#include "delivery_store.hpp"
+#include "delivery_wire.hpp"
 #include "icat/config.hpp"
 #include "icat/log.hpp"
 #include "icat/metrics.hpp"
-#include "outbox.hpp"
-#include "signing.hpp"
 #include "workers.hpp"
 
 namespace icat::dispatcher {

@@ -3,8 +3,8 @@
 
 #include <ctime>
 
+#include "delivery_wire.hpp"
 #include "icat/trace.hpp"
-#include "signing.hpp"
 
 namespace icat::dispatcher {
 

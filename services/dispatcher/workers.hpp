@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "delivery_store.hpp"
 #include "icat/url_guard.hpp"
-#include "outbox.hpp"
 #include "sender.hpp"
 
 namespace icat::dispatcher {

@@ -1,8 +1,8 @@
 // What every browser test uses: Debian's chromium driven headless by puppeteer-core against the
-// stack tools/run-tests started (demo data loaded), a page that records every console error,
+// stack tests/run-tests started (demo data loaded), a page that records every console error,
 // failed request and request to another origin, signing in, axe-core, and screenshots.
 //
-// Environment (tools/run-tests browser sets it): ICAT_HTTPS_PORT, ICAT_DEMO_TENANT,
+// Environment (tests/run-tests browser sets it): ICAT_HTTPS_PORT, ICAT_DEMO_TENANT,
 // ICAT_DEMO_ADMIN_EMAIL, ICAT_DEMO_ADMIN_PASSWORD, ICAT_REPO, ICAT_BUILD_DIR, and
 // ICAT_SCREENSHOT_DIR (where page screenshots go; none taken when unset).
 import assert from "node:assert/strict";
@@ -17,7 +17,7 @@ const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
 export const env = (name) => {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the browser tests through tools/run-tests browser`);
+  if (!value) throw new Error(`${name} is not set: run the browser tests through tests/run-tests browser`);
   return value;
 };
 

@@ -31,7 +31,7 @@ class PoolGuard {
   explicit PoolGuard(std::string group) : group_(std::move(group)), pgid_(PoolParentPid(group_)) {}
   ~PoolGuard() {
     kill(-pgid_, SIGCONT);
-    ProcessResult started = RunProcess({GetEnv().repo + "/tools/stack", "pool-start", GetEnv().stack_dir, group_});
+    ProcessResult started = RunProcess({GetEnv().repo + "/tests/stack", "pool-start", GetEnv().stack_dir, group_});
     BOOST_TEST(started.exit_code == 0, started.err);
     BOOST_TEST(WaitForStatusOk());
   }

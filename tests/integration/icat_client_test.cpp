@@ -24,20 +24,19 @@ struct Scanned {
 };
 
 Scanned ScanImage(it::Tenant& tenant, const it::TempDir& dir, const std::string& label, const std::string& fixture) {
-  Scanned s;
-  s.name = "it-" + label + "-" + it::RandomSuffix(6);
-  s.repository = "registry.example.test/it/" + s.name;
-  s.report = it::Fixture(fixture);
-  std::string time = "2022-07-01T17:00:00Z";
-  s.spdx_path = dir.Write(s.name + ".spdx.json", it::MinimalSpdx(s.report, time));
-  s.cyclonedx_path = dir.Write(s.name + ".cdx.json", it::MinimalCycloneDx(s.report, time));
-  it::IngestOk({s.name, "1.0", it::ReportDigest(s.report), s.report, s.spdx_path, s.cyclonedx_path, s.repository,
-                std::nullopt, {}});
-  s.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {s.name}).at(0).at(0);
   it::Image image;
-  image.id = s.id;
-  image.name = s.name;
+  image.name = "it-" + label + "-" + it::RandomSuffix(6);
+  image.repository = "registry.example.test/it/" + image.name;
+  it::ScannedVersion version = it::IngestScannedVersion(dir, image, "1.0", fixture);
+  image.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {image.name}).at(0).at(0);
   tenant.License(image);
+  Scanned s;
+  s.name = image.name;
+  s.id = image.id;
+  s.repository = image.repository;
+  s.report = version.report;
+  s.spdx_path = version.spdx_path;
+  s.cyclonedx_path = version.cyclonedx_path;
   return s;
 }
 

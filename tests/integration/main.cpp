@@ -1,5 +1,5 @@
 // The integration-test binary's entry point: Boost.Test, header-only, against a running stack
-// (tools/run-tests integration starts one and sets ICAT_BASE_URL and the rest; see support.hpp).
+// (tests/run-tests integration starts one and sets ICAT_BASE_URL and the rest; see support.hpp).
 #define BOOST_TEST_MODULE integration
 #include <boost/test/included/unit_test.hpp>
 

@@ -56,11 +56,11 @@ class SecondNode {
 
   const std::string& base_url() const { return base_url_; }
   const std::string& dir() const { return dir_; }
-  // tools/stack COMMAND on this node's directory (dispatcher-stop, dispatcher-start); never throws,
+  // tests/stack COMMAND on this node's directory (dispatcher-stop, dispatcher-start); never throws,
   // so destructors may call it.
   void Stack(const std::string& command) const {
-    it::ProcessResult r = it::RunProcess({it::GetEnv().repo + "/tools/stack", command, dir_});
-    BOOST_TEST(r.exit_code == 0, "tools/stack " << command << " " << dir_ << ": " << r.err);
+    it::ProcessResult r = it::RunProcess({it::GetEnv().repo + "/tests/stack", command, dir_});
+    BOOST_TEST(r.exit_code == 0, "tests/stack " << command << " " << dir_ << ": " << r.err);
   }
 
  private:

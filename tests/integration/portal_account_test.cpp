@@ -281,7 +281,7 @@ BOOST_AUTO_TEST_CASE(post_creates_with_a_secret_shown_once_and_upserts_by_url) {
 
 BOOST_AUTO_TEST_CASE(refused_urls_are_400_with_the_reason) {
   it::PortalTenant t;
-  // The test stack allows http and 127.0.0.1 for the dispatcher's receivers (tools/run-tests); these stay refused.
+  // The test stack allows http and 127.0.0.1 for the dispatcher's receivers (tests/run-tests); these stay refused.
   const std::pair<const char*, const char*> cases[] = {
       {"https://169.254.169.254/latest/meta-data/", "metadata"},
       {"https://10.0.0.8/hook", "private"},

@@ -26,7 +26,7 @@ std::string TrustedProxyIp() {
   std::string proxies = value ? value : "";
   if (proxies.empty() || proxies.find_first_of(",/") != std::string::npos) {
     throw std::runtime_error(
-        "ICAT_TRUSTED_PROXIES must be one loopback address for these tests (tools/run-tests sets it)");
+        "ICAT_TRUSTED_PROXIES must be one loopback address for these tests (tests/run-tests sets it)");
   }
   return proxies;
 }
@@ -60,7 +60,7 @@ std::vector<std::string> RepliesNotRefused(const std::string& key, std::chrono::
 std::string JwtSecret() {
   static const std::string secret = [] {
     const char* path = std::getenv("ICAT_JWT_SECRET_FILE");
-    if (!path || !*path) throw std::runtime_error("ICAT_JWT_SECRET_FILE is not set: run through tools/run-tests");
+    if (!path || !*path) throw std::runtime_error("ICAT_JWT_SECRET_FILE is not set: run through tests/run-tests");
     std::ifstream file(path, std::ios::binary);
     std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();

@@ -15,7 +15,7 @@ inline constexpr std::string_view kPortalPassword = "correct horse battery stapl
 
 // A loopback address of its own (127.1-254.x.y): nginx sees it as the client, so a test's login
 // attempts never count against another test's. 127.0.0.x is left to the stack (127.0.0.3 plays
-// the trusted proxy, see tools/run-tests).
+// the trusted proxy, see tests/run-tests).
 std::string RandomClientIp();
 // The proxy nginx trusts (ICAT_TRUSTED_PROXIES, a single address in the test stack).
 std::string TrustedProxyIp();

@@ -18,7 +18,7 @@ namespace {
 
 std::string EnvOrThrow(const char* name) {
   const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') throw std::runtime_error(std::string(name) + " is not set (run through tools/run-tests)");
+  if (value == nullptr || *value == '\0') throw std::runtime_error(std::string(name) + " is not set (run through tests/run-tests)");
   return value;
 }
 

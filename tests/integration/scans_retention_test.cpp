@@ -12,10 +12,8 @@ namespace it = icat::test;
 
 namespace {
 
-using it::kAllReads, it::kNginxGrype;
-
 // Neither report has a scan time of its own, so each scan takes its SBOM's: any time a test picks.
-constexpr const char* kNginxTrivy = "scans/msusel-2022-07-01/nginx_latest.trivy-0.29.1.json";
+using it::kAllReads, it::kNginxGrype, it::kNginxTrivy;
 
 std::string DaysAgo(int days) {
   std::time_t at = std::time(nullptr) - static_cast<std::time_t>(days) * 86400;

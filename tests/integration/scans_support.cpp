@@ -196,6 +196,45 @@ std::string IngestOk(const IngestArgs& args) {
   return id;
 }
 
+ScannedVersion IngestScannedVersion(const TempDir& dir, const Image& image, const std::string& tag,
+                                    const std::string& fixture, const std::string& time,
+                                    const std::optional<std::string>& published) {
+  ScannedVersion v;
+  v.tag = tag;
+  v.report = Fixture(fixture);
+  v.digest = ReportDigest(v.report);
+  v.spdx_path = dir.Write(image.name + "_" + tag + ".spdx.json", MinimalSpdx(v.report, time));
+  v.cyclonedx_path = dir.Write(image.name + "_" + tag + ".cdx.json", MinimalCycloneDx(v.report, time));
+  IngestOk({image.name, tag, v.digest, v.report, v.spdx_path, v.cyclonedx_path, image.repository, published, {}});
+  v.id = VersionIdOf(image.name, tag);
+  return v;
+}
+
+ScannedImage ScanNewImage(Tenant& tenant, const TempDir& dir, const std::string& label,
+                          const std::string& report_fixture, const std::string& tag, const std::string& time) {
+  ScannedImage s;
+  s.tag = tag;
+  s.image.name = "it-" + label + "-" + RandomSuffix(6);
+  s.image.repository = "registry.example.test/it/" + s.image.name;
+  ScannedVersion version = IngestScannedVersion(dir, s.image, tag, report_fixture, time);
+  s.version_id = version.id;
+  s.spdx_path = version.spdx_path;
+  s.cyclonedx_path = version.cyclonedx_path;
+  s.image.id = *PgQuery("SELECT id FROM images WHERE name = $1", {s.image.name}).at(0).at(0);
+  tenant.License(s.image);
+  return s;
+}
+
+std::string MessageOf(const Response& r) { return StringMember(JsonOf(r), "message"); }
+
+std::string V1VersionPath(const std::string& image_id, const std::string& version_id) {
+  return "/v1/images/" + image_id + "/versions/" + version_id;
+}
+
+std::string PortalVersionPath(const std::string& image_id, const std::string& version_id) {
+  return "/api/docker-images/" + image_id + "/versions/" + version_id;
+}
+
 std::string VexIngestOk(const TempDir& dir, const std::string& document) {
   std::string path = dir.Write("vendor-" + RandomSuffix(6) + ".openvex.json", document);
   ProcessResult r = Icatctl({"vex", "ingest", path});

@@ -20,6 +20,7 @@ inline const std::string kUnknownId = "00000000-0000-4000-8000-000000000000";
 inline constexpr const char* kAllReads = "read:catalog,read:sbom,read:vulns";
 inline constexpr const char* kAlpine310 = "scans/trivy-integration-v0.50.0/alpine-310.trivy-image-scan.json";
 inline constexpr const char* kNginxGrype = "scans/msusel-2022-07-01/nginx_latest.grype-0.38.0.json";
+inline constexpr const char* kNginxTrivy = "scans/msusel-2022-07-01/nginx_latest.trivy-0.29.1.json";
 inline constexpr const char* kMinecraftGrype =
     "scans/msusel-2022-07-01/itzg_minecraft-server_java8.grype-0.38.0.json";
 
@@ -56,6 +57,29 @@ std::string ReportDigest(const std::string& report_path);
 std::string IngestOk(const IngestArgs& args);
 // The id of version tag of the image named image_name (as the owner reads it).
 std::string VersionIdOf(const std::string& image_name, const std::string& tag);
+// One version of image (its name and repository) ingested from a fixture report with made-up SBOMs
+// of both formats (MinimalSpdx, MinimalCycloneDx, written under dir): where the scan tests start.
+struct ScannedVersion {
+  std::string id, tag, digest, report, spdx_path, cyclonedx_path;
+};
+ScannedVersion IngestScannedVersion(const TempDir& dir, const Image& image, const std::string& tag,
+                                    const std::string& fixture, const std::string& time = "2022-07-01T17:00:00Z",
+                                    const std::optional<std::string>& published = std::nullopt);
+// An image with one version and one scan (IngestScannedVersion), licensed to tenant.
+struct ScannedImage {
+  Image image;
+  std::string tag, version_id;
+  std::string spdx_path, cyclonedx_path;
+};
+ScannedImage ScanNewImage(Tenant& tenant, const TempDir& dir, const std::string& label,
+                          const std::string& report_fixture, const std::string& tag = "1.0",
+                          const std::string& time = "2022-07-01T17:00:00Z");
+// The message of an error reply.
+std::string MessageOf(const Response& r);
+// The path of a version in the tenants' API (/v1/images/{id}/versions/{versionId}) and in the
+// portal's (/api/docker-images/{imageId}/versions/{versionId}); the routes below it add to it.
+std::string V1VersionPath(const std::string& image_id, const std::string& version_id);
+std::string PortalVersionPath(const std::string& image_id, const std::string& version_id);
 // `icatctl vex ingest` of document (written to a file under dir), required to succeed; its output.
 std::string VexIngestOk(const TempDir& dir, const std::string& document);
 

@@ -49,7 +49,7 @@ Timed TimedLogin(std::string_view tenant, std::string_view email, std::string_vi
   return TimeOf([&] { return it::LoginOnce(tenant, email, password, ip); });
 }
 
-// A setting of the stack: tools/run-tests' value, else the settings table's default.
+// A setting of the stack: tests/run-tests' value, else the settings table's default.
 int Setting(const char* name, int default_value) {
   const char* value = std::getenv(name);
   return value && *value ? std::atoi(value) : default_value;

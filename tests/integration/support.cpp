@@ -47,7 +47,7 @@ std::string EnvOr(const char* name, std::string fallback) {
 std::string EnvRequired(const char* name) {
   const char* value = std::getenv(name);
   if (!value || !*value)
-    throw std::runtime_error(std::string(name) + " is not set: run through tools/run-tests integration");
+    throw std::runtime_error(std::string(name) + " is not set: run through tests/run-tests integration");
   return value;
 }
 
@@ -522,9 +522,9 @@ std::string IcatctlOk(const std::vector<std::string>& args, const std::string& s
 }
 
 void Stack(std::string_view command) {
-  ProcessResult result = RunProcess({GetEnv().repo + "/tools/stack", std::string(command), GetEnv().stack_dir});
+  ProcessResult result = RunProcess({GetEnv().repo + "/tests/stack", std::string(command), GetEnv().stack_dir});
   if (result.exit_code != 0) {
-    throw std::runtime_error("tools/stack " + std::string(command) + " exited " + std::to_string(result.exit_code) +
+    throw std::runtime_error("tests/stack " + std::string(command) + " exited " + std::to_string(result.exit_code) +
                              ": " + TrimRight(result.err));
   }
 }

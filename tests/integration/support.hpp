@@ -23,7 +23,7 @@ namespace icat::test {
 
 // ------------------------------------------------------------------ environment
 
-// What tools/run-tests hands the binary. Missing required variables throw std::runtime_error.
+// What tests/run-tests hands the binary. Missing required variables throw std::runtime_error.
 struct Env {
   std::string base_url;      // ICAT_BASE_URL, http://127.0.0.1:PORT
   std::string https_url;     // ICAT_HTTPS_URL
@@ -94,7 +94,7 @@ class RequestsTo {
   std::string previous_;
 };
 
-// The replies log (ICAT_REPLIES_LOG, which tools/run-tests sets): every reply HttpClient receives
+// The replies log (ICAT_REPLIES_LOG, which tests/run-tests sets): every reply HttpClient receives
 // and every webhook delivery the tests' receiver gets, one JSON object a line, which
 // tools/openapi-replies.js checks against the OpenAPI documents after the run. `entry` is one
 // JSON object; nothing is written when the variable is unset.
@@ -170,7 +170,7 @@ ProcessResult Icatctl(const std::vector<std::string>& args, const std::string& s
 // Same, but a failure throws std::runtime_error with stderr; returns stdout without the final newline.
 std::string IcatctlOk(const std::vector<std::string>& args, const std::string& stdin_text = {});
 
-// tools/stack COMMAND $ICAT_STACK_DIR (pg-stop, pg-start, redis-stop, redis-start); throws on failure.
+// tests/stack COMMAND $ICAT_STACK_DIR (pg-stop, pg-start, redis-stop, redis-start); throws on failure.
 void Stack(std::string_view command);
 
 // Polls GET /api/status until 200 with status "ok"; false when timeout passes first.

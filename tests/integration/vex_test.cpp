@@ -109,10 +109,6 @@ std::vector<std::string> Texts(const it::PgRow& row) {
   return texts;
 }
 
-std::string VersionPath(const it::Image& image, const it::Version& version) {
-  return "/v1/images/" + image.id + "/versions/" + version.id;
-}
-
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(vex_ingest)
@@ -228,8 +224,9 @@ BOOST_AUTO_TEST_CASE(not_affected_statement_changes_the_counts_everywhere_and_th
   // Every reply that shows the version's counts: critical 1 -> 0, with the excluded id beside them.
   rapidjson::Document detail = it::ExpectJson200(it::Get("/v1/images/" + image.id, key));
   rapidjson::Document versions = it::ExpectJson200(it::Get("/v1/images/" + image.id + "/versions", key));
-  rapidjson::Document one = it::ExpectJson200(it::Get(VersionPath(image, version), key));
-  rapidjson::Document listing = it::ExpectJson200(it::Get(VersionPath(image, version) + "/vulnerabilities", key));
+  rapidjson::Document one = it::ExpectJson200(it::Get(it::V1VersionPath(image.id, version.id), key));
+  rapidjson::Document listing =
+      it::ExpectJson200(it::Get(it::V1VersionPath(image.id, version.id) + "/vulnerabilities", key));
   rapidjson::Document history = it::ExpectJson200(it::Get(
       "/api/docker-images/" + image.id + "/versions/" + version.id + "/scan-history", it::PortalHeaders(tenant)));
   rapidjson::Document list = it::ExpectJson200(it::Get("/v1/images?q=" + image.name, key));
@@ -274,7 +271,7 @@ BOOST_AUTO_TEST_CASE(version_statements_apply_to_their_version_repository_ones_t
   const it::Version &v1 = image.versions[0], &v2 = image.versions[1];
   it::Headers key = it::Bearer(tenant.CreateKey(it::kAllReads));
   auto listing = [&](const it::Version& v) {
-    return it::ExpectJson200(it::Get(VersionPath(image, v) + "/vulnerabilities", key));
+    return it::ExpectJson200(it::Get(it::V1VersionPath(image.id, v.id) + "/vulnerabilities", key));
   };
   auto status = [&](const it::Version& v, const std::string& cve, const std::string& package) -> std::string {
     rapidjson::Document l = listing(v);

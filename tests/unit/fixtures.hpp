@@ -9,11 +9,11 @@
 #include <sstream>
 #include <string>
 
-#include "../../tools/icatctl/session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::test {
 
-// The repository's root: ICAT_REPO (tools/run-tests sets it), else the working directory.
+// The repository's root: ICAT_REPO (tests/run-tests sets it), else the working directory.
 inline std::string RepoDir() {
   const char* repo = std::getenv("ICAT_REPO");
   return repo && *repo ? std::string(repo) : std::string(".");

@@ -7,9 +7,9 @@
 #include <string>
 #include <unistd.h>
 
-#include "../../tools/icatctl/commands.hpp"
 #include "icat/config.hpp"
 #include "scoped_env.hpp"
+#include "tools/icatctl/commands.hpp"
 
 namespace ctl = icat::ctl;
 using icat::test::ScopedEnv;

@@ -1,7 +1,7 @@
 // The attestation image icatctl registry attach pushes (tools/icatctl/registry_attach.hpp): cosign's
 // layout (an OCI image manifest, an OCI config naming the layers, one DSSE envelope layer per
 // attestation with cosign's annotations), and the same bytes for the same attestations.
-#include "../../tools/icatctl/registry_attach.hpp"
+#include "tools/icatctl/registry_attach.hpp"
 
 #include <boost/test/unit_test.hpp>
 

@@ -7,14 +7,14 @@
 #include <set>
 #include <sstream>
 
-#include "../../handlers/account/account.hpp"
-#include "../../handlers/admission/admission.hpp"
-#include "../../handlers/auth/sessions.hpp"
-#include "../../handlers/catalog/catalog.hpp"
-#include "../../handlers/registry/registry.hpp"
-#include "../../handlers/sbom/sbom.hpp"
-#include "../../handlers/status/status.hpp"
-#include "../../handlers/vulns/vulns.hpp"
+#include "handlers/account/account.hpp"
+#include "handlers/admission/admission.hpp"
+#include "handlers/auth/sessions.hpp"
+#include "handlers/catalog/catalog.hpp"
+#include "handlers/registry/registry.hpp"
+#include "handlers/sbom/sbom.hpp"
+#include "handlers/status/status.hpp"
+#include "handlers/vulns/vulns.hpp"
 #include "icat/vocabulary.hpp"
 
 namespace icat::gen {

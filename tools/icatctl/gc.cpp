@@ -12,8 +12,8 @@
 #include <set>
 
 #include "commands.hpp"
-#include "ingest_blobs.hpp"
-#include "session.hpp"
+#include "ingest/ingest_blobs.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 namespace {

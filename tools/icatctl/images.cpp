@@ -4,7 +4,7 @@
 
 #include "commands.hpp"
 #include "icat/db.hpp"
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 namespace {

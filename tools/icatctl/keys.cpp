@@ -11,9 +11,9 @@
 #include "icat/api_key.hpp"
 #include "icat/auth.hpp"
 #include "icat/crypto.hpp"
-#include "icat/validate.hpp"
 #include "icat/redis.hpp"
-#include "session.hpp"
+#include "icat/validate.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 namespace {

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "icat/cli_args.hpp"
 #include "commands.hpp"
+#include "icat/cli_args.hpp"
 #include "icat/config.hpp"
 #include "icat/db.hpp"
 #include "icat/log.hpp"
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 namespace {

@@ -6,8 +6,8 @@
 
 #include "commands.hpp"
 #include "icat/crypto.hpp"
+#include "ingest/session.hpp"
 #include "migrations.hpp"
-#include "session.hpp"
 
 namespace icat::ctl {
 namespace {

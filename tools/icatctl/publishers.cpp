@@ -9,7 +9,7 @@
 #include "commands.hpp"
 #include "icat/api_key.hpp"
 #include "icat/crypto.hpp"
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 namespace {

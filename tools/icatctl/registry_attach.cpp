@@ -13,7 +13,7 @@
 #include "icat/crypto.hpp"
 #include "icat/json.hpp"
 #include "icat/registry.hpp"
-#include "ingest_blobs.hpp"
+#include "ingest/ingest_blobs.hpp"
 
 namespace icat::ctl {
 

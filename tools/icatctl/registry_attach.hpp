@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "icat/registry_client.hpp"
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 

@@ -14,8 +14,8 @@
 #include "commands.hpp"
 #include "icat/registry.hpp"
 #include "icat/registry_client.hpp"
+#include "ingest/session.hpp"
 #include "registry_attach.hpp"
-#include "session.hpp"
 
 namespace icat::ctl {
 namespace {

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "commands.hpp"
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 namespace {

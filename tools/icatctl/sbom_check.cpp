@@ -5,10 +5,10 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "reports.hpp"
-#include "sbom_completeness.hpp"
-#include "sbom_docs.hpp"
-#include "session.hpp"
+#include "ingest/reports.hpp"
+#include "ingest/sbom_completeness.hpp"
+#include "ingest/sbom_docs.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 

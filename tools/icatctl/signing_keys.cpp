@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "files.hpp"
 #include "icat/crypto.hpp"
-#include "session.hpp"
-#include "signing.hpp"
+#include "ingest/files.hpp"
+#include "ingest/session.hpp"
+#include "ingest/signing.hpp"
 
 namespace icat::ctl {
 namespace {

@@ -8,7 +8,7 @@
 #include "commands.hpp"
 #include "icat/crypto.hpp"
 #include "icat/validate.hpp"
-#include "session.hpp"
+#include "ingest/session.hpp"
 
 namespace icat::ctl {
 namespace {

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "session.hpp"
-#include "vex_docs.hpp"
+#include "ingest/session.hpp"
+#include "ingest/vex_docs.hpp"
 
 namespace icat::ctl {
 

@@ -1,5 +1,5 @@
 // The webhook outbox's SQL, all of it, in one place: the writers (icatctl ingest's events, the
-// portal's ping) and the dispatcher's reads and updates (services/dispatcher/outbox.cpp runs
+// portal's ping) and the dispatcher's reads and updates (services/dispatcher/delivery_store.cpp runs
 // them). Events and deliveries are written nowhere else; their tables and the functions the
 // dispatcher calls are in sql/ (V0005, V0011, V0013).
 #pragma once

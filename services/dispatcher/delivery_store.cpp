@@ -1,0 +1,94 @@
+// Outbox and delivery-log statements of the dispatcher.
+#include "delivery_store.hpp"
+
+#include "icat/outbox.hpp"
+
+namespace icat::dispatcher {
+
+using namespace icat::outbox;  // the statements (icat/outbox.hpp)
+
+
+const std::vector<Statement>& OutboxStatements() {
+  static const std::vector<Statement> statements = {
+      kTenantsWithWork, kFanOut, kClaim, kSucceeded, kRetry,      kFailed,
+      kDisable,         kPrune,  kBeat,  kStopped,   kPruneBeats, kBacklog,
+  };
+  return statements;
+}
+
+std::vector<std::string> TenantsWithWork(Db& db, int limit) {
+  Rows rows = db.Run(kTenantsWithWork, {limit});
+  std::vector<std::string> tenants;
+  const int tenant_id = rows.Column("tenant_id");
+  for (int row = 0; row < rows.size(); row++) tenants.emplace_back(rows.Text(row, tenant_id));
+  return tenants;
+}
+
+int FanOut(Db& db, const std::string& tenant_id) {
+  db.BeginForTenant(tenant_id);
+  Rows updated = db.Run(kFanOut);
+  db.Commit();
+  return static_cast<int>(updated.affected());
+}
+
+std::vector<Claimed> ClaimDue(Db& db, const std::string& tenant_id, const ClaimLimits& limits,
+                              const std::vector<std::string>& in_flight) {
+  db.BeginForTenant(tenant_id);
+  Rows rows = db.Run(kClaim, {limits.most, limits.lease_seconds, limits.per_subscription, TextArrayLiteral(in_flight)});
+  db.Commit();
+  const int delivery_id = rows.Column("delivery_id"), attempts = rows.Column("attempts"),
+            event_id = rows.Column("event_id"), type = rows.Column("type"), created_at = rows.Column("created_at"),
+            payload = rows.Column("payload"), webhook_id = rows.Column("webhook_id"), url = rows.Column("url"),
+            secret = rows.Column("secret"), active = rows.Column("active"), traceparent = rows.Column("traceparent");
+  std::vector<Claimed> claimed;
+  for (int row = 0; row < rows.size(); row++) {
+    Claimed c;
+    c.delivery_id = rows.Text(row, delivery_id);
+    c.attempts = static_cast<int>(rows.Int(row, attempts));
+    c.event_id = rows.Text(row, event_id);
+    c.type = rows.Text(row, type);
+    c.created_at = rows.Text(row, created_at);
+    c.payload_json = rows.Text(row, payload);
+    c.webhook_id = rows.Text(row, webhook_id);
+    c.url = rows.Text(row, url);
+    c.secret = rows.Text(row, secret);
+    c.webhook_active = rows.Bool(row, active);
+    c.traceparent = rows.OptionalText(row, traceparent).value_or("");
+    claimed.push_back(std::move(c));
+  }
+  return claimed;
+}
+
+void Record(Db& db, const std::string& tenant_id, const Claimed& delivery, const Outcome& outcome) {
+  std::optional<std::string> status;
+  if (outcome.status) status = std::to_string(*outcome.status);
+  std::optional<std::string> error;
+  if (!outcome.error.empty()) error = outcome.error.substr(0, 500);
+  db.BeginForTenant(tenant_id);
+  if (outcome.succeeded) {
+    db.Exec(kSucceeded, {delivery.delivery_id, status});
+  } else if (outcome.retry_in_seconds) {
+    db.Exec(kRetry, {delivery.delivery_id, status, error, *outcome.retry_in_seconds});
+  } else {
+    db.Exec(kFailed, {delivery.delivery_id, status, error});
+  }
+  if (outcome.disable_subscription) db.Exec(kDisable, {delivery.webhook_id, "The receiver answered 410 Gone."});
+  db.Commit();
+}
+
+long Prune(Db& db, int keep_days) {
+  Rows rows = db.Run(kPrune, {keep_days});
+  db.Exec(kPruneBeats);
+  return static_cast<long>(rows.Int(0, rows.Column("pruned")));
+}
+
+void Beat(Db& db, const std::string& dispatcher, int every_seconds) { db.Exec(kBeat, {dispatcher, every_seconds}); }
+
+void Stopped(Db& db, const std::string& dispatcher) { db.Exec(kStopped, {dispatcher}); }
+
+Backlog CurrentBacklog(Db& db) {
+  Rows rows = db.Run(kBacklog);
+  return {rows.Int(0, rows.Column("waiting")), rows.Int(0, rows.Column("oldest_seconds"))};
+}
+
+}  // namespace icat::dispatcher

@@ -1,6 +1,8 @@
 // Crypto primitives on OpenSSL, and the encodings the service's tokens and keys use.
 #include "icat/crypto.hpp"
 
+#include <cctype>
+
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -96,11 +98,13 @@ std::string Base64UrlEncode(std::string_view bytes) {
 }
 
 std::optional<std::string> Base64UrlDecode(std::string_view text) {
+  // Only the URL-safe alphabet: the decoder below would skip white space, so "    " would decode
+  // to nothing and a cursor or token of blanks would read as an empty one.
   std::string standard(text);
   for (char& c : standard) {
     if (c == '-') c = '+';
     else if (c == '_') c = '/';
-    else if (c == '+' || c == '/' || c == '=') return std::nullopt;
+    else if (!std::isalnum(static_cast<unsigned char>(c))) return std::nullopt;
   }
   if (standard.size() % 4 == 1) return std::nullopt;
   while (standard.size() % 4 != 0) standard += '=';

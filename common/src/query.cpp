@@ -134,7 +134,8 @@ QueryValues::QueryValues(const std::vector<QueryParam>& params, const QueryPairs
     switch (p.kind) {
       case QueryKind::kLimit:
         v.number = IsDigits(v.text, 4) ? std::stoi(v.text) : 0;
-        if (v.number < 1 || v.number > kMaxLimit) refuse("must be a whole number from 1 to " + std::to_string(kMaxLimit));
+        if (v.number < 1 || v.number > kMaxLimit)
+          refuse("must be a whole number from 1 to " + std::to_string(kMaxLimit));
         break;
       case QueryKind::kCursor: {
         std::optional<std::vector<std::string>> fields = DecodeCursor(v.text, p.fields.size());

@@ -57,6 +57,14 @@ BOOST_AUTO_TEST_CASE(base64url_uses_dash_underscore_and_no_padding) {
   BOOST_TEST(*decoded == "fo");
 }
 
+// Only the URL-safe alphabet: blanks would otherwise decode to nothing (a cursor of spaces read as
+// one empty field; found by cursor_fuzz).
+BOOST_AUTO_TEST_CASE(base64url_refuses_what_is_not_its_alphabet) {
+  for (std::string_view text : {"    ", "Zm 8", "Zm8\n", "Zm8=", "Zm+8", "Zm/8"}) {
+    BOOST_TEST_CONTEXT(text) { BOOST_TEST(!icat::Base64UrlDecode(text).has_value()); }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(base64_and_base64url_round_trip_every_length) {
   std::string bytes;
   for (int length = 0; length <= 70; length++) {

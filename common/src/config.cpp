@@ -91,6 +91,12 @@ const std::vector<Setting>& AllSettings() {
        "Address and port on which icat-metrics serves GET /metrics: its own listener, never nginx's public port."},
       {"ICAT_METRICS_PORT", kInt, "9464", 1, 65535, "", kStack,
        "Port of icat-metrics on 127.0.0.1 (tools/stack writes ICAT_METRICS_LISTEN and ICAT_METRICS_URL from it)."},
+      {"ICAT_OIDC_ALLOW_HTTP", kBool, "0", 0, 0, "", kHandlers,
+       "1: a tenant's OpenID Provider may be reached over plain http (a local provider, tests; docs/sso.md).",
+       [](Config& c, std::string_view n) { c.oidc_policy.allow_http = BoolSetting(n); }},
+      {"ICAT_OIDC_ALLOW_PRIVATE_CIDRS", kCidrList, "", 0, 0, "", kHandlers,
+       "Networks a tenant's OpenID Provider may be reached on although loopback, private or link-local.",
+       [](Config& c, std::string_view n) { c.oidc_policy.allow_private = CidrSetting(n); }},
       {"ICAT_PASSWORD_HASH_CONCURRENCY", kInt, "2", 1, 512, "", kHandlers | kStack,
        "Password hashes (sign-in, set-up, password change) an auth pool runs at once, at most its workers less one; "
        "more are answered 503 with Retry-After at once. Each holds a core and 128 MiB while it runs.",
@@ -164,6 +170,10 @@ const std::vector<Setting>& AllSettings() {
        "PEM Ed25519 private key with which icatctl ingest and vex ingest sign SBOMs and VEX documents "
        "(openssl genpkey -algorithm ed25519).",
        [](Config& c, std::string_view n) { c.signing_key_file = TextSetting(n); }},
+      {"ICAT_SSO_KEY_FILE", kSecretFile, "", 32, 0, "", kHandlers,
+       "File holding the key that seals tenants' OpenID client secrets and TOTP secrets in Postgres "
+       "(AES-256-GCM); losing it means re-entering them (docs/sso.md).",
+       [](Config& c, std::string_view n) { c.sso_key = SecretSetting(n); }},
       {"ICAT_TRUSTED_PROXIES", kCidrList, "", 0, 0, "", kStack,
        "Proxies before nginx whose X-Forwarded-For is believed (nginx set_real_ip_from).",
        [](Config& c, std::string_view n) { c.trusted_proxies = CidrSetting(n); }},

@@ -142,6 +142,47 @@ uint32_t Crc32(std::string_view data) {
 }
 
 namespace {
+constexpr size_t kSealNonceBytes = 12, kSealTagBytes = 16;
+using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)>;
+
+// One AES-256-GCM pass: encrypts (or decrypts) `in` with the nonce and the associated data; the
+// tag is written (encrypting) or checked (decrypting). False when OpenSSL refuses or the tag is wrong.
+bool AesGcm(bool encrypt, std::string_view key, std::string_view nonce, std::string_view aad, std::string_view in,
+            std::string& out, std::string& tag) {
+  std::string aes_key = Sha256(key);
+  CipherCtxPtr ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
+  auto bytes = [](std::string_view v) { return reinterpret_cast<const unsigned char*>(v.data()); };
+  int length = 0;
+  out.assign(in.size(), '\0');
+  auto* out_bytes = reinterpret_cast<unsigned char*>(out.data());
+  if (!ctx || EVP_CipherInit_ex(ctx.get(), EVP_aes_256_gcm(), nullptr, bytes(aes_key), bytes(nonce), encrypt) != 1 ||
+      EVP_CipherUpdate(ctx.get(), nullptr, &length, bytes(aad), static_cast<int>(aad.size())) != 1 ||
+      EVP_CipherUpdate(ctx.get(), out_bytes, &length, bytes(in), static_cast<int>(in.size())) != 1) {
+    return false;
+  }
+  if (!encrypt && EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, kSealTagBytes, tag.data()) != 1) return false;
+  if (EVP_CipherFinal_ex(ctx.get(), out_bytes + length, &length) != 1) return false;
+  tag.resize(kSealTagBytes);
+  return !encrypt || EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, kSealTagBytes, tag.data()) == 1;
+}
+}  // namespace
+
+std::string Seal(std::string_view key, std::string_view plaintext, std::string_view context) {
+  std::string nonce = RandomBytes(kSealNonceBytes), ciphertext, tag(kSealTagBytes, '\0');
+  if (!AesGcm(true, key, nonce, context, plaintext, ciphertext, tag)) throw std::runtime_error("AES-GCM sealing failed");
+  return nonce + ciphertext + tag;
+}
+
+std::optional<std::string> Unseal(std::string_view key, std::string_view sealed, std::string_view context) {
+  if (sealed.size() < kSealNonceBytes + kSealTagBytes) return std::nullopt;
+  std::string_view nonce = sealed.substr(0, kSealNonceBytes);
+  std::string_view ciphertext = sealed.substr(kSealNonceBytes, sealed.size() - kSealNonceBytes - kSealTagBytes);
+  std::string tag(sealed.substr(sealed.size() - kSealTagBytes)), plaintext;
+  if (!AesGcm(false, key, nonce, context, ciphertext, plaintext, tag)) return std::nullopt;
+  return plaintext;
+}
+
+namespace {
 constexpr uint64_t kScryptLogN = 17, kScryptR = 8, kScryptP = 1;
 constexpr size_t kSaltBytes = 16, kHashBytes = 32;
 constexpr uint64_t kScryptMaxMem = 256ull * 1024 * 1024;  // N=2^17, r=8 needs 128 MiB

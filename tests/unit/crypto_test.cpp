@@ -152,4 +152,20 @@ BOOST_AUTO_TEST_CASE(verify_against_a_malformed_hash_is_false) {
   BOOST_TEST(!icat::VerifyPassword("x", "plaintext"));
 }
 
+BOOST_AUTO_TEST_CASE(sealed_secrets_open_only_with_their_key_and_context) {
+  const std::string key(32, 'k');
+  std::string sealed = icat::Seal(key, "client-secret", "sso_configs.client_secret:t1");
+  BOOST_TEST(sealed.size() == 12 + 13 + 16);
+  BOOST_TEST(sealed.find("client-secret") == std::string::npos);
+  BOOST_TEST(icat::Unseal(key, sealed, "sso_configs.client_secret:t1").value_or("") == "client-secret");
+  BOOST_TEST(!icat::Unseal(std::string(32, 'x'), sealed, "sso_configs.client_secret:t1").has_value());
+  BOOST_TEST(!icat::Unseal(key, sealed, "sso_configs.client_secret:t2").has_value());
+  std::string flipped = sealed;
+  flipped[14] ^= 1;
+  BOOST_TEST(!icat::Unseal(key, flipped, "sso_configs.client_secret:t1").has_value());
+  BOOST_TEST(!icat::Unseal(key, sealed.substr(0, 20), "sso_configs.client_secret:t1").has_value());
+  BOOST_TEST(icat::Seal(key, "client-secret", "c") != icat::Seal(key, "client-secret", "c"));  // a new nonce each time
+  BOOST_TEST(icat::Unseal(key, icat::Seal(key, "", "c"), "c").value_or("x") == "");
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -115,6 +115,8 @@ class Config {
   int setup_token_hours = 0;          // ICAT_SETUP_TOKEN_HOURS: lifetime of a user's set-up link
   std::vector<IpNetwork> trusted_proxies;  // ICAT_TRUSTED_PROXIES: checked here, applied by nginx (realip)
   WebhookUrlPolicy webhook_policy;    // ICAT_WEBHOOK_ALLOW_HTTP, ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS
+  WebhookUrlPolicy oidc_policy;       // ICAT_OIDC_ALLOW_HTTP, ICAT_OIDC_ALLOW_PRIVATE_CIDRS: reaching OpenID Providers
+  std::string sso_key;                // read from ICAT_SSO_KEY_FILE: seals OpenID client and TOTP secrets
 };
 
 }  // namespace icat

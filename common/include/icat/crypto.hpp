@@ -26,6 +26,13 @@ std::optional<std::string> Base64UrlDecode(std::string_view text);
 std::string Base62Encode(std::string_view bytes, size_t width);
 uint32_t Crc32(std::string_view data);
 
+// Secrets kept in Postgres (OpenID client secrets, TOTP secrets): AES-256-GCM under SHA-256 of
+// `key` (ICAT_SSO_KEY_FILE), with `context` (say "sso_configs.client_secret:<tenant id>") bound as
+// associated data, so a sealed value copied to another row or tenant does not open. Sealed:
+// 12-byte random nonce, ciphertext, 16-byte tag. Unseal: nullopt when anything does not match.
+std::string Seal(std::string_view key, std::string_view plaintext, std::string_view context);
+std::optional<std::string> Unseal(std::string_view key, std::string_view sealed, std::string_view context);
+
 // Password hashes: scrypt (N=2^17, r=8, p=1) in a PHC string "$scrypt$ln=17,r=8,p=1$salt$hash".
 std::string HashPassword(std::string_view password);
 bool VerifyPassword(std::string_view password, std::string_view phc);

@@ -322,7 +322,8 @@ std::optional<rapidjson::Document> DecodeObject(std::string_view part) {
   JsonRead read = ReadJson(*text, kMaxBodyDepth);
   if (!read.error.empty() || !read.document.IsObject()) return std::nullopt;
   std::set<std::string_view> names;
-  for (const auto& member : read.document.GetObject()) {
+  const rapidjson::Value& object = read.document;
+  for (const auto& member : object.GetObject()) {
     if (!names.emplace(member.name.GetString(), member.name.GetStringLength()).second) return std::nullopt;
   }
   return std::move(read.document);

@@ -344,7 +344,9 @@ BOOST_AUTO_TEST_CASE(alg_none_is_refused) {
   ExpectRefused(Validate(token), "alg");
   rp::IdTokenCheck check = Check();
   check.allowed_algs.push_back("none");
-  ExpectRefused(Validate(token, check), "alg");
+  rp::IdTokenResult result = Validate(token, check);
+  ExpectRefused(result, "alg");
+  BOOST_TEST(result.problem.message.find("alg none or an HMAC is never accepted") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(hs256_signed_with_the_public_key_is_refused) {
@@ -353,7 +355,9 @@ BOOST_AUTO_TEST_CASE(hs256_signed_with_the_public_key_is_refused) {
   ExpectRefused(Validate(token), "alg");
   rp::IdTokenCheck check = Check();
   check.allowed_algs.push_back("HS256");
-  ExpectRefused(Validate(token, check), "alg");
+  rp::IdTokenResult result = Validate(token, check);
+  ExpectRefused(result, "alg");
+  BOOST_TEST(result.problem.message.find("alg none or an HMAC is never accepted") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(alg_outside_the_allowed_list_is_refused) {

@@ -111,6 +111,12 @@ std::optional<std::string> Base64UrlDecode(std::string_view text) {
   return Base64Decode(standard);
 }
 
+std::optional<std::string> Base64UrlDecodeCanonical(std::string_view text) {
+  std::optional<std::string> bytes = Base64UrlDecode(text);
+  if (!bytes || Base64UrlEncode(*bytes) != text) return std::nullopt;
+  return bytes;
+}
+
 std::string Base62Encode(std::string_view bytes, size_t width) {
   static const char kDigits[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   std::vector<unsigned char> number(bytes.begin(), bytes.end());  // big-endian, divided in place

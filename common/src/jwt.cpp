@@ -30,17 +30,10 @@ std::string ClaimsJson(const AccessClaims& c) {
   return buffer.GetString();
 }
 
-// The bytes of a part written exactly as IssueAccessToken writes it: base64url without padding,
-// unused trailing bits zero. Any other spelling of the same bytes (padding, whitespace, set
-// unused bits) is refused, so a token has one form and a changed character always fails.
-std::optional<std::string> DecodeCanonical(std::string_view part) {
-  std::optional<std::string> bytes = Base64UrlDecode(part);
-  if (!bytes || Base64UrlEncode(*bytes) != part) return std::nullopt;
-  return bytes;
-}
-
+// A part is read only in the spelling IssueAccessToken writes (Base64UrlDecodeCanonical): padding,
+// whitespace or set unused bits are refused, so a token has one form.
 std::optional<rapidjson::Document> DecodeJsonPart(std::string_view part) {
-  std::optional<std::string> text = DecodeCanonical(part);
+  std::optional<std::string> text = Base64UrlDecodeCanonical(part);
   if (!text) return std::nullopt;
   JsonRead read = ReadJson(*text, kMaxBodyDepth);
   if (!read.error.empty() || !read.document.IsObject()) return std::nullopt;
@@ -69,7 +62,7 @@ std::optional<AccessClaims> VerifyAccessToken(std::string_view token, std::strin
   std::optional<rapidjson::Document> header = DecodeJsonPart(token.substr(0, first));
   // The algorithm is allow-listed, never taken from the token: "none" and RS/ES confusions fail here.
   if (!header || !StringIs(*header, "alg", "HS256")) return std::nullopt;
-  std::optional<std::string> signature = DecodeCanonical(token.substr(second + 1));
+  std::optional<std::string> signature = Base64UrlDecodeCanonical(token.substr(second + 1));
   if (!signature || !ConstantTimeEqual(*signature, HmacSha256(secret, token.substr(0, second)))) return std::nullopt;
 
   std::optional<rapidjson::Document> claims = DecodeJsonPart(token.substr(first + 1, second - first - 1));

@@ -307,17 +307,9 @@ struct Refusal {
   std::string reason, message;
 };
 
-// The bytes of a part in its one base64url spelling (no padding, unused bits zero), so a token has
-// one form and a changed character always fails.
-std::optional<std::string> DecodeCanonical(std::string_view part) {
-  std::optional<std::string> bytes = Base64UrlDecode(part);
-  if (!bytes || Base64UrlEncode(*bytes) != part) return std::nullopt;
-  return bytes;
-}
-
-// A JSON object part whose member names are unique: with a duplicate, two readers could see two tokens.
+// A JSON object part in its one base64url spelling, whose member names are unique: with a duplicate, two readers could see two tokens.
 std::optional<rapidjson::Document> DecodeObject(std::string_view part) {
-  std::optional<std::string> text = DecodeCanonical(part);
+  std::optional<std::string> text = Base64UrlDecodeCanonical(part);
   if (!text) return std::nullopt;
   JsonRead read = ReadJson(*text, kMaxBodyDepth);
   if (!read.error.empty() || !read.document.IsObject()) return std::nullopt;
@@ -530,7 +522,7 @@ IdTokenResult ValidateIdToken(std::string_view id_token, const KeySet& keys, con
   std::optional<std::array<std::string_view, 3>> parts = SplitToken(id_token);
   if (!parts) return Refused(malformed);
   std::optional<rapidjson::Document> header = DecodeObject((*parts)[0]);
-  std::optional<std::string> signature = DecodeCanonical((*parts)[2]);
+  std::optional<std::string> signature = Base64UrlDecodeCanonical((*parts)[2]);
   if (!header || !signature) return Refused(malformed);
   // RFC 7515 section 4.1.11: an extension the token marks critical must be understood; none is.
   if (header->HasMember("crit")) return Refused({"malformed", "the ID token's header lists critical extensions"});

@@ -21,6 +21,9 @@ std::string Base64Encode(std::string_view bytes);
 std::optional<std::string> Base64Decode(std::string_view text);
 std::string Base64UrlEncode(std::string_view bytes);  // no padding
 std::optional<std::string> Base64UrlDecode(std::string_view text);
+// The bytes of text only when it is their one spelling Base64UrlEncode writes (no padding, unused
+// bits zero): a signed token then has one form, and any changed character fails its check.
+std::optional<std::string> Base64UrlDecodeCanonical(std::string_view text);
 
 // Base62 (0-9A-Za-z) of a big-endian number, left-padded with '0' to `width` characters.
 std::string Base62Encode(std::string_view bytes, size_t width);

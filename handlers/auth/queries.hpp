@@ -35,7 +35,8 @@ inline constexpr Statement kRevokeFamily{"auth_revoke_family",
 // $1 tenant, $2 user
 inline constexpr Statement kGetMe{"auth_get_me",
     "SELECT u.id AS user_id, u.email, u.role, rfc3339(u.created_at) AS created_at, t.id AS tenant_id, t.subdomain, "
-    "t.name AS tenant_name "
+    "t.name AS tenant_name, "
+    "EXISTS (SELECT FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS totp "
     "FROM users u JOIN tenants t ON t.id = u.tenant_id "
     "WHERE u.tenant_id = $1 AND u.id = $2::uuid AND u.disabled_at IS NULL"};
 

@@ -186,6 +186,7 @@ std::string MeJson(const MeView& me) {
   WriteString(w, "email", me.user.email);
   WriteString(w, "role", me.user.role);
   WriteString(w, "createdAt", me.created_at);
+  WriteBool(w, "totp", me.totp);
   WriteKey(w, "tenant");
   w.StartObject();
   WriteString(w, "id", me.tenant_id);
@@ -301,7 +302,8 @@ Reply Logout(Context& ctx) {
 }
 
 // GET /api/auth/me   (portal: X-Tenant + Bearer)
-//   200 MeJson: the user as stored now (its role may be newer than the token's) and the tenant
+//   200 MeJson: the user as stored now (its role may be newer than the token's, "totp": a confirmed
+//       second factor) and the tenant
 //   400 VALIDATION_ERROR (headers); 401 UNAUTHENTICATED: bad token, or the user is gone or disabled
 Reply Me(Context& ctx) {
   if (!IsUuid(ctx.principal.user_id)) Unauthenticated("The access token is not valid.");
@@ -312,7 +314,8 @@ Reply Me(Context& ctx) {
             text("created_at"),
             text("tenant_id"),
             text("subdomain"),
-            text("tenant_name")};
+            text("tenant_name"),
+            rows.Bool(0, rows.Column("totp"))};
   return Reply::Json(200, MeJson(me));
 }
 

@@ -45,12 +45,13 @@ struct MeView {
   UserView user;
   std::string created_at;
   std::string tenant_id, tenant_subdomain, tenant_name;
+  bool totp = false;  // has a confirmed second factor
 };
 
 // {"accessToken", "refreshToken", "expiresIn", "tokenType": "Bearer", "user": {"id", "email", "role"},
 // "recoveryCodes"?}; without "refreshToken" when it travels in the cookie instead (with_refresh_token false).
 std::string SessionJson(const SessionView& session, bool with_refresh_token = true);
-// {"id", "email", "role", "createdAt", "tenant": {"id", "subdomain", "name"}}
+// {"id", "email", "role", "createdAt", "totp", "tenant": {"id", "subdomain", "name"}}
 std::string MeJson(const MeView& me);
 
 // The browser console's refresh token: a cookie only /api/auth/* receives, never script-readable.

@@ -85,7 +85,7 @@ inline constexpr Statement kDeleteRecoveryCodes{"auth_delete_recovery_codes",
     "DELETE FROM recovery_codes WHERE tenant_id = $1 AND user_id = $2::uuid"};
 inline constexpr Statement kInsertRecoveryCodes{"auth_insert_recovery_codes",
     "INSERT INTO recovery_codes (tenant_id, user_id, code_hash) "
-    "SELECT $1, $2::uuid, decode(h, 'hex') FROM unnest($3::text[]) h"};
+    "SELECT $1::uuid, $2::uuid, decode(h, 'hex') FROM unnest($3::text[]) h"};
 // $3 the sealed secret (bytea hex): a new unconfirmed factor, or one replacing an unconfirmed one.
 // No row: the person has a confirmed factor.
 inline constexpr Statement kPutUnconfirmedFactor{"auth_put_unconfirmed_factor",

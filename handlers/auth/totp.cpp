@@ -4,6 +4,7 @@
 // reply; the factor counts once its first code signs the person in, which also hands out the
 // recovery codes, shown that once and stored as SHA-256. Each step's code works once.
 #include <ctime>
+#include <stdexcept>
 
 #include "icat/audit.hpp"
 #include "icat/auth.hpp"

@@ -1,9 +1,6 @@
 // One-time codes (RFC 4226, RFC 6238), base32 (RFC 4648), the otpauth URI and recovery codes.
 #include "icat/totp.hpp"
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-
 #include "icat/crypto.hpp"
 #include "icat/http.hpp"
 
@@ -13,14 +10,6 @@ namespace {
 
 constexpr std::string_view kBase32Alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
 constexpr int kRecoveryCodeGroups = 4, kRecoveryGroupChars = 4;  // 16 base32 characters: 80 bits
-
-std::string HmacSha1(std::string_view key, std::string_view data) {
-  unsigned char mac[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  HMAC(EVP_sha1(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
-       data.size(), mac, &length);
-  return std::string(reinterpret_cast<char*>(mac), length);
-}
 
 int Base32Value(char c) {
   if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');

@@ -168,12 +168,7 @@ std::string SessionJson(const SessionView& s, bool with_refresh_token) {
   WriteString(w, "email", s.user.email);
   WriteString(w, "role", s.user.role);
   w.EndObject();
-  if (!s.recovery_codes.empty()) {
-    WriteKey(w, "recoveryCodes");
-    w.StartArray();
-    for (const std::string& code : s.recovery_codes) w.String(code);
-    w.EndArray();
-  }
+  if (!s.recovery_codes.empty()) WriteStringArray(w, "recoveryCodes", s.recovery_codes);
   w.EndObject();
   return buffer.GetString();
 }

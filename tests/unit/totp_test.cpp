@@ -38,8 +38,8 @@ BOOST_AUTO_TEST_CASE(a_code_matches_within_one_step_either_side_and_never_beyond
   const int64_t now = 1234567890;
   const uint64_t step = icat::TotpStep(now);
   for (int64_t offset : {-30, 0, 30}) {
-    BOOST_TEST(icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now + offset), now, 0) ==
-                   std::optional<uint64_t>(icat::TotpStep(now + offset)),
+    BOOST_TEST(icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now + offset), now, 0).value_or(0) ==
+                   icat::TotpStep(now + offset),
                "offset " << offset);
   }
   BOOST_TEST(!icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now - 60), now, 0));
@@ -47,7 +47,7 @@ BOOST_AUTO_TEST_CASE(a_code_matches_within_one_step_either_side_and_never_beyond
   BOOST_TEST(!icat::MatchTotp("another key of twenty", icat::Totp(kRfcKey, now), now, 0));
   BOOST_TEST(!icat::MatchTotp(kRfcKey, "", now, 0));
   BOOST_TEST(!icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now, 8), now, 0));
-  BOOST_TEST(icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now), now, step - 1) == std::optional<uint64_t>(step));
+  BOOST_TEST(icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now), now, step - 1).value_or(0) == step);
 }
 
 BOOST_AUTO_TEST_CASE(a_step_once_used_is_refused_and_so_is_an_earlier_one) {
@@ -56,7 +56,7 @@ BOOST_AUTO_TEST_CASE(a_step_once_used_is_refused_and_so_is_an_earlier_one) {
   BOOST_TEST(!icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now), now, step));
   BOOST_TEST(!icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now - 30), now, step));
   // The next step is still good (the person signs in again within the window).
-  BOOST_TEST(icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now + 30), now, step) == std::optional<uint64_t>(step + 1));
+  BOOST_TEST(icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now + 30), now, step).value_or(0) == step + 1);
 }
 
 BOOST_AUTO_TEST_CASE(base32_encodes_rfc_4648_vectors_without_padding_and_decodes_either_case) {
@@ -65,9 +65,9 @@ BOOST_AUTO_TEST_CASE(base32_encodes_rfc_4648_vectors_without_padding_and_decodes
                                                          {"foobar", "MZXW6YTBOI"}};
   for (const auto& [bytes, text] : vectors) {
     BOOST_TEST(icat::Base32Encode(bytes) == text);
-    BOOST_TEST(icat::Base32Decode(text) == std::optional<std::string>(bytes));
+    BOOST_TEST(icat::Base32Decode(text).value_or("not decoded") == bytes);
   }
-  BOOST_TEST(icat::Base32Decode("mzxw6ytboi") == std::optional<std::string>("foobar"));
+  BOOST_TEST(icat::Base32Decode("mzxw6ytboi").value_or("not decoded") == "foobar");
   BOOST_TEST(icat::Base32Encode(kRfcKey) == "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ");
 }
 

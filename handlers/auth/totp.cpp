@@ -3,6 +3,8 @@
 // The secret is sealed in Postgres (Seal, bound to the person) and shown only in the enrolment's
 // reply; the factor counts once its first code signs the person in, which also hands out the
 // recovery codes, shown that once and stored as SHA-256. Each step's code works once.
+#include "icat/totp.hpp"
+
 #include <ctime>
 #include <stdexcept>
 
@@ -12,7 +14,6 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/login_limit.hpp"
-#include "icat/totp.hpp"
 #include "queries.hpp"
 #include "sessions.hpp"
 
@@ -64,7 +65,7 @@ std::vector<std::string> IssueRecoveryCodes(Context& ctx, const std::string& ten
 // Login's second factor within one transaction of the tenant. nullopt: a wrong, reused or late code,
 // or an unknown or used recovery code (the caller refuses and counts it, after this rolled back).
 std::optional<std::vector<std::string>> CheckSecondFactor(Context& ctx, const Credentials& in,
-                                                           const std::string& tenant_id, const std::string& user_id) {
+                                                          const std::string& tenant_id, const std::string& user_id) {
   TenantTransaction transaction(ctx, tenant_id);
   Factor factor = ReadFactor(ctx, tenant_id, user_id);
   if (!in.code && !in.recovery_code) {
@@ -74,7 +75,8 @@ std::optional<std::vector<std::string>> CheckSecondFactor(Context& ctx, const Cr
   }
   if (in.recovery_code) {
     if (!factor.confirmed) return std::nullopt;
-    Rows used = ctx.db.Run(kUseRecoveryCode, {tenant_id, user_id, "\\x" + Sha256Hex(NormalRecoveryCode(*in.recovery_code))});
+    Rows used =
+        ctx.db.Run(kUseRecoveryCode, {tenant_id, user_id, "\\x" + Sha256Hex(NormalRecoveryCode(*in.recovery_code))});
     if (used.empty()) return std::nullopt;
     Audit(ctx, "login.recovery_code_used", user_id, StringObjectJson({{"email", in.email}}));
     transaction.Commit();
@@ -113,8 +115,7 @@ std::vector<std::string> PassSecondFactor(Context& ctx, const Credentials& in, c
   ctx.principal.email = found.Text(0, found.Column("email"));
   std::optional<std::vector<std::string>> passed = CheckSecondFactor(ctx, in, tenant_id, user_id);
   if (!passed) {
-    RefuseLogin(ctx, in, LoginAccountKey(in.tenant, in.email), found,
-                in.code ? "wrong_code" : "wrong_recovery_code");
+    RefuseLogin(ctx, in, LoginAccountKey(in.tenant, in.email), found, in.code ? "wrong_code" : "wrong_recovery_code");
   }
   return *passed;
 }
@@ -137,16 +138,18 @@ Reply EnrolTotp(Context& ctx) {
   TenantTransaction transaction(ctx, tenant_id);
   ctx.principal.user_id = user_id;
   ctx.principal.email = email;
-  Rows put = ctx.db.Run(kPutUnconfirmedFactor,
-                        {tenant_id, user_id, "\\x" + HexEncode(Seal(ctx.config.sso_key, secret, SecretContext(user_id)))});
+  Rows put =
+      ctx.db.Run(kPutUnconfirmedFactor,
+                 {tenant_id, user_id, "\\x" + HexEncode(Seal(ctx.config.sso_key, secret, SecretContext(user_id)))});
   if (put.empty()) {
-    throw ApiError(Error::kCONFLICT, "You have a second factor already; remove it, or ask an admin to reset it, first.");
+    throw ApiError(Error::kCONFLICT,
+                   "You have a second factor already; remove it, or ask an admin to reset it, first.");
   }
   Audit(ctx, "totp.enrolment_started", user_id, StringObjectJson({{"email", email}}));
   transaction.Commit();
   std::string secret_text = Base32Encode(secret);
-  Reply reply = Reply::Json(
-      200, StringObjectJson({{"secret", secret_text}, {"otpauthUri", OtpauthUri(Issuer(in.tenant), email, secret_text)}}));
+  Reply reply = Reply::Json(200, StringObjectJson({{"secret", secret_text},
+                                                   {"otpauthUri", OtpauthUri(Issuer(in.tenant), email, secret_text)}}));
   reply.headers.emplace_back("Cache-Control", "no-store");
   return reply;
 }

@@ -2,11 +2,12 @@
 // secret (RFC 6238), each step once, wrong codes counted against the login limits, recovery codes
 // used once, the tenant's policy that requires a factor, an admin's reset, and the secret shown
 // only in the enrolment's reply.
+#include "icat/totp.hpp"
+
 #include <boost/test/unit_test.hpp>
 #include <ctime>
 
 #include "icat/crypto.hpp"
-#include "icat/totp.hpp"
 #include "portal_support.hpp"
 
 namespace it = icat::test;
@@ -16,7 +17,8 @@ namespace {
 it::Headers Public(const std::string& tenant) { return {{"X-Tenant", tenant}, {"Content-Type", "application/json"}}; }
 
 // POST /api/auth/totp/enrolment from an address of its own.
-it::Response Enrol(const it::PortalTenant& t, const it::PortalUser& who, std::string_view password = it::kPortalPassword) {
+it::Response Enrol(const it::PortalTenant& t, const it::PortalUser& who,
+                   std::string_view password = it::kPortalPassword) {
   return it::SendFrom(it::RandomClientIp(), "POST", "/api/auth/totp/enrolment", Public(t.subdomain()),
                       "{\"email\": " + it::Quote(who.email) + ", \"password\": " + it::Quote(password) + "}");
 }
@@ -108,16 +110,16 @@ BOOST_AUTO_TEST_CASE(the_secret_is_never_in_a_reply_after_enrolment_nor_stored_i
   it::PortalTenant t;
   std::string secret = EnrolledSecret(t, t.admin);
   std::string raw = icat::Base32Decode(secret).value_or("");
-  std::vector<it::Response> replies = {LoginWith(t, t.admin, Code(CodeOf(secret))), it::Get("/api/users", t.As(t.admin)),
-                                       it::Get("/api/auth/me", t.As(t.admin)),
+  std::vector<it::Response> replies = {LoginWith(t, t.admin, Code(CodeOf(secret))),
+                                       it::Get("/api/users", t.As(t.admin)), it::Get("/api/auth/me", t.As(t.admin)),
                                        it::Get("/api/audit-log", t.As(t.admin)),
                                        it::Get("/api/sign-in-policy", t.As(t.admin))};
   for (const it::Response& r : replies) {
     BOOST_TEST(r.status == 200, r.Summary());
     BOOST_TEST(r.body.find(secret) == std::string::npos, r.Summary());
   }
-  std::vector<it::PgRow> stored = it::PgQuery("SELECT encode(secret, 'hex') FROM totp_factors WHERE user_id = $1",
-                                              {t.admin.id});
+  std::vector<it::PgRow> stored =
+      it::PgQuery("SELECT encode(secret, 'hex') FROM totp_factors WHERE user_id = $1", {t.admin.id});
   BOOST_TEST_REQUIRE(stored.size() == 1u);
   BOOST_TEST(stored[0][0]->find(icat::HexEncode(raw)) == std::string::npos);
 }
@@ -194,8 +196,9 @@ BOOST_AUTO_TEST_CASE(enrolment_and_codes_refuse_bad_input_and_wrong_passwords_as
   it::PortalTenant t;
   it::ExpectError(Enrol(t, t.user, "not the password"), 401, "UNAUTHENTICATED");
   BOOST_TEST(it::AuditRows(t.id(), "login.failed").size() == 1u);
-  it::Response extra = it::SendFrom(it::RandomClientIp(), "POST", "/api/auth/totp/enrolment", Public(t.subdomain()),
-                                    "{\"email\": " + it::Quote(t.user.email) + ", \"password\": \"x\", \"code\": \"1\"}");
+  it::Response extra =
+      it::SendFrom(it::RandomClientIp(), "POST", "/api/auth/totp/enrolment", Public(t.subdomain()),
+                   "{\"email\": " + it::Quote(t.user.email) + ", \"password\": \"x\", \"code\": \"1\"}");
   it::ExpectError(extra, 400, "VALIDATION_ERROR");
   BOOST_TEST(it::DetailFields(extra) == std::vector<std::string>{"code"});
   it::Response short_code = LoginWith(t, t.user, Code("12345"));

@@ -1,11 +1,11 @@
 // One-time codes against the RFCs' own vectors, base32, the step window and reuse, the otpauth URI
 // and recovery codes.
+#include "icat/totp.hpp"
+
 #include <boost/test/unit_test.hpp>
 #include <regex>
 #include <set>
 #include <string>
-
-#include "icat/totp.hpp"
 
 namespace {
 // The key of RFC 4226 appendix D and RFC 6238 appendix B (SHA-1).
@@ -38,9 +38,9 @@ BOOST_AUTO_TEST_CASE(a_code_matches_within_one_step_either_side_and_never_beyond
   const int64_t now = 1234567890;
   const uint64_t step = icat::TotpStep(now);
   for (int64_t offset : {-30, 0, 30}) {
-    BOOST_TEST(icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now + offset), now, 0).value_or(0) ==
-                   icat::TotpStep(now + offset),
-               "offset " << offset);
+    BOOST_TEST(
+        icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now + offset), now, 0).value_or(0) == icat::TotpStep(now + offset),
+        "offset " << offset);
   }
   BOOST_TEST(!icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now - 60), now, 0));
   BOOST_TEST(!icat::MatchTotp(kRfcKey, icat::Totp(kRfcKey, now + 60), now, 0));
@@ -60,8 +60,12 @@ BOOST_AUTO_TEST_CASE(a_step_once_used_is_refused_and_so_is_an_earlier_one) {
 }
 
 BOOST_AUTO_TEST_CASE(base32_encodes_rfc_4648_vectors_without_padding_and_decodes_either_case) {
-  const std::pair<std::string, std::string> vectors[] = {{"", ""},           {"f", "MY"},           {"fo", "MZXQ"},
-                                                         {"foo", "MZXW6"},   {"foob", "MZXW6YQ"},   {"fooba", "MZXW6YTB"},
+  const std::pair<std::string, std::string> vectors[] = {{"", ""},
+                                                         {"f", "MY"},
+                                                         {"fo", "MZXQ"},
+                                                         {"foo", "MZXW6"},
+                                                         {"foob", "MZXW6YQ"},
+                                                         {"fooba", "MZXW6YTB"},
                                                          {"foobar", "MZXW6YTBOI"}};
   for (const auto& [bytes, text] : vectors) {
     BOOST_TEST(icat::Base32Encode(bytes) == text);

@@ -42,13 +42,18 @@ std::string Sha256(std::string_view data) {
 
 std::string Sha256Hex(std::string_view data) { return HexEncode(Sha256(data)); }
 
-std::string HmacSha256(std::string_view key, std::string_view data) {
+namespace {
+std::string Hmac(const EVP_MD* digest, std::string_view key, std::string_view data) {
   unsigned char mac[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
+  HMAC(digest, key.data(), static_cast<int>(key.size()), reinterpret_cast<const unsigned char*>(data.data()),
        data.size(), mac, &length);
   return std::string(reinterpret_cast<char*>(mac), length);
 }
+}  // namespace
+
+std::string HmacSha256(std::string_view key, std::string_view data) { return Hmac(EVP_sha256(), key, data); }
+std::string HmacSha1(std::string_view key, std::string_view data) { return Hmac(EVP_sha1(), key, data); }
 
 bool ConstantTimeEqual(std::string_view a, std::string_view b) {
   return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;

@@ -156,14 +156,18 @@ async function loadMe() {
   session.set({ ...session.get(), me, user: { id: me.id, email: me.email, role: me.role } });
 }
 
-// Sign-in and set-up answer with a session, like refresh; then the person's account is read.
+// Sign-in and set-up answer with a session, like refresh; then the person's account is read. The
+// reply, for what only a sign-in carries (recovery codes).
 async function start(path, tenant, body) {
   const response = await send("POST", path, { body, tenant, headers: kCookieSessionHeader, auth: false });
-  adopt(tenant, await response.json());
+  const reply = await response.json();
+  adopt(tenant, reply);
   await loadMe();
+  return reply;
 }
 
-export const signIn = (tenant, email, password) => start("/api/auth/login", tenant, { email, password });
+// `factor`: {code} or {recoveryCode} for a person with a second factor (second_factor.jsx).
+export const signIn = (tenant, email, password, factor = {}) => start("/api/auth/login", tenant, { email, password, ...factor });
 export const completeSetup = (tenant, token, password) => start("/api/auth/setup", tenant, { token, password });
 
 // At start: a reload keeps the session when the refresh cookie is still good.
@@ -190,4 +194,15 @@ export async function signOut({ everywhere = false } = {}) {
   } finally {
     forget();
   }
+}
+
+// A second factor: a new authenticator app's secret and otpauth URI (the password proves who asks),
+// and removing one's own.
+export async function enrolTotp(tenant, email, password) {
+  return (await send("POST", "/api/auth/totp/enrolment", { body: { email, password }, tenant, auth: false })).json();
+}
+
+export async function removeTotp() {
+  await call("DELETE", "/api/auth/totp");
+  await loadMe();
 }

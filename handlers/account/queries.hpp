@@ -34,7 +34,8 @@ namespace icat::account {
 #define ICAT_USER_COLUMNS                                                                               \
   "u.id, u.email, u.role, rfc3339(u.created_at) AS created_at, rfc3339(u.disabled_at) AS disabled_at, " \
   "rfc3339(u.last_login_at) AS last_login_at, CASE WHEN u.disabled_at IS NOT NULL THEN 'disabled' "     \
-  "WHEN u.has_password THEN 'active' ELSE 'pending_setup' END AS state, rfc3339_us(u.created_at) AS cursor_time"
+  "WHEN u.has_password THEN 'active' ELSE 'pending_setup' END AS state, rfc3339_us(u.created_at) AS cursor_time, " \
+  "EXISTS (SELECT FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS totp"
 // What an INSERT or UPDATE of users returns for ICAT_USER_COLUMNS (never RETURNING *: the hash).
 #define ICAT_USER_RETURNING "RETURNING id, email, role, created_at, disabled_at, last_login_at, has_password"
 #define ICAT_WEBHOOK_COLUMNS                                                                  \
@@ -197,6 +198,14 @@ inline constexpr Statement kListAudit{"account_list_audit",
     "WHERE tenant_id = $1 AND ($2::text IS NULL OR action = $2) AND ($3::bigint IS NULL OR id < $3) "
     "ORDER BY id DESC LIMIT $4"};
 
+// ---- The tenant's sign-in policy (sign_in_policy.cpp): defaults when never set.
+inline constexpr Statement kGetSignInPolicy{"account_get_sign_in_policy",
+    "SELECT COALESCE((SELECT totp_required FROM sign_in_policies WHERE tenant_id = $1), false) AS totp_required"};
+// $2 totp_required
+inline constexpr Statement kPutSignInPolicy{"account_put_sign_in_policy",
+    "INSERT INTO sign_in_policies (tenant_id, totp_required) VALUES ($1, $2::boolean) ON CONFLICT (tenant_id) "
+    "DO UPDATE SET totp_required = EXCLUDED.totp_required, updated_at = now() RETURNING totp_required"};
+
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
     kListKeys, kInsertKey, kKeyForRevoke, kRevokeKey, kListWatches, kWatchedImages, kInsertWatch,
@@ -204,6 +213,7 @@ inline const std::vector<Statement> kStatements = {
     kWebhookUrlTaken, kDeleteWebhook, kWebhookForPing, kWebhookExists, kListDeliveries, outbox::kInsertPing,
     kGetPolicy, kPutPolicy, kVisibleImages, kListDecisions, kListAudit, kListUsers, kInsertUser,
     kUserForChange, kOtherActiveAdmins, kUpdateUser, kRevokeUserSessions, kDeleteUser, kIssueSetupToken,
+    kGetSignInPolicy, kPutSignInPolicy, kDeleteTotpFactor,
 };
 // clang-format on
 

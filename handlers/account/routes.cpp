@@ -126,6 +126,19 @@ const std::vector<Route>& Routes() {
        .pattern = "/api/users/{id}/setup-token",
        .access = Access::kPortalAdmin,
        .handler = ICAT_HANDLER(IssueSetupToken)},
+      {.method = "DELETE",
+       .pattern = "/api/users/{id}/totp",
+       .access = Access::kPortalAdmin,
+       .handler = ICAT_HANDLER(ResetUserTotp)},
+      {.method = "GET",
+       .pattern = "/api/sign-in-policy",
+       .access = Access::kPortalAdmin,
+       .handler = ICAT_HANDLER(GetSignInPolicy)},
+      {.method = "PUT",
+       .pattern = "/api/sign-in-policy",
+       .access = Access::kPortalAdmin,
+       .handler = ICAT_HANDLER(PutSignInPolicy),
+       .json_body = true},
   };
   return routes;
 }

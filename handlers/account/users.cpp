@@ -1,5 +1,5 @@
-// GET, POST /api/users, PUT, DELETE /api/users/:id and POST /api/users/:id/setup-token: a tenant's
-// admins manage its people. A new user has no password: the reply to its creation holds a one-time
+// GET, POST /api/users, PUT, DELETE /api/users/:id, POST /api/users/:id/setup-token and DELETE
+// /api/users/:id/totp: a tenant's admins manage its people. A new user has no password: the reply to its creation holds a one-time
 // set-up token (shown once, stored as SHA-256) with which the person sets one (POST /api/auth/setup).
 // The tenant's last active admin stays one, here for the clear message and in Postgres
 // (sql/V0015 users_keep_an_admin) for the races.
@@ -26,7 +26,8 @@ constexpr std::string_view kLastAdmin =
 std::vector<UserView> UsersAt(const Rows& rows, int count) {
   const int id = rows.Column("id"), email = rows.Column("email"), role = rows.Column("role"),
             state = rows.Column("state"), created_at = rows.Column("created_at"),
-            disabled_at = rows.Column("disabled_at"), last_login_at = rows.Column("last_login_at");
+            disabled_at = rows.Column("disabled_at"), last_login_at = rows.Column("last_login_at"),
+            totp = rows.Column("totp");
   std::vector<UserView> users;
   for (int row = 0; row < rows.size() && row < count; row++) {
     UserView& u = users.emplace_back();
@@ -37,6 +38,7 @@ std::vector<UserView> UsersAt(const Rows& rows, int count) {
     u.created_at = rows.Text(row, created_at);
     u.disabled_at = rows.OptionalText(row, disabled_at);
     u.last_login_at = rows.OptionalText(row, last_login_at);
+    u.totp = rows.Bool(row, totp);
   }
   return users;
 }
@@ -50,6 +52,7 @@ void WriteUserFields(JsonWriter& w, const UserView& u) {
   WriteString(w, "createdAt", u.created_at);
   WriteOptionalString(w, "disabledAt", u.disabled_at);
   WriteOptionalString(w, "lastLoginAt", u.last_login_at);
+  WriteBool(w, "totp", u.totp);
   if (u.setup_token) WriteString(w, "setupToken", *u.setup_token);
   if (u.setup_expires_at) WriteString(w, "setupExpiresAt", *u.setup_expires_at);
   w.EndObject();
@@ -159,7 +162,7 @@ std::string UserChangeJson(const UserChange& c) {
 }
 
 // GET /api/users?limit=&cursor=   (portal; admin)
-//   200 {"users": [{id, email, role, state, createdAt, disabledAt, lastLoginAt}], "nextCursor"}: newest first
+//   200 {"users": [{id, email, role, state, createdAt, disabledAt, lastLoginAt, totp}], "nextCursor"}: newest first
 //   400 VALIDATION_ERROR (limit, cursor, headers); 401; 403 FORBIDDEN (not an active admin)
 Reply ListUsers(Context& ctx) {
   Page page = ReadPage(ctx.query);
@@ -231,6 +234,21 @@ Reply IssueSetupToken(Context& ctx) {
   if (target.disabled) throw ApiError(Error::kCONFLICT, "This user is disabled; enable them first.");
   std::tie(target.user.setup_token, target.user.setup_expires_at) = IssueToken(ctx, target.id);
   return JsonReply(200, UserJson(target.user), true);
+}
+
+// DELETE /api/users/:id/totp   (portal; admin) — a person who lost their authenticator app
+//   204: their second factor and recovery codes are gone (also when they had none); they sign in with
+//        the password, and enrol again where the tenant requires a factor
+//   401; 403; 404 NOT_FOUND: unknown, malformed or another tenant's id
+Reply ResetUserTotp(Context& ctx) {
+  Target target = LockTarget(ctx);
+  Rows removed = ctx.db.Run(kDeleteTotpFactor, {ctx.principal.tenant_id, target.id});
+  if (!removed.empty()) {
+    bool confirmed = removed.Bool(0, removed.Column("confirmed"));
+    Audit(ctx, "totp.reset", target.id,
+          StringObjectJson({{"email", target.email}, {"factor", confirmed ? "confirmed" : "unconfirmed"}}));
+  }
+  return NoContent();
 }
 
 }  // namespace icat::account

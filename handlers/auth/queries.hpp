@@ -35,7 +35,8 @@ inline constexpr Statement kRevokeFamily{"auth_revoke_family",
 // $1 tenant, $2 user
 inline constexpr Statement kGetMe{"auth_get_me",
     "SELECT u.id AS user_id, u.email, u.role, rfc3339(u.created_at) AS created_at, t.id AS tenant_id, t.subdomain, "
-    "t.name AS tenant_name "
+    "t.name AS tenant_name, "
+    "EXISTS (SELECT FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS totp "
     "FROM users u JOIN tenants t ON t.id = u.tenant_id "
     "WHERE u.tenant_id = $1 AND u.id = $2::uuid AND u.disabled_at IS NULL"};
 
@@ -61,10 +62,46 @@ inline constexpr Statement kCurrentPassword{"auth_current_password",
 inline constexpr Statement kChangePassword{"auth_change_password",
     "SELECT auth_change_password($1::uuid, $2, $3) AS changed"};
 
+// ---- The second factor (totp.cpp). Secrets are sealed (crypto.hpp Seal), read as base64.
+// $1 tenant, $2 user: always one row; secret NULL when the person has no factor.
+inline constexpr Statement kSecondFactor{"auth_second_factor",
+    "SELECT translate(encode(f.secret, 'base64'), E'\\n', '') AS secret, f.confirmed_at IS NOT NULL AS confirmed, "
+    "f.last_step, COALESCE(p.totp_required, false) AS required "
+    "FROM (SELECT $1::uuid AS tenant_id, $2::uuid AS user_id) me "
+    "LEFT JOIN totp_factors f ON f.tenant_id = me.tenant_id AND f.user_id = me.user_id "
+    "LEFT JOIN sign_in_policies p ON p.tenant_id = me.tenant_id"};
+// $3 the step of the code shown. No row: that step or a later one was used meanwhile (the row lock
+// orders two sign-ins with one code, and the second finds last_step moved).
+inline constexpr Statement kClaimTotpStep{"auth_claim_totp_step",
+    "UPDATE totp_factors SET last_step = $3::bigint, confirmed_at = COALESCE(confirmed_at, now()) "
+    "WHERE tenant_id = $1 AND user_id = $2::uuid AND last_step < $3::bigint RETURNING 1"};
+// $3 SHA-256 of the recovery code (bytea hex). No row: unknown or used already.
+inline constexpr Statement kUseRecoveryCode{"auth_use_recovery_code",
+    "UPDATE recovery_codes SET used_at = now() "
+    "WHERE tenant_id = $1 AND user_id = $2::uuid AND code_hash = $3::bytea AND used_at IS NULL RETURNING 1"};
+// The person's recovery codes, replaced: the earlier ones go, then $3 the new ones' SHA-256, hex, as
+// a text array.
+inline constexpr Statement kDeleteRecoveryCodes{"auth_delete_recovery_codes",
+    "DELETE FROM recovery_codes WHERE tenant_id = $1 AND user_id = $2::uuid"};
+inline constexpr Statement kInsertRecoveryCodes{"auth_insert_recovery_codes",
+    "INSERT INTO recovery_codes (tenant_id, user_id, code_hash) "
+    "SELECT $1::uuid, $2::uuid, decode(h, 'hex') FROM unnest($3::text[]) h"};
+// $3 the sealed secret (bytea hex): a new unconfirmed factor, or one replacing an unconfirmed one.
+// No row: the person has a confirmed factor.
+inline constexpr Statement kPutUnconfirmedFactor{"auth_put_unconfirmed_factor",
+    "INSERT INTO totp_factors AS f (user_id, tenant_id, secret) VALUES ($2::uuid, $1, $3::bytea) "
+    "ON CONFLICT (user_id) DO UPDATE SET secret = EXCLUDED.secret, created_at = now(), last_step = 0 "
+    "WHERE f.confirmed_at IS NULL RETURNING 1"};
+// $1 tenant
+inline constexpr Statement kTotpRequired{"auth_totp_required",
+    "SELECT COALESCE((SELECT totp_required FROM sign_in_policies WHERE tenant_id = $1), false) AS required"};
+
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
     kLoginLookup, kTenantBySubdomain, kInsertRefresh, kFindRefresh, kMarkRefreshUsed, kRevokeFamily, kGetMe,
     kRevokeUserSessions, kRecordLogin, kFindSetupToken, kCompleteSetup, kCurrentPassword, kChangePassword,
+    kSecondFactor, kClaimTotpStep, kUseRecoveryCode, kDeleteRecoveryCodes, kInsertRecoveryCodes,
+    kPutUnconfirmedFactor, kTotpRequired, kDeleteTotpFactor,
 };
 // clang-format on
 

@@ -31,6 +31,15 @@ const std::vector<Route>& Routes() {
        .access = Access::kPortalSelf,
        .handler = ICAT_HANDLER(ChangePassword),
        .json_body = true},
+      {.method = "POST",
+       .pattern = "/api/auth/totp/enrolment",
+       .access = Access::kPublic,
+       .handler = ICAT_HANDLER(EnrolTotp),
+       .json_body = true},
+      {.method = "DELETE",
+       .pattern = "/api/auth/totp",
+       .access = Access::kPortalSelf,
+       .handler = ICAT_HANDLER(RemoveTotp)},
   };
   return routes;
 }

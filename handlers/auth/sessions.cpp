@@ -34,26 +34,6 @@ constexpr std::string_view kDummyHash =
 constexpr size_t kMaxTokenChars = 256;
 constexpr std::string_view kWrongCredentials = "The email, password or tenant is not right.";
 
-struct Credentials {
-  std::string tenant, email, password;
-  bool cookie = false;  // the refresh token goes in the cookie (X-Session-Cookie: 1)
-};
-
-Credentials ReadCredentials(Context& ctx) {
-  std::vector<FieldIssue> issues;
-  Credentials in;
-  in.tenant = TenantHeader(ctx.request, issues);
-  in.cookie = WantsCookie(ctx.request, issues);
-  FieldReader body(ctx.body, issues);
-  std::optional<std::string> email = body.String("email", Need::kRequired, 254);
-  std::optional<std::string> password = ExactString(body, "password", kMaxPasswordBytes, Need::kRequired);
-  body.CheckUnknown();
-  ThrowIfIssues(issues);
-  in.email = *email;
-  in.password = *password;
-  return in;
-}
-
 struct PresentedToken {
   std::string tenant, token_hash;  // token_hash: bytea hex literal of SHA-256
   bool from_cookie = false;        // the token came from the icat_refresh cookie
@@ -124,9 +104,26 @@ Rows LookUpLogin(Context& ctx, const Rows& tenant, const Credentials& in, const 
   }
 }
 
-// A failed sign-in: counted against the account, audited when the tenant exists, then 401.
-[[noreturn]] void RefuseLogin(Context& ctx, const Credentials& in, const std::string& account_key, const Rows& found,
-                              std::string_view reason) {
+}  // namespace
+
+Credentials ReadCredentials(Context& ctx, bool login) {
+  std::vector<FieldIssue> issues;
+  Credentials in;
+  in.tenant = TenantHeader(ctx.request, issues);
+  if (login) in.cookie = WantsCookie(ctx.request, issues);
+  FieldReader body(ctx.body, issues);
+  std::optional<std::string> email = body.String("email", Need::kRequired, 254);
+  std::optional<std::string> password = ExactString(body, "password", kMaxPasswordBytes, Need::kRequired);
+  if (login) ReadSecondFactor(body, in);
+  body.CheckUnknown();
+  ThrowIfIssues(issues);
+  in.email = *email;
+  in.password = *password;
+  return in;
+}
+
+void RefuseLogin(Context& ctx, const Credentials& in, const std::string& account_key, const Rows& found,
+                 std::string_view reason) {
   if (!RecordLoginFailure(ctx.redis, account_key, ctx.config.login_limits)) {
     LogWarn("rid=" + ctx.request.request_id + " cannot count a failed login: redis unreachable");
   }
@@ -138,57 +135,7 @@ Rows LookUpLogin(Context& ctx, const Rows& tenant, const Credentials& in, const 
   Unauthenticated(kWrongCredentials);
 }
 
-}  // namespace
-
-std::string SessionJson(const SessionView& s, bool with_refresh_token) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteString(w, "accessToken", s.access_token);
-  if (with_refresh_token) WriteString(w, "refreshToken", s.refresh_token);
-  WriteInt(w, "expiresIn", s.expires_in);
-  WriteString(w, "tokenType", "Bearer");
-  WriteKey(w, "user");
-  w.StartObject();
-  WriteString(w, "id", s.user.id);
-  WriteString(w, "email", s.user.email);
-  WriteString(w, "role", s.user.role);
-  w.EndObject();
-  w.EndObject();
-  return buffer.GetString();
-}
-
-std::string MeJson(const MeView& me) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteString(w, "id", me.user.id);
-  WriteString(w, "email", me.user.email);
-  WriteString(w, "role", me.user.role);
-  WriteString(w, "createdAt", me.created_at);
-  WriteKey(w, "tenant");
-  w.StartObject();
-  WriteString(w, "id", me.tenant_id);
-  WriteString(w, "subdomain", me.tenant_subdomain);
-  WriteString(w, "name", me.tenant_name);
-  w.EndObject();
-  w.EndObject();
-  return buffer.GetString();
-}
-
-// POST /api/auth/login   (public; X-Tenant, X-Session-Cookie?, {"email", "password"})
-//   200 SessionJson; Cache-Control: no-store. With X-Session-Cookie: 1 the refresh token is in
-//       Set-Cookie icat_refresh (HttpOnly; Secure; SameSite=Strict; Path=/api/auth), not the body
-//   400 VALIDATION_ERROR (X-Tenant, X-Session-Cookie, email, password, unknown fields); 415; MALFORMED_JSON
-//   401 UNAUTHENTICATED: unknown tenant, unknown email, disabled or pending account, wrong password, alike
-//   429 RATE_LIMITED + Retry-After: 5 attempts per IP, 10 failures per account, per 15 minutes; or
-//       the tenant already has its share of the node's password hashes running (Retry-After: 1)
-//   503 SERVICE_UNAVAILABLE: Redis cannot count attempts (fails closed), or the node hashes all the
-//       passwords it may (Retry-After: 1); 503 DATABASE_UNAVAILABLE: Postgres is unavailable (the
-//       attempt then does not count against the limits)
-Reply Login(Context& ctx) {
-  Credentials in = ReadCredentials(ctx);
-  Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});
+Rows CheckPassword(Context& ctx, const Credentials& in, const Rows& tenant) {
   // The gate before the limits: its refusal comes at once, costs no hash and counts no attempt.
   HashPermit permit(ctx, tenant.empty() ? std::string_view() : tenant.Text(0, tenant.Column("id")));
   std::string ip_key = ClientIpKey(ctx), account_key = LoginAccountKey(in.tenant, in.email);
@@ -204,12 +151,74 @@ Reply Login(Context& ctx) {
   if (pending) RefuseLogin(ctx, in, account_key, found, "pending_setup");
   if (!password_ok) RefuseLogin(ctx, in, account_key, found, "wrong_password");
   if (found.Bool(0, found.Column("disabled"))) RefuseLogin(ctx, in, account_key, found, "disabled");
+  return found;
+}
 
-  ClearLoginFailures(ctx.redis, account_key);
+std::string SessionJson(const SessionView& s, bool with_refresh_token) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteString(w, "accessToken", s.access_token);
+  if (with_refresh_token) WriteString(w, "refreshToken", s.refresh_token);
+  WriteInt(w, "expiresIn", s.expires_in);
+  WriteString(w, "tokenType", "Bearer");
+  WriteKey(w, "user");
+  w.StartObject();
+  WriteString(w, "id", s.user.id);
+  WriteString(w, "email", s.user.email);
+  WriteString(w, "role", s.user.role);
+  w.EndObject();
+  if (!s.recovery_codes.empty()) WriteStringArray(w, "recoveryCodes", s.recovery_codes);
+  w.EndObject();
+  return buffer.GetString();
+}
+
+std::string MeJson(const MeView& me) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteString(w, "id", me.user.id);
+  WriteString(w, "email", me.user.email);
+  WriteString(w, "role", me.user.role);
+  WriteString(w, "createdAt", me.created_at);
+  WriteBool(w, "totp", me.totp);
+  WriteKey(w, "tenant");
+  w.StartObject();
+  WriteString(w, "id", me.tenant_id);
+  WriteString(w, "subdomain", me.tenant_subdomain);
+  WriteString(w, "name", me.tenant_name);
+  w.EndObject();
+  w.EndObject();
+  return buffer.GetString();
+}
+
+// POST /api/auth/login   (public; X-Tenant, X-Session-Cookie?, {"email", "password", "code"? | "recoveryCode"?})
+//   200 SessionJson; Cache-Control: no-store. With X-Session-Cookie: 1 the refresh token is in
+//       Set-Cookie icat_refresh (HttpOnly; Secure; SameSite=Strict; Path=/api/auth), not the body.
+//       The sign-in that confirms a second factor gains "recoveryCodes" (shown this once; totp.cpp)
+//   400 VALIDATION_ERROR (X-Tenant, X-Session-Cookie, email, password, code, recoveryCode, unknown fields);
+//       415; MALFORMED_JSON
+//   401 UNAUTHENTICATED: unknown tenant, unknown email, disabled or pending account, wrong password, alike;
+//       a wrong, reused or late code or recovery code (counted as a failure, as a wrong password)
+//   401 SECOND_FACTOR_REQUIRED: the password is right and the person has a second factor: send "code"
+//   403 SECOND_FACTOR_ENROLMENT_REQUIRED: the tenant requires a second factor and the person has none
+//   429 RATE_LIMITED + Retry-After: 5 attempts per IP, 10 failures per account, per 15 minutes; or
+//       the tenant already has its share of the node's password hashes running (Retry-After: 1)
+//   503 SERVICE_UNAVAILABLE: Redis cannot count attempts (fails closed), or the node hashes all the
+//       passwords it may (Retry-After: 1); 503 DATABASE_UNAVAILABLE: Postgres is unavailable (the
+//       attempt then does not count against the limits)
+Reply Login(Context& ctx) {
+  Credentials in = ReadCredentials(ctx, true);
+  Rows tenant = ctx.db.Run(kTenantBySubdomain, {in.tenant});
+  Rows found = CheckPassword(ctx, in, tenant);
+  std::vector<std::string> recovery_codes = PassSecondFactor(ctx, in, found);
+
+  ClearLoginFailures(ctx.redis, LoginAccountKey(in.tenant, in.email));
   UserView user{std::string(found.Text(0, found.Column("user_id"))), std::string(found.Text(0, found.Column("email"))),
                 std::string(found.Text(0, found.Column("role")))};
   TenantTransaction transaction(ctx, std::string(found.Text(0, found.Column("tenant_id"))));
   SessionView session = StartSession(ctx, user, in.tenant, RandomUuid());
+  session.recovery_codes = std::move(recovery_codes);
   ctx.db.Exec(kRecordLogin, {ctx.principal.tenant_id, user.id});
   Audit(ctx, "login.succeeded", user.id, StringObjectJson({{"email", user.email}}));
   transaction.Commit();
@@ -288,7 +297,8 @@ Reply Logout(Context& ctx) {
 }
 
 // GET /api/auth/me   (portal: X-Tenant + Bearer)
-//   200 MeJson: the user as stored now (its role may be newer than the token's) and the tenant
+//   200 MeJson: the user as stored now (its role may be newer than the token's, "totp": a confirmed
+//       second factor) and the tenant
 //   400 VALIDATION_ERROR (headers); 401 UNAUTHENTICATED: bad token, or the user is gone or disabled
 Reply Me(Context& ctx) {
   if (!IsUuid(ctx.principal.user_id)) Unauthenticated("The access token is not valid.");
@@ -299,7 +309,8 @@ Reply Me(Context& ctx) {
             text("created_at"),
             text("tenant_id"),
             text("subdomain"),
-            text("tenant_name")};
+            text("tenant_name"),
+            rows.Bool(0, rows.Column("totp"))};
   return Reply::Json(200, MeJson(me));
 }
 

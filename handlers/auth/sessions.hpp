@@ -25,6 +25,8 @@ Reply Logout(Context& ctx);
 Reply Me(Context& ctx);
 Reply Setup(Context& ctx);  // password.cpp
 Reply ChangePassword(Context& ctx);
+Reply EnrolTotp(Context& ctx);  // totp.cpp
+Reply RemoveTotp(Context& ctx);
 
 // ------------------------------------------------------------------ views and shapes
 
@@ -36,18 +38,20 @@ struct SessionView {
   std::string access_token, refresh_token;
   long long expires_in = 0;  // seconds the access token lives
   UserView user;
+  std::vector<std::string> recovery_codes;  // only on the sign-in that confirms a second factor
 };
 
 struct MeView {
   UserView user;
   std::string created_at;
   std::string tenant_id, tenant_subdomain, tenant_name;
+  bool totp = false;  // has a confirmed second factor
 };
 
-// {"accessToken", "refreshToken", "expiresIn", "tokenType": "Bearer", "user": {"id", "email", "role"}};
-// without "refreshToken" when it travels in the cookie instead (with_refresh_token false).
+// {"accessToken", "refreshToken", "expiresIn", "tokenType": "Bearer", "user": {"id", "email", "role"},
+// "recoveryCodes"?}; without "refreshToken" when it travels in the cookie instead (with_refresh_token false).
 std::string SessionJson(const SessionView& session, bool with_refresh_token = true);
-// {"id", "email", "role", "createdAt", "tenant": {"id", "subdomain", "name"}}
+// {"id", "email", "role", "createdAt", "totp", "tenant": {"id", "subdomain", "name"}}
 std::string MeJson(const MeView& me);
 
 // The browser console's refresh token: a cookie only /api/auth/* receives, never script-readable.
@@ -106,6 +110,37 @@ class HashPermit {
 std::string ClientIpKey(const Context& ctx);
 // 503 when Redis cannot count (fails closed), 429 with Retry-After past a limit.
 void CheckLoginLimits(Context& ctx, const std::string& ip_key, const std::string& account_key);
+
+// ------------------------------------------------------------------ signing in with a password (sessions.cpp)
+
+// What a sign-in sends: the tenant, the email and password, and at login a second factor.
+struct Credentials {
+  std::string tenant, email, password;
+  bool cookie = false;  // the refresh token goes in the cookie (X-Session-Cookie: 1)
+  std::optional<std::string> code, recovery_code;  // login only: one of them at most
+};
+// X-Tenant, {"email", "password"}; at login (`login` true) also X-Session-Cookie and the second
+// factor's members (ReadSecondFactor). 400 naming each issue.
+Credentials ReadCredentials(Context& ctx, bool login);
+// The password check every password sign-in makes (`tenant`: the rows of kTenantBySubdomain): the
+// hash gate, the login limits, one scrypt verification whatever the case. Refused with RefuseLogin;
+// else the login look-up's row (tenant_id, user_id, email, role).
+Rows CheckPassword(Context& ctx, const Credentials& in, const Rows& tenant);
+// A failed sign-in: counted against the account, audited (login.failed with `reason`) when the
+// tenant exists, then 401 UNAUTHENTICATED, worded alike whatever failed.
+[[noreturn]] void RefuseLogin(Context& ctx, const Credentials& in, const std::string& account_key, const Rows& found,
+                              std::string_view reason);
+
+// ------------------------------------------------------------------ the second factor (totp.cpp)
+
+// Login's "code" (6 digits) or "recoveryCode" (not both) into `in`.
+void ReadSecondFactor(FieldReader& body, Credentials& in);
+// Login's second factor, once the password is right (`found`: CheckPassword's row). A person with a
+// confirmed factor needs its code or a recovery code (401 SECOND_FACTOR_REQUIRED without either,
+// not counted); one without, in a tenant that requires it, 403 SECOND_FACTOR_ENROLMENT_REQUIRED; a
+// wrong, reused or late code is RefuseLogin's. The code of an unconfirmed factor confirms it: then
+// the new recovery codes (stored hashed) are returned, to be shown once; else none.
+std::vector<std::string> PassSecondFactor(Context& ctx, const Credentials& in, const Rows& found);
 
 // A new refresh token of the family (stored hashed) and an access token for the user of the
 // transaction's tenant; sets ctx.principal's user and role.

@@ -58,6 +58,8 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
       {"POST", "/api/users", R"({"email": "roles-new@roles.test", "role": "viewer"})", 201, "/api/users"},
       {"PUT", "/api/users/" + pending_id, R"({"role": "user"})", 200, "/api/users/{id}"},
       {"POST", "/api/users/" + pending_id + "/setup-token", "", 200, "/api/users/{id}/setup-token"},
+      {"DELETE", "/api/users/" + pending_id + "/totp", "", 204, "/api/users/{id}/totp"},
+      {"PUT", "/api/sign-in-policy", R"({"totpRequired": false})", 200, "/api/sign-in-policy"},
       {"DELETE", "/api/users/" + pending_id, "", 204, "/api/users/{id}"},
   };
   // The table covers every write the portal publishes.
@@ -123,7 +125,7 @@ BOOST_AUTO_TEST_CASE(every_read_is_200_for_each_role_but_keys_users_and_audit_lo
     for (const std::string& path : reads) {
       BOOST_TEST_CONTEXT(role << " GET " << path) { it::ExpectJson200(it::Get(path, t.As(t.ByRole(role)))); }
     }
-    for (const char* path : {"/api/api-keys", "/api/audit-log", "/api/users"}) {
+    for (const char* path : {"/api/api-keys", "/api/audit-log", "/api/users", "/api/sign-in-policy"}) {
       BOOST_TEST_CONTEXT(role << " GET " << path) {
         it::Response r = it::Get(path, t.As(t.ByRole(role)));
         if (std::string(role) == "admin") {

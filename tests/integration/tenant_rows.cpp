@@ -151,6 +151,11 @@ TenantRows::TenantRows()
            {t, marker});
   // The tenant's pulls of its version, as the registry's auth decision counts them (sql/V0027).
   db.Query("INSERT INTO version_pulls (tenant_id, version_id, pull_count) VALUES ($1, $2, 1)", {t, version_id});
+  // The user's second factor (sealed secret: any bytes will do here), a recovery code and the policy (sql/V0029).
+  db.Query("INSERT INTO totp_factors (user_id, tenant_id, secret) VALUES ($1, $2, '\\x00')", {user_id, t});
+  db.Query("INSERT INTO recovery_codes (tenant_id, user_id, code_hash) VALUES ($1, $2, $3::bytea)",
+           {t, user_id, "\\x" + RandomSuffix(64)});
+  db.Query("INSERT INTO sign_in_policies (tenant_id, totp_required) VALUES ($1, false)", {t});
 }
 
 }  // namespace icat::test

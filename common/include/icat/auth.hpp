@@ -99,6 +99,12 @@ inline constexpr Statement kCurrentPerson{"auth_current_person",
 inline constexpr Statement kRevokeUserSessions{"revoke_user_sessions",
     "WITH r AS (UPDATE refresh_tokens SET revoked_at = now() WHERE tenant_id = $1 AND user_id = $2::uuid "
     "AND revoked_at IS NULL RETURNING family_id) SELECT count(DISTINCT family_id) AS families FROM r"};
+// $1 tenant, $2 user: the person's second factor and recovery codes are gone (they remove it
+// themselves, auth; an admin resets it, account). No row: they had none; confirmed: it was in use.
+inline constexpr Statement kDeleteTotpFactor{"delete_totp_factor",
+    "WITH codes AS (DELETE FROM recovery_codes WHERE tenant_id = $1 AND user_id = $2::uuid) "
+    "DELETE FROM totp_factors WHERE tenant_id = $1 AND user_id = $2::uuid "
+    "RETURNING confirmed_at IS NOT NULL AS confirmed"};
 // clang-format on
 
 

@@ -14,6 +14,7 @@ std::string RandomUuid();               // version 4, lower case
 std::string Sha256(std::string_view data);  // 32 raw bytes
 std::string Sha256Hex(std::string_view data);
 std::string HmacSha256(std::string_view key, std::string_view data);  // 32 raw bytes
+std::string HmacSha1(std::string_view key, std::string_view data);    // 20 raw bytes: HOTP (RFC 4226) only
 bool ConstantTimeEqual(std::string_view a, std::string_view b);
 
 std::string HexEncode(std::string_view bytes);

@@ -1,9 +1,10 @@
 // /account: who is signed in, changing one's own password (which signs out every other session),
-// and signing out everywhere.
+// two-step sign-in (an authenticator app), and signing out everywhere.
 import { useState } from "preact/hooks";
-import { changePassword, session, signOut } from "../api.js";
+import { changePassword, removeTotp, session, signOut } from "../api.js";
 import { kMinPasswordChars, newPasswordProblem } from "../password.js";
 import { navigate } from "../router.jsx";
+import { RecoveryCodes, TotpEnrolment } from "../second_factor.jsx";
 import { useSignal } from "../state.js";
 import { ConfirmButton, ErrorNotice, Page, TextField, useSubmit, When } from "../ui.jsx";
 
@@ -41,8 +42,53 @@ function PasswordForm() {
   );
 }
 
+// Adding an authenticator app: the password first (the enrolment asks it, as sign-in does), then
+// the app's QR code and its first code, which signs in again and confirms it, then the recovery codes.
+function TwoStepSignIn({ me, tenant }) {
+  const [password, setPassword] = useState("");
+  const [stage, setStage] = useState("off");  // off, password, enrol, codes
+  const [codes, setCodes] = useState([]);
+  if (stage === "codes") return <RecoveryCodes codes={codes} onDone={() => (setCodes([]), setStage("off"))} />;
+  if (me?.totp) {
+    return (
+      <>
+        <p>On: signing in asks for a code from your authenticator app.</p>
+        <ConfirmButton label="Turn off two-step sign-in" question="Remove your authenticator app and its recovery codes?" onConfirm={removeTotp} />
+      </>
+    );
+  }
+  if (stage === "enrol") {
+    return (
+      <TotpEnrolment
+        tenant={tenant}
+        email={me.email}
+        password={password}
+        onSignedIn={(recoveryCodes) => (setPassword(""), setCodes(recoveryCodes), setStage("codes"))}
+      />
+    );
+  }
+  if (stage === "password") {
+    return (
+      <form onSubmit={(event) => (event.preventDefault(), setStage("enrol"))}>
+        <TextField label="Your password" type="password" value={password} onInput={setPassword} required autoComplete="current-password" />
+        <button type="submit" class="primary">
+          Continue
+        </button>
+      </form>
+    );
+  }
+  return (
+    <>
+      <p>Off. With an authenticator app, signing in also asks for the code it shows.</p>
+      <button type="button" class="primary" onClick={() => setStage("password")}>
+        Add an authenticator app
+      </button>
+    </>
+  );
+}
+
 export default function Account() {
-  const { me, user } = useSignal(session) || {};
+  const { me, user, tenant } = useSignal(session) || {};
   return (
     <Page title="Your account">
       <div class="card">
@@ -62,6 +108,10 @@ export default function Account() {
         </dl>
       </div>
       <PasswordForm />
+      <div class="card">
+        <h2>Two-step sign-in</h2>
+        <TwoStepSignIn me={me} tenant={tenant} />
+      </div>
       <div class="card">
         <h2>Sessions</h2>
         <p>Signing out everywhere ends this session and every other one of yours, on every device.</p>

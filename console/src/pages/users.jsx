@@ -1,10 +1,12 @@
 // /users (admin only; app.jsx closes it for other roles): the tenant's people. An admin adds one by
 // email and role and hands over the one-time set-up link; changes a role, disables, re-enables or
-// removes an account; re-issues the link of someone who has not set a password yet. The API keeps
-// the last admin from being demoted, disabled or removed, and its refusal is shown as it says.
+// removes an account; re-issues the link of someone who has not set a password yet; resets the
+// second factor of someone who lost their authenticator app, and requires one of everybody. The API
+// keeps the last admin from being demoted, disabled or removed, and its refusal is shown as it says.
 import { useState } from "preact/hooks";
-import { sendJson, session } from "../api.js";
+import { getJson, sendJson, session } from "../api.js";
 import {
+  CheckField,
   ConfirmButton,
   Empty,
   ErrorNotice,
@@ -16,6 +18,7 @@ import {
   Table,
   TextField,
   When,
+  useLoad,
   usePagedList,
   useSubmit,
 } from "../ui.jsx";
@@ -60,6 +63,37 @@ function NewUser({ onIssued }) {
   );
 }
 
+// The tenant's sign-in policy: one switch, saved as it is flipped.
+function SignInPolicy() {
+  const policy = useLoad(() => getJson("/api/sign-in-policy"), []);
+  const [error, setError] = useState(null);
+  const flip = async (totpRequired) => {
+    setError(null);
+    try {
+      await sendJson("PUT", "/api/sign-in-policy", { totpRequired });
+      policy.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <div class="card">
+      <h2>Sign-in policy</h2>
+      {!policy.data ? (
+        <Pending state={policy} what="Loading the sign-in policy" />
+      ) : (
+        <CheckField
+          label="Require a second factor"
+          hint="Everyone who signs in with a password also gives a code from an authenticator app; those without one add it at their next sign-in."
+          checked={policy.data.totpRequired}
+          onChange={flip}
+        />
+      )}
+      <ErrorNotice error={error} />
+    </div>
+  );
+}
+
 function UserRow({ user, isMe, onChanged, onIssued }) {
   const [error, setError] = useState(null);
   const change = async (body) => {
@@ -97,6 +131,7 @@ function UserRow({ user, isMe, onChanged, onIssued }) {
       <td>
         <When at={user.lastLoginAt} />
       </td>
+      <td>{user.totp ? "on" : "off"}</td>
       <td class="actions">
         {user.state === "pending_setup" && (
           <button type="button" onClick={() => reissue().catch(setError)}>
@@ -111,6 +146,16 @@ function UserRow({ user, isMe, onChanged, onIssued }) {
           <button type="button" class="danger" onClick={() => change({ disabled: true })}>
             Disable
           </button>
+        )}{" "}
+        {user.totp && (
+          <ConfirmButton
+            label="Reset two-step sign-in"
+            question={`Remove the authenticator app of ${user.email}? They sign in with their password until they add one again.`}
+            onConfirm={async () => {
+              await sendJson("DELETE", `/api/users/${user.id}/totp`);
+              onChanged();
+            }}
+          />
         )}{" "}
         <ConfirmButton
           label="Remove"
@@ -148,6 +193,7 @@ export default function Users() {
               <th scope="col">State</th>
               <th scope="col">Added</th>
               <th scope="col">Last sign-in</th>
+              <th scope="col">Two-step</th>
               <th scope="col">Actions</th>
             </tr>
           </thead>
@@ -159,6 +205,7 @@ export default function Users() {
         </Table>
       )}
       {list.data && <Pager pages={pages} nextCursor={list.data.nextCursor} label="User pages" />}
+      <SignInPolicy />
     </Page>
   );
 }

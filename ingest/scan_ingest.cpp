@@ -117,6 +117,17 @@ void CheckAgreement(const ScanIngestRequest& request, Inputs& inputs) {
   inputs.notes = same.notes;
 }
 
+// The SBOM at `path`, read by `parse` (ParseCycloneDx, ParseSpdx) and checked to describe an image;
+// its bytes also go to `bytes`, for the input digest. Not signed yet.
+Sbom LoadSbom(const std::string& path, SbomDocument (*parse)(std::string_view, std::string_view),
+              const ScanIngestRequest& request, const Config& config, std::optional<std::string>& bytes) {
+  InputFile file = ReadInput(path, config);
+  SbomDocument doc = parse(file.path, file.bytes);
+  RequireImageSbom(file.path, doc, request.require_complete);
+  bytes = file.bytes;
+  return {std::move(file), std::move(doc), ""};
+}
+
 // Reads, parses and checks every file; signs the SBOMs. Nothing is written.
 Inputs LoadInputs(const ScanIngestRequest& request, const Config& config, const SigningKey& key) {
   Inputs inputs;
@@ -126,19 +137,9 @@ Inputs LoadInputs(const ScanIngestRequest& request, const Config& config, const 
   CheckTime(inputs.report_file.path, "the vulnerability database time", inputs.report.vulndb_updated_at);
   std::optional<std::string> spdx_bytes, cyclonedx_bytes;
   if (request.cyclonedx_path) {
-    InputFile file = ReadInput(*request.cyclonedx_path, config);
-    SbomDocument doc = ParseCycloneDx(file.path, file.bytes);
-    RequireImageSbom(file.path, doc, request.require_complete);
-    cyclonedx_bytes = file.bytes;
-    inputs.sboms.push_back({std::move(file), std::move(doc), ""});
+    inputs.sboms.push_back(LoadSbom(*request.cyclonedx_path, ParseCycloneDx, request, config, cyclonedx_bytes));
   }
-  if (request.spdx_path) {
-    InputFile file = ReadInput(*request.spdx_path, config);
-    SbomDocument doc = ParseSpdx(file.path, file.bytes);
-    RequireImageSbom(file.path, doc, request.require_complete);
-    spdx_bytes = file.bytes;
-    inputs.sboms.push_back({std::move(file), std::move(doc), ""});
-  }
+  if (request.spdx_path) inputs.sboms.push_back(LoadSbom(*request.spdx_path, ParseSpdx, request, config, spdx_bytes));
   CheckAgreement(request, inputs);
   inputs.input_sha256 = InputDigest(inputs.report_file.bytes, spdx_bytes, cyclonedx_bytes);
   for (const Sbom& sbom : inputs.sboms) {
@@ -166,6 +167,11 @@ std::string DefaultRepository(std::string registry, const std::string& name) {
   return registry.empty() ? name : registry + "/" + name;
 }
 
+// The base OS given on the command line, else the one the report names.
+std::optional<std::string> BaseOs(const ScanIngestRequest& request, const Inputs& inputs) {
+  return request.base_os ? request.base_os : inputs.report.os;
+}
+
 std::string LockOrCreateImage(Db& db, const ScanIngestRequest& request, const Inputs& inputs, const Config& config) {
   Rows image = db.RunSql(kLockImage, {request.image});
   if (!image.empty()) {
@@ -179,8 +185,7 @@ std::string LockOrCreateImage(Db& db, const ScanIngestRequest& request, const In
   std::string repository =
       request.repository.value_or(inputs.report.repositories.empty() ? DefaultRepository(config.registry, request.image)
                                                                      : inputs.report.repositories.front());
-  std::optional<std::string> base_os = request.base_os ? request.base_os : inputs.report.os;
-  Rows created = db.RunSql(kCreateImage, {request.image, base_os, repository});
+  Rows created = db.RunSql(kCreateImage, {request.image, BaseOs(request, inputs), repository});
   if (!created.empty()) return std::string(created.Text(0, created.Column("id")));
   image = db.RunSql(kLockImage, {request.image});  // created meanwhile by a concurrent ingest
   if (!image.empty()) return std::string(image.Text(0, image.Column("id")));
@@ -194,7 +199,7 @@ Target LockOrCreateVersion(Db& db, const ScanIngestRequest& request, const Input
   Target target;
   target.image_id = LockOrCreateImage(db, request, inputs, config);
   std::optional<long long> size = request.size ? request.size : inputs.report.image_size;
-  std::optional<std::string> base_os = request.base_os ? request.base_os : inputs.report.os;
+  std::optional<std::string> base_os = BaseOs(request, inputs);
   std::optional<std::string> tags;
   if (request.hardening_tags) tags = TextArrayLiteral(*request.hardening_tags);
   Rows version = db.RunSql(kLockVersion, {target.image_id, request.tag});
@@ -330,20 +335,18 @@ void WriteWatchEvents(Db& db, const Target& target, const EventSubject& subject,
 // changes nothing current, so it announces only its completion.
 void WriteEvents(Db& db, const Target& target, const EventSubject& subject, const std::vector<Finding>& findings,
                  bool became_latest) {
-  db.ExecSql(outbox::kEventPerLicensee.sql,
-             {target.image_id, "scan.completed", EventData(subject), subject.traceparent});
+  // An event of `type` for every tenant licensed to the image.
+  auto announce = [&](const char* type, const std::vector<EventFinding>* changed) {
+    db.ExecSql(outbox::kEventPerLicensee.sql, {target.image_id, type, EventData(subject, changed), subject.traceparent});
+  };
+  announce("scan.completed", nullptr);
   if (!became_latest) return;
   std::vector<EventFinding> current = EventFindings(findings);
   std::vector<EventFinding> previous = PreviousFindings(db, target.previous_scan_id);
   std::vector<EventFinding> detected = NewlyPresent(current, previous);
   std::vector<EventFinding> fixed = NewlyPresent(previous, current);
-  if (!detected.empty())
-    db.ExecSql(outbox::kEventPerLicensee.sql,
-               {target.image_id, "vulnerability.detected", EventData(subject, &detected), subject.traceparent});
-  if (!fixed.empty()) {
-    db.ExecSql(outbox::kEventPerLicensee.sql,
-               {target.image_id, "vulnerability.fixed", EventData(subject, &fixed), subject.traceparent});
-  }
+  if (!detected.empty()) announce("vulnerability.detected", &detected);
+  if (!fixed.empty()) announce("vulnerability.fixed", &fixed);
   WriteWatchEvents(db, target, subject, findings, detected);
 }
 

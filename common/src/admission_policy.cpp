@@ -13,7 +13,6 @@ namespace icat {
 
 namespace {
 
-const std::vector<std::string_view> kModes = {"enforce", "warn", "audit"};
 // Every severity but unknown, which never counts.
 const std::vector<std::string_view> kThresholds(kSeverities.begin(), kSeverities.end() - 1);
 
@@ -137,7 +136,7 @@ std::string AdmissionPolicyJson(const AdmissionPolicy& p) {
 AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vector<FieldIssue>& issues) {
   AdmissionPolicy p;
   FieldReader reader(document, issues);
-  if (auto mode = reader.Enum("mode", Need::kOptional, kModes)) p.mode = *mode;
+  if (auto mode = reader.Enum("mode", Need::kOptional, AsList(kAdmissionModes))) p.mode = *mode;
   if (auto v = reader.Bool("requireCatalogImages", Need::kOptional)) p.require_catalog_images = *v;
   if (auto v = reader.Bool("requireScan", Need::kOptional)) p.require_scan = *v;
   if (auto v =

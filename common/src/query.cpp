@@ -14,8 +14,12 @@ QueryParam Limit() { return {.name = "limit", .kind = QueryKind::kLimit}; }
 QueryParam Cursor(std::vector<CursorField> fields) {
   return {.name = "cursor", .kind = QueryKind::kCursor, .fields = std::move(fields)};
 }
-QueryParam Word(std::string_view name, std::vector<std::string_view> words, std::string_view problem) {
-  return {.name = name, .kind = QueryKind::kWord, .words = std::move(words), .problem = problem};
+QueryParam Word(std::string_view name, std::vector<std::string_view> words, std::string problem) {
+  return {.name = name, .kind = QueryKind::kWord, .words = std::move(words), .problem = std::move(problem)};
+}
+QueryParam Word(std::string_view name, std::vector<std::string_view> words) {
+  std::string problem = OneOf(words);
+  return Word(name, std::move(words), std::move(problem));
 }
 QueryParam Words(std::string_view name, std::vector<std::string_view> words) {
   return {.name = name, .kind = QueryKind::kWords, .words = std::move(words)};
@@ -148,7 +152,7 @@ QueryValues::QueryValues(const std::vector<QueryParam>& params, const QueryPairs
         break;
       }
       case QueryKind::kWord:
-        if (std::find(p.words.begin(), p.words.end(), v.text) == p.words.end()) refuse(std::string(p.problem));
+        if (std::find(p.words.begin(), p.words.end(), v.text) == p.words.end()) refuse(p.problem);
         break;
       case QueryKind::kWords: {
         std::optional<std::vector<std::string>> words = WordList(v.text, p.words);

@@ -42,12 +42,6 @@ std::string CharRange(size_t min_chars, size_t max_chars) {
   return "must have " + std::to_string(min_chars) + " to " + std::to_string(max_chars) + " characters";
 }
 
-std::string OneOf(const std::vector<std::string_view>& allowed) {
-  std::string text = "must be one of ";
-  for (size_t i = 0; i < allowed.size(); i++) text += (i ? ", " : "") + std::string(allowed[i]);
-  return text;
-}
-
 bool Contains(const std::vector<std::string_view>& values, std::string_view value) {
   for (std::string_view v : values) {
     if (v == value) return true;
@@ -65,6 +59,8 @@ int Digits(std::string_view text, size_t at, size_t count) {
 }
 
 }  // namespace
+
+std::string OneOf(const std::vector<std::string_view>& allowed) { return "must be one of " + Join(allowed, ", "); }
 
 FieldReader::FieldReader(const rapidjson::Value& object, std::vector<FieldIssue>& issues, std::string path)
     : object_(object), issues_(issues), path_(std::move(path)), is_object_(object.IsObject()) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "icat/pipeline.hpp"
+#include "icat/vocabulary.hpp"
 
 namespace icat::account {
 
@@ -47,10 +48,6 @@ Reply PutSignInPolicy(Context& ctx);
 
 // ------------------------------------------------------------------ shared by the endpoints (support.cpp)
 
-// The words of a feature request's type and status, and of a webhook delivery's state.
-inline const std::vector<std::string_view> kRequestTypes = {"feature", "package", "bug"};
-inline const std::vector<std::string_view> kRequestStatuses = {"open", "planned", "done", "declined"};
-inline const std::vector<std::string_view> kDeliveryStates = {"pending", "succeeded", "failed"};
 // The longest ?action= of the audit log.
 inline constexpr size_t kMaxActionChars = 100;
 
@@ -82,7 +79,7 @@ struct ApiKeyView {
   std::vector<std::string> scopes;
   std::string created_at;
   std::optional<std::string> expires_at, last_used_at, created_by;
-  std::string state;                  // active, expired, revoked
+  std::string state;                  // one of kKeyStates
   std::optional<std::string> secret;  // only in the reply to its creation
 };
 std::string ApiKeyJson(const ApiKeyView& key);
@@ -123,7 +120,7 @@ std::string WebhookListJson(const std::vector<WebhookView>& webhooks, const std:
 
 // One row of a subscription's delivery log: an event, and how its delivery went so far.
 struct DeliveryView {
-  std::string id, event_id, event_type, state;  // state: pending, succeeded, failed
+  std::string id, event_id, event_type, state;  // state: one of kDeliveryStates
   long long attempts = 0;
   std::optional<long long> last_status;  // HTTP status of the last attempt, when one came
   std::optional<std::string> last_error;

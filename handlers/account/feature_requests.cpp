@@ -81,7 +81,7 @@ NewRequest ReadNewRequest(Context& ctx) {
   std::vector<FieldIssue> issues;
   FieldReader body(ctx.body, issues);
   NewRequest in;
-  in.type = body.Enum("type", Need::kRequired, kRequestTypes).value_or("");
+  in.type = body.Enum("type", Need::kRequired, AsList(kRequestTypes)).value_or("");
   in.title = body.String("title", Need::kRequired, kMaxTitleChars).value_or("");
   in.description = body.String("description", Need::kRequired, kMaxDescriptionChars, 1, true).value_or("");
   in.image_id = body.String("imageId", Need::kOptional, 36);

@@ -41,9 +41,8 @@ const std::vector<Route>& Routes() {
       {.method = "GET",
        .pattern = "/api/feature-requests",
        .access = Access::kPortal,
-       .query = {query::Word("status", kRequestStatuses, "must be one of open, planned, done, declined"),
-                 query::Word("type", kRequestTypes, "must be one of feature, package, bug"), query::Limit(),
-                 PageCursor()},
+       .query = {query::Word("status", AsList(kRequestStatuses)), query::Word("type", AsList(kRequestTypes)),
+                 query::Limit(), PageCursor()},
        .handler = ICAT_HANDLER(ListFeatureRequests)},
       {.method = "POST",
        .pattern = "/api/feature-requests",
@@ -73,8 +72,7 @@ const std::vector<Route>& Routes() {
        .pattern = "/api/webhooks/{id}/deliveries",
        .access = Access::kPortal,
        // Refused on read: a malformed webhook id is a 404 first.
-       .query = {query::RefusedOnRead(
-                     query::Word("state", kDeliveryStates, "must be one of pending, succeeded, failed")),
+       .query = {query::RefusedOnRead(query::Word("state", AsList(kDeliveryStates))),
                  query::RefusedOnRead(query::Limit()), query::RefusedOnRead(PageCursor())},
        .handler = ICAT_HANDLER(ListWebhookDeliveries)},
       // No json_body: a ping takes no input, so an empty POST needs no Content-Type (the handler

@@ -42,11 +42,7 @@ std::string ScanHistoryJson(const HistorySubject& subject, const std::vector<Sca
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  WriteKey(w, "image");
-  w.StartObject();
-  WriteString(w, "id", subject.image_id);
-  WriteString(w, "name", subject.image_name);
-  w.EndObject();
+  WriteImageOf(w, subject.image_id, subject.image_name);
   WriteKey(w, "version");
   w.StartObject();
   WriteString(w, "id", subject.version_id);

@@ -1,7 +1,17 @@
 // The routes of icat-sbom: one row per method and path, with who may call it (docs/routes.md).
+#include "icat/text.hpp"
 #include "sbom.hpp"
 
 namespace icat::sbom {
+
+namespace {
+// ?format= of a download: one of `formats`, refused as docs/scans.md words it ("must be one of:
+// cyclonedx, spdx").
+QueryParam FormatParam(std::vector<std::string_view> formats) {
+  std::string problem = "must be one of: " + Join(formats, ", ");
+  return query::Word("format", std::move(formats), std::move(problem));
+}
+}  // namespace
 
 const std::vector<Route>& Routes() {
   static const std::vector<Route> routes = {
@@ -9,13 +19,13 @@ const std::vector<Route>& Routes() {
        .pattern = "/v1/images/{id}/sbom",
        .access = Access::kApiKey,
        .scope = Scope::kReadSbom,
-       .query = {query::Word("format", AsList(kSbomFormats), "must be one of: cyclonedx, spdx")},
+       .query = {FormatParam(AsList(kSbomFormats))},
        .handler = ICAT_HANDLER(GetImageSbom)},
       {.method = "GET",
        .pattern = "/v1/images/{id}/versions/{versionId}/sbom",
        .access = Access::kApiKey,
        .scope = Scope::kReadSbom,
-       .query = {query::Word("format", AsList(kSbomFormats), "must be one of: cyclonedx, spdx")},
+       .query = {FormatParam(AsList(kSbomFormats))},
        .handler = ICAT_HANDLER(GetImageVersionSbom)},
       {.method = "GET",
        .pattern = "/api/docker-images/{imageId}/versions/{versionId}/sbom/spdx",
@@ -29,12 +39,12 @@ const std::vector<Route>& Routes() {
        .pattern = "/v1/images/{id}/versions/{versionId}/vex",
        .access = Access::kApiKey,
        .scope = Scope::kReadVulns,
-       .query = {query::Word("format", AsList(kVexFormats), "must be one of: openvex, cyclonedx")},
+       .query = {FormatParam(AsList(kVexFormats))},
        .handler = ICAT_HANDLER(GetImageVersionVex)},
       {.method = "GET",
        .pattern = "/api/docker-images/{imageId}/versions/{versionId}/vex",
        .access = Access::kPortal,
-       .query = {query::Word("format", AsList(kVexFormats), "must be one of: openvex, cyclonedx")},
+       .query = {FormatParam(AsList(kVexFormats))},
        .handler = ICAT_HANDLER(GetVersionVex)},
       {.method = "GET",
        .pattern = "/v1/images/{id}/versions/{versionId}/attestations",

@@ -20,57 +20,57 @@ bool IsKeyId(std::string_view text) {
 // What a key signs: the Ed25519 key the X-Signature headers, the P-256 key the attestations.
 std::string_view UseOf(std::string_view algorithm) { return algorithm == "Ed25519" ? "signatures" : "attestations"; }
 
+// The key's members as the JSON list shows them.
+void WriteKeyEntry(JsonWriter& w, const SigningKeyView& key) {
+  WriteString(w, "id", key.id);
+  WriteString(w, "algorithm", key.algorithm);
+  WriteString(w, "publicKeyPem", key.public_key_pem);
+  WriteString(w, "use", UseOf(key.algorithm));
+  WriteString(w, "createdAt", key.created_at);
+  WriteOptionalString(w, "retiredAt", key.retired_at);
+}
+
+// The key's members as a JWK: an Ed25519 key as OKP (RFC 8037), a P-256 key as EC.
+void WriteJwk(JsonWriter& w, const SigningKeyView& key) {
+  if (key.algorithm == "Ed25519") {
+    WriteString(w, "kty", "OKP");
+    WriteString(w, "crv", "Ed25519");
+    WriteString(w, "x", Ed25519JwkX(key.public_key_pem));
+  } else {
+    JwkPoint point = EcdsaP256JwkPoint(key.public_key_pem);
+    WriteString(w, "kty", "EC");
+    WriteString(w, "crv", "P-256");
+    WriteString(w, "x", point.x);
+    WriteString(w, "y", point.y);
+  }
+  WriteString(w, "kid", key.id);
+  WriteString(w, "alg", key.algorithm == "Ed25519" ? "EdDSA" : "ES256");
+  WriteString(w, "use", "sig");
+}
+
+// {"keys": [...]}, each key an object of the members `write_key` writes: both forms of the list.
+std::string KeysDocument(const std::vector<SigningKeyView>& keys,
+                         void (*write_key)(JsonWriter&, const SigningKeyView&)) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteKey(w, "keys");
+  w.StartArray();
+  for (const SigningKeyView& key : keys) {
+    w.StartObject();
+    write_key(w, key);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  return buffer.GetString();
+}
+
 }  // namespace
 
-std::string SigningKeysJson(const std::vector<SigningKeyView>& keys) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteKey(w, "keys");
-  w.StartArray();
-  for (const SigningKeyView& key : keys) {
-    w.StartObject();
-    WriteString(w, "id", key.id);
-    WriteString(w, "algorithm", key.algorithm);
-    WriteString(w, "publicKeyPem", key.public_key_pem);
-    WriteString(w, "use", UseOf(key.algorithm));
-    WriteString(w, "createdAt", key.created_at);
-    WriteOptionalString(w, "retiredAt", key.retired_at);
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  return buffer.GetString();
-}
+std::string SigningKeysJson(const std::vector<SigningKeyView>& keys) { return KeysDocument(keys, WriteKeyEntry); }
 
-std::string SigningKeysJwks(const std::vector<SigningKeyView>& keys) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  WriteKey(w, "keys");
-  w.StartArray();
-  for (const SigningKeyView& key : keys) {
-    w.StartObject();
-    if (key.algorithm == "Ed25519") {
-      WriteString(w, "kty", "OKP");
-      WriteString(w, "crv", "Ed25519");
-      WriteString(w, "x", Ed25519JwkX(key.public_key_pem));
-    } else {
-      JwkPoint point = EcdsaP256JwkPoint(key.public_key_pem);
-      WriteString(w, "kty", "EC");
-      WriteString(w, "crv", "P-256");
-      WriteString(w, "x", point.x);
-      WriteString(w, "y", point.y);
-    }
-    WriteString(w, "kid", key.id);
-    WriteString(w, "alg", key.algorithm == "Ed25519" ? "EdDSA" : "ES256");
-    WriteString(w, "use", "sig");
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  return buffer.GetString();
-}
+std::string SigningKeysJwks(const std::vector<SigningKeyView>& keys) { return KeysDocument(keys, WriteJwk); }
 
 // GET /v1/signing-keys?format=jwks   (public)
 //   200 {"keys": [{"id", "algorithm": "Ed25519"|"ECDSA-P256", "publicKeyPem", "use", "createdAt",

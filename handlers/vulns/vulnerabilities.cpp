@@ -204,11 +204,7 @@ std::string VulnerabilityListJson(const ScanView& s, const std::vector<FindingVi
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  WriteKey(w, "image");
-  w.StartObject();
-  WriteString(w, "id", s.image_id);
-  WriteString(w, "name", s.image_name);
-  w.EndObject();
+  WriteImageOf(w, s.image_id, s.image_name);
   WriteKey(w, "version");
   if (s.version_id) {
     w.StartObject();

@@ -13,6 +13,33 @@ using it::kUnknownId, it::kAllReads, it::kAlpine310;
 using it::MessageOf, it::ScanNewImage;
 using Scanned = it::ScannedImage;
 
+// An image whose version 3.10 was scanned (kAlpine310) with the SBOM of one format only, `format`
+// (spdx or cyclonedx), licensed to the tenant; sbom_path is that SBOM's file.
+struct OneSbomImage {
+  it::Image image;
+  std::string sbom_path;
+};
+OneSbomImage ScanWithOneSbom(it::Tenant& tenant, const it::TempDir& dir, const std::string& format) {
+  const bool spdx = format == "spdx";
+  std::string report = it::Fixture(kAlpine310);
+  it::Image image;
+  image.name = std::string(spdx ? "it-spdxonly-" : "it-cdxonly-") + it::RandomSuffix(6);
+  std::string sbom = spdx ? dir.Write("only.spdx.json", it::MinimalSpdx(report, "2021-08-25T12:20:30Z"))
+                          : dir.Write("only.cdx.json", it::MinimalCycloneDx(report, "2021-08-25T12:20:30Z"));
+  it::IngestOk({image.name,
+                "3.10",
+                it::ReportDigest(report),
+                report,
+                spdx ? std::optional(sbom) : std::nullopt,
+                spdx ? std::nullopt : std::optional(sbom),
+                "registry.example.test/it/" + image.name,
+                std::nullopt,
+                {}});
+  image.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {image.name}).at(0).at(0);
+  tenant.License(image);
+  return {image, sbom};
+}
+
 }  // namespace
 
 // The suite's other cases: vulns_test.cpp.
@@ -51,25 +78,12 @@ BOOST_AUTO_TEST_CASE(format_omitted_serves_the_spdx_sbom_when_the_scan_has_no_cy
   it::Tenant tenant;
   it::TempDir dir;
   std::string key = tenant.CreateKey(kAllReads);
-  std::string report = it::Fixture(kAlpine310);
-  std::string name = "it-spdxonly-" + it::RandomSuffix(6);
-  std::string spdx = dir.Write("only.spdx.json", it::MinimalSpdx(report, "2021-08-25T12:20:30Z"));
-  it::IngestOk({name,
-                "3.10",
-                it::ReportDigest(report),
-                report,
-                spdx,
-                std::nullopt,
-                "registry.example.test/it/" + name,
-                std::nullopt,
-                {}});
-  it::Image only;
-  only.name = name;
-  only.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {name}).at(0).at(0);
-  tenant.License(only);
+  OneSbomImage spdx_only = ScanWithOneSbom(tenant, dir, "spdx");
+  const it::Image& only = spdx_only.image;
+  const std::string& name = only.name;
   it::Response omitted = it::Get("/v1/images/" + only.id + "/sbom", it::Bearer(key));
   BOOST_TEST_REQUIRE(omitted.status == 200, omitted.Summary());
-  BOOST_TEST(omitted.body == it::ReadFileBytes(spdx));
+  BOOST_TEST(omitted.body == it::ReadFileBytes(spdx_only.sbom_path));
   BOOST_TEST(omitted.Header("content-type") == "application/spdx+json");
   it::Response cdx = it::Get("/v1/images/" + only.id + "/sbom?format=cyclonedx", it::Bearer(key));
   it::ExpectError(cdx, 404, "SBOM_NOT_AVAILABLE");
@@ -129,21 +143,8 @@ BOOST_AUTO_TEST_CASE(missing_versions_scans_formats_and_malformed_ids_are_404_sa
   BOOST_TEST(it::StringMember(unknown["version"], "tag") == "2.0");
 
   // A scan that came with a CycloneDX SBOM only.
-  std::string report = it::Fixture(kAlpine310);
-  std::string name = "it-cdxonly-" + it::RandomSuffix(6);
-  it::IngestOk({name,
-                "3.10",
-                it::ReportDigest(report),
-                report,
-                std::nullopt,
-                dir.Write("only.cdx.json", it::MinimalCycloneDx(report, "2021-08-25T12:20:30Z")),
-                "registry.example.test/it/" + name,
-                std::nullopt,
-                {}});
-  it::Image only;
-  only.name = name;
-  only.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {name}).at(0).at(0);
-  tenant.License(only);
+  const it::Image only = ScanWithOneSbom(tenant, dir, "cyclonedx").image;
+  const std::string& name = only.name;
   it::Response no_spdx = it::Get("/v1/images/" + only.id + "/sbom?format=spdx", it::Bearer(key));
   it::ExpectError(no_spdx, 404, "SBOM_NOT_AVAILABLE");
   BOOST_TEST(MessageOf(no_spdx) ==

@@ -7,6 +7,7 @@
 #include "../../handlers/admission/queries.hpp"
 #include "icat/attestation.hpp"
 #include "icat/vocabulary.hpp"
+#include "portal_support.hpp"
 #include "support.hpp"
 
 namespace it = icat::test;
@@ -56,9 +57,38 @@ BOOST_AUTO_TEST_CASE(each_list_is_the_set_its_sql_check_allows) {
   BOOST_TEST((CheckedWords("vex_documents", "format") == Words(icat::kVexFormats)));
   BOOST_TEST((CheckedWords("vex_served_documents", "format") == Words(icat::kVexFormats)));
   BOOST_TEST((CheckedWords("sboms", "format") == Words(icat::kSbomFormats)));
+  BOOST_TEST((CheckedWords("feature_requests", "type") == Words(icat::kRequestTypes)));
+  BOOST_TEST((CheckedWords("feature_requests", "status") == Words(icat::kRequestStatuses)));
+  BOOST_TEST((CheckedWords("deliveries", "state") == Words(icat::kDeliveryStates)));
   std::set<std::string> attestation_types;
   for (const icat::AttestationType& type : icat::kAttestationTypes) attestation_types.emplace(type.name);
   BOOST_TEST((CheckedWords("attestations", "type") == attestation_types));
+}
+
+// An API key's state is worked out in SQL by two listings, the portal's (handlers/account) and
+// `icatctl key list`: for a key in each state, both name it alike, and the states named are kKeyStates.
+BOOST_AUTO_TEST_CASE(both_key_listings_name_the_states_of_kkeystates) {
+  it::PortalTenant t;
+  const std::vector<std::string> keys = {t.tenant.CreateKey(), t.tenant.CreateKey(), t.tenant.CreateKey()};
+  const std::string of_key = " WHERE key_hash = sha256(convert_to($1, 'UTF8'))";
+  it::PgQuery("UPDATE api_keys SET expires_at = now() - interval '1 hour'" + of_key, {keys[1]});
+  it::PgQuery("UPDATE api_keys SET revoked_at = now()" + of_key, {keys[2]});
+  rapidjson::Document portal = it::ExpectJson200(it::Get("/api/api-keys", t.As(t.admin)));
+  std::set<std::string> states;
+  for (const std::string& key : keys) {
+    rapidjson::Document listed = t.tenant.KeyEntry(key);
+    BOOST_TEST_REQUIRE(listed.IsObject());
+    const std::string state = it::StringMember(listed, "state");
+    states.insert(state);
+    int found = 0;
+    for (const rapidjson::Value& entry : portal["apiKeys"].GetArray()) {
+      if (it::StringMember(entry, "prefix") != it::StringMember(listed, "prefix")) continue;
+      found++;
+      BOOST_TEST(it::StringMember(entry, "state") == state, "the portal and icatctl name key " << key.substr(0, 14));
+    }
+    BOOST_TEST(found == 1);
+  }
+  BOOST_TEST((states == Words(icat::kKeyStates)));
 }
 
 // sql/V0020's scan_recount counts an id once, at its most severe finding. For each severity alone

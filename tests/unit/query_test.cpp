@@ -4,6 +4,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "../../handlers/account/account.hpp"
+#include "../../handlers/sbom/sbom.hpp"
 #include "icat/paging.hpp"
 
 namespace {
@@ -37,6 +39,17 @@ std::string Refusal(Fn fn) {
 // The refusal of `raw` by `params` before the handler.
 std::string RefusalOf(const std::vector<QueryParam>& params, std::string raw) {
   return Refusal([&] { Parse(params, std::move(raw)).RefuseInvalid(); });
+}
+
+// The refusal a GET route of a real table declares for its query parameter `name`.
+std::string ProblemOf(const std::vector<icat::Route>& routes, std::string_view pattern, std::string_view name) {
+  for (const icat::Route& route : routes) {
+    if (route.method != "GET" || route.pattern != pattern) continue;
+    for (const QueryParam& param : route.query) {
+      if (param.name == name) return param.problem;
+    }
+  }
+  return "(no such parameter)";
 }
 
 }  // namespace
@@ -79,6 +92,29 @@ BOOST_AUTO_TEST_CASE(a_word_is_one_of_its_list_and_refused_with_the_row_s_proble
   BOOST_TEST(!Parse(params, "").Text("format").has_value());
   for (const char* bad : {"format=", "format=SPDX", "format=spdx,cyclonedx"}) {
     BOOST_TEST(RefusalOf(params, bad) == "format: must be one of: cyclonedx, spdx", bad);
+  }
+}
+
+BOOST_AUTO_TEST_CASE(a_word_without_a_problem_is_refused_as_a_body_field_s_enum_is) {
+  const std::vector<QueryParam> params = {query::Word("state", {"pending", "succeeded", "failed"})};
+  BOOST_TEST(RefusalOf(params, "state=done") == "state: must be one of pending, succeeded, failed");
+  BOOST_TEST(RefusalOf(params, "state=failed") == "");
+}
+
+// The route tables derive these from their vocabularies; the texts are the spec's, as they were written.
+BOOST_AUTO_TEST_CASE(the_route_tables_word_refusals_read_as_the_spec_words_them) {
+  const std::vector<icat::Route>& account = icat::account::Routes();
+  BOOST_TEST(ProblemOf(account, "/api/feature-requests", "status") == "must be one of open, planned, done, declined");
+  BOOST_TEST(ProblemOf(account, "/api/feature-requests", "type") == "must be one of feature, package, bug");
+  BOOST_TEST(ProblemOf(account, "/api/webhooks/{id}/deliveries", "state") ==
+             "must be one of pending, succeeded, failed");
+  const std::vector<icat::Route>& sbom = icat::sbom::Routes();
+  for (const char* path : {"/v1/images/{id}/sbom", "/v1/images/{id}/versions/{versionId}/sbom"}) {
+    BOOST_TEST(ProblemOf(sbom, path, "format") == "must be one of: cyclonedx, spdx", path);
+  }
+  for (const char* path :
+       {"/v1/images/{id}/versions/{versionId}/vex", "/api/docker-images/{imageId}/versions/{versionId}/vex"}) {
+    BOOST_TEST(ProblemOf(sbom, path, "format") == "must be one of: openvex, cyclonedx", path);
   }
 }
 

@@ -135,6 +135,23 @@ BOOST_AUTO_TEST_CASE(the_portal_documents_enums_are_the_vocabularies) {
   }
   BOOST_TEST(EnumAt(api, "/components/schemas/EventType") == AsWords(icat::kEventTypes),
              boost::test_tools::per_element());
+  BOOST_TEST(EnumAt(api, "/components/schemas/ApiKey/properties/state") == AsWords(icat::kKeyStates),
+             boost::test_tools::per_element());
+  for (const char* schema : {"FeatureRequest", "FeatureRequestRequest"}) {
+    std::string pointer = "/components/schemas/" + std::string(schema) + "/properties/type";
+    BOOST_TEST(EnumAt(api, pointer.c_str()) == AsWords(icat::kRequestTypes), pointer);
+  }
+  BOOST_TEST(EnumAt(api, "/components/schemas/FeatureRequest/properties/status") == AsWords(icat::kRequestStatuses),
+             boost::test_tools::per_element());
+  BOOST_TEST(ParameterEnum(api, "/api/feature-requests", "type") == AsWords(icat::kRequestTypes));
+  BOOST_TEST(ParameterEnum(api, "/api/feature-requests", "status") == AsWords(icat::kRequestStatuses));
+  BOOST_TEST(EnumAt(api, "/components/schemas/Delivery/properties/state") == AsWords(icat::kDeliveryStates),
+             boost::test_tools::per_element());
+  BOOST_TEST(ParameterEnum(api, "/api/webhooks/{id}/deliveries", "state") == AsWords(icat::kDeliveryStates));
+  for (const char* schema : {"AdmissionPolicy", "AdmissionDecision"}) {
+    std::string pointer = "/components/schemas/" + std::string(schema) + "/properties/mode";
+    BOOST_TEST(EnumAt(api, pointer.c_str()) == AsWords(icat::kAdmissionModes), pointer);
+  }
   BOOST_TEST(EnumAt(api, "/components/schemas/AdmissionPolicy/properties/severityThreshold") == ThresholdSeverities(),
              boost::test_tools::per_element());
   const char* vex_event = "/components/schemas/VexUpdatedEvent/allOf/1/properties/data/properties";

@@ -3,18 +3,28 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "icat/vocabulary.hpp"
 #include "ingest/session.hpp"
 
 namespace icat::ctl {
 namespace {
 
-constexpr const char* kStatuses = "open|planned|done|declined";
+// A status of kRequestStatuses, else a usage error naming them: "is not a status (open, planned,
+// done or declined)".
+void RequireStatus(std::string_view flag, const std::string& status) {
+  if (IsOneOf(status, kRequestStatuses)) return;
+  std::string statuses;
+  for (size_t i = 0; i < kRequestStatuses.size(); i++) {
+    statuses += (i == 0 ? "" : i + 1 < kRequestStatuses.size() ? ", " : " or ") + std::string(kRequestStatuses[i]);
+  }
+  throw UsageError(std::string(flag) + ": '" + status + "' is not a status (" + statuses + ")");
+}
 
 }  // namespace
 
 void RequestList(const Args& args) {
   std::optional<std::string> status = args.Optional("status");
-  if (status) RequireMatch("--status", *status, kStatuses, "is not a status (open, planned, done or declined)");
+  if (status) RequireStatus("--status", *status);
   Session session;
   std::string tenant_id = TenantId(session.db, args.Value("tenant"));
   Rows rows = session.db.RunSql(
@@ -33,7 +43,7 @@ void RequestStatus(const Args& args) {
   const std::string& id = args.Positional(0);
   const std::string& status = args.Positional(1);
   if (!IsUuid(id)) throw UsageError("'" + id + "' is not a request id (a UUID, as request list shows)");
-  RequireMatch("STATUS", status, kStatuses, "is not a status (open, planned, done or declined)");
+  RequireStatus("STATUS", status);
   const std::string& subdomain = args.Value("tenant");
 
   Session session;

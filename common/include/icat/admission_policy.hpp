@@ -27,7 +27,7 @@ inline const std::vector<std::string_view> kExceptionRules = {"requireScan"};
 
 // Every field with its default: what a tenant that never saved a policy gets.
 struct AdmissionPolicy {
-  std::string mode = "enforce";  // enforce | warn | audit
+  std::string mode = "enforce";  // one of kAdmissionModes
   bool require_catalog_images = true;
   bool require_scan = true;  // a catalogue version that was never scanned is denied (its risk is unknown)
   std::vector<std::string> allowed_registries;  // prefixes; empty: any

@@ -44,7 +44,7 @@ struct QueryParam {
   std::string_view name;
   QueryKind kind;
   std::vector<std::string_view> words;  // kWord, kWords
-  std::string_view problem;             // kWord: the detail of a refusal, as the spec words it
+  std::string problem;                  // kWord: the detail of a refusal, as the spec words it
   std::vector<CursorField> fields;      // kCursor
   size_t min_chars = 0, max_chars = 0;  // kText
   long max = 0;                         // kNumber
@@ -58,7 +58,9 @@ struct QueryParam {
 namespace query {
 QueryParam Limit();
 QueryParam Cursor(std::vector<CursorField> fields);
-QueryParam Word(std::string_view name, std::vector<std::string_view> words, std::string_view problem);
+QueryParam Word(std::string_view name, std::vector<std::string_view> words, std::string problem);
+// A word refused as a body field's Enum is: "must be one of a, b, c" (OneOf).
+QueryParam Word(std::string_view name, std::vector<std::string_view> words);
 QueryParam Words(std::string_view name, std::vector<std::string_view> words);
 QueryParam Time(std::string_view name, std::string_view not_before = {});
 QueryParam Text(std::string_view name, size_t min_chars = 0, size_t max_chars = 0);

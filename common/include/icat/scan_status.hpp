@@ -5,11 +5,22 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "icat/json.hpp"
 #include "icat/vocabulary.hpp"
 
 namespace icat {
+
+// "image": {"id", "name"}: the image a reply about one of its versions (its findings, its scan
+// history) names first.
+inline void WriteImageOf(JsonWriter& w, std::string_view id, std::string_view name) {
+  WriteKey(w, "image");
+  w.StartObject();
+  WriteString(w, "id", id);
+  WriteString(w, "name", name);
+  w.EndObject();
+}
 
 // "scanStatus": "scanned" or "unscanned", and "lastScannedAt": the time of the version's latest
 // scan, or null when it has none.

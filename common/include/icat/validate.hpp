@@ -16,6 +16,9 @@ namespace icat {
 
 enum class Need { kRequired, kOptional };  // kOptional also accepts an explicit null
 
+// "must be one of a, b, c": the issue of a body field or query parameter that is none of `allowed`.
+std::string OneOf(const std::vector<std::string_view>& allowed);
+
 // Reads the members of one JSON object. Each accessor marks its member as known and records an
 // issue when the member is missing (kRequired), null (kRequired) or of the wrong shape; it returns
 // nullopt then. CheckUnknown() records one issue per member no accessor asked for.

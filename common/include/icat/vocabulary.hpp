@@ -49,6 +49,16 @@ inline constexpr std::array<std::string_view, 2> kSbomFormats = {"cyclonedx", "s
 // The formats of VEX documents, ingested and served (docs/vex-documents.md); the first is what a
 // download without ?format= gets.
 inline constexpr std::array<std::string_view, 2> kVexFormats = {"openvex", "cyclonedx"};
+// A portal feature request's type, and its status (the vendor moves it on with `icatctl request status`).
+inline constexpr std::array<std::string_view, 3> kRequestTypes = {"feature", "package", "bug"};
+inline constexpr std::array<std::string_view, 4> kRequestStatuses = {"open", "planned", "done", "declined"};
+// A webhook delivery's state: pending until an attempt succeeds or the attempts run out.
+inline constexpr std::array<std::string_view, 3> kDeliveryStates = {"pending", "succeeded", "failed"};
+// What an admission policy does with an image that fails it (docs/admission.md): enforce denies,
+// warn allows with warnings, audit allows and only records.
+inline constexpr std::array<std::string_view, 3> kAdmissionModes = {"enforce", "warn", "audit"};
+// An API key's state as the portal lists it: revoked, else expired once past its expiry, else active.
+inline constexpr std::array<std::string_view, 3> kKeyStates = {"active", "expired", "revoked"};
 
 template <size_t N>
 bool IsOneOf(std::string_view word, const std::array<std::string_view, N>& words) {

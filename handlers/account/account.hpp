@@ -41,6 +41,9 @@ Reply CreateUser(Context& ctx);
 Reply UpdateUser(Context& ctx);
 Reply DeleteUser(Context& ctx);
 Reply IssueSetupToken(Context& ctx);
+Reply GetSso(Context& ctx);  // sso.cpp
+Reply PutSso(Context& ctx);
+Reply DeleteSso(Context& ctx);
 
 // ------------------------------------------------------------------ shared by the endpoints (support.cpp)
 
@@ -160,6 +163,7 @@ struct UserView {
   std::string state;  // active, pending_setup (no password yet), disabled
   std::string created_at;
   std::optional<std::string> disabled_at, last_login_at;
+  bool sso = false;  // signs in with the tenant's identity provider (has an identity)
   // Only in the reply that issues it: the one-time set-up token and until when it is good.
   std::optional<std::string> setup_token, setup_expires_at;
 };

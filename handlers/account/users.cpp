@@ -26,7 +26,8 @@ constexpr std::string_view kLastAdmin =
 std::vector<UserView> UsersAt(const Rows& rows, int count) {
   const int id = rows.Column("id"), email = rows.Column("email"), role = rows.Column("role"),
             state = rows.Column("state"), created_at = rows.Column("created_at"),
-            disabled_at = rows.Column("disabled_at"), last_login_at = rows.Column("last_login_at");
+            disabled_at = rows.Column("disabled_at"), last_login_at = rows.Column("last_login_at"),
+            sso = rows.Column("sso");
   std::vector<UserView> users;
   for (int row = 0; row < rows.size() && row < count; row++) {
     UserView& u = users.emplace_back();
@@ -37,6 +38,7 @@ std::vector<UserView> UsersAt(const Rows& rows, int count) {
     u.created_at = rows.Text(row, created_at);
     u.disabled_at = rows.OptionalText(row, disabled_at);
     u.last_login_at = rows.OptionalText(row, last_login_at);
+    u.sso = rows.Bool(row, sso);
   }
   return users;
 }
@@ -50,6 +52,7 @@ void WriteUserFields(JsonWriter& w, const UserView& u) {
   WriteString(w, "createdAt", u.created_at);
   WriteOptionalString(w, "disabledAt", u.disabled_at);
   WriteOptionalString(w, "lastLoginAt", u.last_login_at);
+  WriteBool(w, "sso", u.sso);
   if (u.setup_token) WriteString(w, "setupToken", *u.setup_token);
   if (u.setup_expires_at) WriteString(w, "setupExpiresAt", *u.setup_expires_at);
   w.EndObject();

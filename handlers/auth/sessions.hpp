@@ -25,6 +25,9 @@ Reply Logout(Context& ctx);
 Reply Me(Context& ctx);
 Reply Setup(Context& ctx);  // password.cpp
 Reply ChangePassword(Context& ctx);
+Reply SsoProvider(Context& ctx);  // oidc.cpp
+Reply StartSsoSignIn(Context& ctx);
+Reply FinishSsoSignIn(Context& ctx);
 
 // ------------------------------------------------------------------ views and shapes
 
@@ -107,9 +110,17 @@ std::string ClientIpKey(const Context& ctx);
 // 503 when Redis cannot count (fails closed), 429 with Retry-After past a limit.
 void CheckLoginLimits(Context& ctx, const std::string& ip_key, const std::string& account_key);
 
+// When a session ends however often it is refreshed (an SSO sign-in's maximum lifetime): the
+// family's stored end (a refresh keeps it), or hours from now (a new sign-in); neither: no hard end.
+struct SessionEnd {
+  std::optional<std::string> at;
+  std::optional<int> hours;
+};
+
 // A new refresh token of the family (stored hashed) and an access token for the user of the
 // transaction's tenant; sets ctx.principal's user and role.
-SessionView StartSession(Context& ctx, const UserView& user, const std::string& tenant, const std::string& family);
+SessionView StartSession(Context& ctx, const UserView& user, const std::string& tenant, const std::string& family,
+                         const SessionEnd& end = {});
 // 200 with the session, Cache-Control: no-store; in cookie mode the refresh token goes in the
 // cookie and not in the body.
 Reply SessionReply(const Context& ctx, const SessionView& session, bool cookie);

@@ -80,6 +80,8 @@ endef
 $(foreach group,$(GROUPS),$(eval $(call handler_rule,$(group))))
 # The registry group reads manifests back from the registry (common/src/registry_client.cpp).
 $(BIN)/icat-registry: LDLIBS += -lcurl
+# The auth and account groups reach tenants' OpenID Providers (common/src/oidc_provider.cpp).
+$(BIN)/icat-auth $(BIN)/icat-account: LDLIBS += -lcurl
 
 # Migrations are compiled into icatctl, so it needs no path to sql/ at run time.
 $(BUILD)/gen/migrations.cpp: $(sort $(wildcard sql/V*.sql)) tools/embed-sql
@@ -182,7 +184,7 @@ FUZZ_FLAGS    := -std=c++20 -O1 -gline-tables-only -fno-omit-frame-pointer -fsan
                  -fno-sanitize-recover=all -fsanitize-ignorelist=tests/fuzz/ubsan_ignore.txt \
                  -Icommon/include -I. -I/usr/include/postgresql -isystem $(VALIJSON)
 FUZZ_OBJ      := $(BUILD)/fuzz/obj
-FUZZ_LIB_SRCS := $(addprefix common/src/,api_key.cpp attestation.cpp cli_args.cpp crypto.cpp errors.cpp http.cpp image_reference.cpp json.cpp jwt.cpp paging.cpp query.cpp registry.cpp \
+FUZZ_LIB_SRCS := $(addprefix common/src/,api_key.cpp attestation.cpp cli_args.cpp crypto.cpp errors.cpp http.cpp image_reference.cpp json.cpp jwt.cpp oidc.cpp paging.cpp query.cpp registry.cpp \
                    fastcgi_client.cpp redis_url.cpp text.cpp trace.cpp url_guard.cpp validate.cpp) \
                  handlers/admission/reference.cpp handlers/admission/review.cpp handlers/registry/request.cpp \
                  $(addprefix ingest/,ingest_model.cpp purl.cpp reports.cpp sbom_completeness.cpp sbom_docs.cpp sbom_schema.cpp \

@@ -299,4 +299,14 @@ UrlVerdict CheckWebhookUrl(std::string_view url, const WebhookUrlPolicy& policy,
   return v;
 }
 
+std::string PinnedResolveEntry(const UrlVerdict& target) {
+  if (ParseIp(target.host)) return "";
+  std::string entry = target.host + ":" + std::to_string(target.port) + ":";
+  for (size_t i = 0; i < target.addresses.size(); i++) {
+    const IpAddress& a = target.addresses[i];
+    entry += (i ? "," : "") + (a.v6 ? "[" + a.ToString() + "]" : a.ToString());
+  }
+  return entry;
+}
+
 }  // namespace icat

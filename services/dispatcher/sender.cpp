@@ -10,16 +10,6 @@ namespace icat::dispatcher {
 namespace {
 size_t Discard(char*, size_t size, size_t count, void*) { return size * count; }
 
-// "host:port:addr,addr" for CURLOPT_RESOLVE, so the connection goes where the guard looked.
-std::string PinnedResolve(const UrlVerdict& target) {
-  std::string entry = target.host + ":" + std::to_string(target.port) + ":";
-  for (size_t i = 0; i < target.addresses.size(); i++) {
-    const IpAddress& a = target.addresses[i];
-    entry += (i ? "," : "") + (a.v6 ? "[" + a.ToString() + "]" : a.ToString());
-  }
-  return entry;
-}
-
 struct Transfer {
   CURL* easy = nullptr;
   curl_slist* headers = nullptr;
@@ -51,8 +41,8 @@ std::unique_ptr<Transfer> Prepare(const Outgoing& out, int timeout_seconds) {
   for (const auto& [name, value] : out.headers) t->headers = curl_slist_append(t->headers, (name + ": " + value).c_str());
   t->headers = curl_slist_append(t->headers, "Expect:");  // no 100-continue round trip
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
-  if (!ParseIp(out.target.host)) {  // an IP-literal host is never looked up anyway
-    t->resolve = curl_slist_append(t->resolve, PinnedResolve(out.target).c_str());
+  if (std::string pinned = PinnedResolveEntry(out.target); !pinned.empty()) {
+    t->resolve = curl_slist_append(t->resolve, pinned.c_str());
     curl_easy_setopt(e, CURLOPT_RESOLVE, t->resolve);
   }
   return t;

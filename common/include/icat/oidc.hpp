@@ -1,8 +1,9 @@
 // OpenID Connect as a relying party (docs/sso.md): a provider's discovery document and keys, the
 // authorization request with PKCE, the token request, and the ID token's validation exactly as
-// OpenID Connect Core 1.0 section 3.1.3.7 says. Pure functions here, except the Provider cache and
-// the two HTTP calls, which go through the OpenID Provider URL policy (ICAT_OIDC_ALLOW_HTTP,
-// ICAT_OIDC_ALLOW_PRIVATE_CIDRS, checked like webhook URLs: url_guard.hpp).
+// OpenID Connect Core 1.0 section 3.1.3.7 says. Pure functions (common/src/oidc.cpp), except the
+// Provider cache and the HTTP calls (common/src/oidc_provider.cpp, libcurl), which go through the
+// OpenID Provider URL policy (ICAT_OIDC_ALLOW_HTTP, ICAT_OIDC_ALLOW_PRIVATE_CIDRS, checked like
+// webhook URLs: url_guard.hpp).
 #pragma once
 
 #include <chrono>
@@ -48,10 +49,12 @@ struct AuthorizationRequest {
 std::string AuthorizationUrl(const Discovery& discovery, const AuthorizationRequest& request);
 
 // The signature keys of a JWK Set (kty RSA, or EC on P-256), by kid.
+inline constexpr size_t kMaxKeys = 100;
 class KeySet {
  public:
-  // nullopt with *error when the document is not a JWK Set; keys it cannot use (other kty or
-  // curves, use "enc", a malformed member) are skipped, not refused.
+  // nullopt with *error when the document is not a JWK Set or holds more than kMaxKeys keys; keys it
+  // cannot use (other kty or curves, use "enc", RSA under 2048 bits, a malformed member) are
+  // skipped, not refused.
   static std::optional<KeySet> Parse(std::string_view json, std::string* error);
   size_t size() const;
   bool HasKey(std::string_view kid) const;
@@ -79,7 +82,8 @@ struct IdTokenCheck {
   long long now = 0;              // seconds since the epoch
   long long leeway_seconds = 60;  // for exp, iat (not in the future) and nbf
   long long max_age_seconds = 600;  // iat no older than this
-  std::vector<std::string> allowed_algs = {"RS256", "ES256"};  // never none nor HS*; RS256/384/512, PS256, ES256 at most
+  // Never none nor HS*: those are refused whatever this says. RS256/384/512, PS256 and ES256 at most.
+  std::vector<std::string> allowed_algs = {"RS256", "RS384", "RS512", "PS256", "ES256"};
 };
 
 // Why an ID token was refused: a stable word for the error's details and a sentence.
@@ -105,7 +109,7 @@ IdTokenResult ValidateIdToken(std::string_view id_token, const KeySet& keys, con
 // Fetches follow no redirect, take at most 5 s, and read at most 256 KiB.
 struct ProviderDocuments {
   Discovery discovery;
-  const KeySet* keys = nullptr;  // owned by the cache; valid until the next call
+  std::shared_ptr<const KeySet> keys;  // shared with the cache: stays valid after a refetch replaces it
 };
 struct FetchError {
   std::string message;  // one sentence naming the URL's host and what failed; never a secret
@@ -126,7 +130,7 @@ struct TokenRequest {
 };
 struct TokenResult {
   std::optional<std::string> id_token;  // the reply's id_token when the provider granted
-  std::string error;        // the provider's "error" (invalid_grant, ...), or "unreachable"
+  std::string error;        // the provider's "error" (invalid_grant, ...), "unreachable", or "invalid_response"
   std::string description;  // the provider's error_description or what failed, shortened, safe to show
 };
 TokenResult RedeemCode(const Discovery& discovery, const TokenRequest& request, const WebhookUrlPolicy& policy);

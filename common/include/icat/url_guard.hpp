@@ -58,4 +58,8 @@ inline constexpr size_t kMaxWebhookUrlChars = 2048;
 // characters, ASCII host (IDNs in their xn-- form), then resolves the host and judges every address.
 UrlVerdict CheckWebhookUrl(std::string_view url, const WebhookUrlPolicy& policy, const Resolver& resolve = ResolveHost);
 
+// "host:port:addr,addr" for libcurl's CURLOPT_RESOLVE, so the connection goes where the check looked;
+// empty for an IP-literal host (never looked up).
+std::string PinnedResolveEntry(const UrlVerdict& target);
+
 }  // namespace icat

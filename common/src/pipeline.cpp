@@ -324,6 +324,7 @@ Request ReadRequest(FCGX_Request& fcgi, long max_body_bytes) {
   r.query = Param(fcgi.envp, "QUERY_STRING");
   r.request_id = Param(fcgi.envp, "REQUEST_ID");
   r.client_ip = Param(fcgi.envp, "REMOTE_ADDR");
+  if (Param(fcgi.envp, "HTTPS") == "on") r.scheme = "https";
   for (char** p = fcgi.envp; p && *p; p++) {
     std::string_view entry = *p;
     size_t eq = entry.find('=');
@@ -347,6 +348,8 @@ const char* ReasonPhrase(int status) {
     case 200: return "OK";
     case 201: return "Created";
     case 204: return "No Content";
+    case 302: return "Found";
+    case 303: return "See Other";
     case 304: return "Not Modified";
     case 400: return "Bad Request";
     case 401: return "Unauthorized";

@@ -45,6 +45,9 @@ Reply IssueSetupToken(Context& ctx);
 Reply ResetUserTotp(Context& ctx);
 Reply GetSignInPolicy(Context& ctx);  // sign_in_policy.cpp
 Reply PutSignInPolicy(Context& ctx);
+Reply GetSso(Context& ctx);  // sso.cpp
+Reply PutSso(Context& ctx);
+Reply DeleteSso(Context& ctx);
 
 // ------------------------------------------------------------------ shared by the endpoints (support.cpp)
 
@@ -161,6 +164,7 @@ struct UserView {
   std::string created_at;
   std::optional<std::string> disabled_at, last_login_at;
   bool totp = false;  // has a confirmed second factor
+  bool sso = false;  // signs in with the tenant's identity provider (has an identity)
   // Only in the reply that issues it: the one-time set-up token and until when it is good.
   std::optional<std::string> setup_token, setup_expires_at;
 };

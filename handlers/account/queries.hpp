@@ -35,7 +35,8 @@ namespace icat::account {
   "u.id, u.email, u.role, rfc3339(u.created_at) AS created_at, rfc3339(u.disabled_at) AS disabled_at, " \
   "rfc3339(u.last_login_at) AS last_login_at, CASE WHEN u.disabled_at IS NOT NULL THEN 'disabled' "     \
   "WHEN u.has_password THEN 'active' ELSE 'pending_setup' END AS state, rfc3339_us(u.created_at) AS cursor_time, " \
-  "EXISTS (SELECT FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS totp"
+  "EXISTS (SELECT FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS totp, " \
+  "EXISTS (SELECT FROM user_identities i WHERE i.user_id = u.id) AS sso"
 // What an INSERT or UPDATE of users returns for ICAT_USER_COLUMNS (never RETURNING *: the hash).
 #define ICAT_USER_RETURNING "RETURNING id, email, role, created_at, disabled_at, last_login_at, has_password"
 #define ICAT_WEBHOOK_COLUMNS                                                                  \
@@ -205,6 +206,36 @@ inline constexpr Statement kGetSignInPolicy{"account_get_sign_in_policy",
 inline constexpr Statement kPutSignInPolicy{"account_put_sign_in_policy",
     "INSERT INTO sign_in_policies (tenant_id, totp_required) VALUES ($1, $2::boolean) ON CONFLICT (tenant_id) "
     "DO UPDATE SET totp_required = EXCLUDED.totp_required, updated_at = now() RETURNING totp_required"};
+// ---- Single sign-on (sso.cpp, docs/sso.md). $1 tenant. Never the client secret itself.
+#define ICAT_SSO_COLUMNS                                                                                      \
+  "issuer, client_id, display_name, scopes, groups_claim, role_mapping::text, default_role, allowed_domains, " \
+  "required, break_glass_email, max_session_hours, rfc3339(updated_at) AS updated_at"
+inline constexpr Statement kGetSso{"account_get_sso",
+    "SELECT " ICAT_SSO_COLUMNS " FROM sso_configs WHERE tenant_id = $1"};
+// Whether a client secret is stored; locked, so a save that keeps it keeps one.
+inline constexpr Statement kSsoSecretStored{"account_sso_secret_stored",
+    "SELECT true AS stored FROM sso_configs WHERE tenant_id = $1 FOR UPDATE"};
+// $2 issuer, $3 client id, $4 the sealed client secret (bytea hex; NULL keeps the stored one), $5
+// display name, $6 scopes, $7 groups claim, $8 role mapping (JSON object), $9 default role, $10
+// allowed domains, $11 required, $12 break-glass email, $13 maximum session hours.
+inline constexpr Statement kPutSso{"account_put_sso",
+    "INSERT INTO sso_configs AS s (tenant_id, issuer, client_id, client_secret, display_name, scopes, groups_claim, "
+    "role_mapping, default_role, allowed_domains, required, break_glass_email, max_session_hours) "
+    "VALUES ($1, $2, $3, $4::bytea, $5, $6::text[], $7, $8::jsonb, $9, $10::text[], $11, $12, $13) "
+    "ON CONFLICT (tenant_id) DO UPDATE SET issuer = EXCLUDED.issuer, client_id = EXCLUDED.client_id, "
+    "client_secret = COALESCE($4::bytea, s.client_secret), display_name = EXCLUDED.display_name, "
+    "scopes = EXCLUDED.scopes, groups_claim = EXCLUDED.groups_claim, role_mapping = EXCLUDED.role_mapping, "
+    "default_role = EXCLUDED.default_role, allowed_domains = EXCLUDED.allowed_domains, required = EXCLUDED.required, "
+    "break_glass_email = EXCLUDED.break_glass_email, max_session_hours = EXCLUDED.max_session_hours, "
+    "updated_at = now() "
+    "RETURNING " ICAT_SSO_COLUMNS};
+inline constexpr Statement kDeleteSso{"account_delete_sso",
+    "DELETE FROM sso_configs WHERE tenant_id = $1 RETURNING issuer"};
+// $2 email: whether it names an active admin of the tenant (enabled, with a password): the one
+// person who may still sign in with a password when SSO is required.
+inline constexpr Statement kBreakGlassAdmin{"account_break_glass_admin",
+    "SELECT EXISTS (SELECT FROM users WHERE tenant_id = $1 AND lower(email) = lower($2) AND role = 'admin' "
+    "AND disabled_at IS NULL AND has_password) AS ok"};
 
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
@@ -214,6 +245,7 @@ inline const std::vector<Statement> kStatements = {
     kGetPolicy, kPutPolicy, kVisibleImages, kListDecisions, kListAudit, kListUsers, kInsertUser,
     kUserForChange, kOtherActiveAdmins, kUpdateUser, kRevokeUserSessions, kDeleteUser, kIssueSetupToken,
     kGetSignInPolicy, kPutSignInPolicy, kDeleteTotpFactor,
+    kGetSso, kSsoSecretStored, kPutSso, kDeleteSso, kBreakGlassAdmin,
 };
 // clang-format on
 
@@ -225,5 +257,6 @@ inline const std::vector<Statement> kStatements = {
 #undef ICAT_WEBHOOK_COLUMNS
 #undef ICAT_USER_COLUMNS
 #undef ICAT_USER_RETURNING
+#undef ICAT_SSO_COLUMNS
 
 }  // namespace icat::account

@@ -119,6 +119,15 @@ const std::vector<Route>& Routes() {
        .pattern = "/api/users/{id}",
        .access = Access::kPortalAdmin,
        .handler = ICAT_HANDLER(DeleteUser)},
+      // The tenant's OpenID Provider (sso.cpp): admin only, its reads too (the configuration says
+      // who gets which role).
+      {.method = "GET", .pattern = "/api/sso", .access = Access::kPortalAdmin, .handler = ICAT_HANDLER(GetSso)},
+      {.method = "PUT",
+       .pattern = "/api/sso",
+       .access = Access::kPortalAdmin,
+       .handler = ICAT_HANDLER(PutSso),
+       .json_body = true},
+      {.method = "DELETE", .pattern = "/api/sso", .access = Access::kPortalAdmin, .handler = ICAT_HANDLER(DeleteSso)},
       // No json_body, like ping: a new set-up token takes no input.
       {.method = "POST",
        .pattern = "/api/users/{id}/setup-token",

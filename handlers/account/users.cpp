@@ -27,7 +27,8 @@ std::vector<UserView> UsersAt(const Rows& rows, int count) {
   const int id = rows.Column("id"), email = rows.Column("email"), role = rows.Column("role"),
             state = rows.Column("state"), created_at = rows.Column("created_at"),
             disabled_at = rows.Column("disabled_at"), last_login_at = rows.Column("last_login_at"),
-            totp = rows.Column("totp");
+            totp = rows.Column("totp"),
+            sso = rows.Column("sso");
   std::vector<UserView> users;
   for (int row = 0; row < rows.size() && row < count; row++) {
     UserView& u = users.emplace_back();
@@ -39,6 +40,7 @@ std::vector<UserView> UsersAt(const Rows& rows, int count) {
     u.disabled_at = rows.OptionalText(row, disabled_at);
     u.last_login_at = rows.OptionalText(row, last_login_at);
     u.totp = rows.Bool(row, totp);
+    u.sso = rows.Bool(row, sso);
   }
   return users;
 }
@@ -53,6 +55,7 @@ void WriteUserFields(JsonWriter& w, const UserView& u) {
   WriteOptionalString(w, "disabledAt", u.disabled_at);
   WriteOptionalString(w, "lastLoginAt", u.last_login_at);
   WriteBool(w, "totp", u.totp);
+  WriteBool(w, "sso", u.sso);
   if (u.setup_token) WriteString(w, "setupToken", *u.setup_token);
   if (u.setup_expires_at) WriteString(w, "setupExpiresAt", *u.setup_expires_at);
   w.EndObject();

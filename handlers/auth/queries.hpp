@@ -17,14 +17,18 @@ inline constexpr Statement kLoginLookup{"auth_login_lookup",
     "SELECT tenant_id, user_id, email, role, password_hash, disabled FROM auth_login_user($1)"};
 inline constexpr Statement kTenantBySubdomain{"auth_tenant_by_subdomain",
     "SELECT id FROM tenants WHERE subdomain = $1"};
-// $1 tenant, $2 user, $3 family, $4 SHA-256 of the token (bytea hex), $5 lifetime in days
+// $1 tenant, $2 user, $3 family, $4 SHA-256 of the token (bytea hex), $5 lifetime in days; the
+// session's hard end (an SSO sign-in's): $6 the family's stored end (a refresh), or $7 hours from
+// now (a new sign-in); both NULL: none.
 inline constexpr Statement kInsertRefresh{"auth_insert_refresh",
-    "INSERT INTO refresh_tokens (tenant_id, user_id, family_id, token_hash, expires_at) "
-    "VALUES ($1, $2, $3::uuid, $4::bytea, now() + make_interval(days => $5::int))"};
+    "INSERT INTO refresh_tokens (tenant_id, user_id, family_id, token_hash, expires_at, session_ends_at) "
+    "VALUES ($1, $2, $3::uuid, $4::bytea, now() + make_interval(days => $5::int), "
+    "COALESCE($6::timestamptz, now() + make_interval(hours => $7::int)))"};
 // $1 tenant, $2 token hash. Locked, so two uses of one token cannot both rotate it.
 inline constexpr Statement kFindRefresh{"auth_find_refresh",
     "SELECT r.id, r.user_id, r.family_id, r.used_at IS NOT NULL AS used, r.revoked_at IS NOT NULL AS revoked, "
-    "r.expires_at <= now() AS expired, u.email, u.role, u.id IS NOT NULL AND u.disabled_at IS NULL AS user_active "
+    "r.expires_at <= now() AS expired, r.session_ends_at, r.session_ends_at <= now() AS session_over, "
+    "u.email, u.role, u.id IS NOT NULL AND u.disabled_at IS NULL AS user_active "
     "FROM refresh_tokens r LEFT JOIN users u ON u.id = r.user_id AND u.tenant_id = r.tenant_id "
     "WHERE r.tenant_id = $1 AND r.token_hash = $2::bytea FOR UPDATE OF r"};
 inline constexpr Statement kMarkRefreshUsed{"auth_mark_refresh_used",
@@ -95,6 +99,53 @@ inline constexpr Statement kPutUnconfirmedFactor{"auth_put_unconfirmed_factor",
 // $1 tenant
 inline constexpr Statement kTotpRequired{"auth_totp_required",
     "SELECT COALESCE((SELECT totp_required FROM sign_in_policies WHERE tenant_id = $1), false) AS required"};
+// ---- Single sign-on (oidc.cpp, docs/sso.md). $1 tenant.
+// What a password sign-in must know first: whether the tenant signs in with its provider only.
+inline constexpr Statement kSsoRequirement{"auth_sso_requirement",
+    "SELECT required, break_glass_email FROM sso_configs WHERE tenant_id = $1"};
+// The configuration, the client secret sealed (base64).
+inline constexpr Statement kSsoConfig{"auth_sso_config",
+    "SELECT issuer, client_id, translate(encode(client_secret, 'base64'), E'\\n', '') AS client_secret, "
+    "display_name, scopes, groups_claim, role_mapping, default_role, allowed_domains, required, max_session_hours "
+    "FROM sso_configs WHERE tenant_id = $1"};
+// $2 SHA-256 of the state, $3 of the browser's cookie (bytea hex), $4 nonce, $5 PKCE verifier, $6
+// the console path to land on. Ten minutes to come back; the tenant's stale ones go first.
+inline constexpr Statement kInsertSignIn{"auth_insert_sign_in",
+    "WITH stale AS (DELETE FROM sso_sign_ins WHERE tenant_id = $1 AND expires_at <= now()) "
+    "INSERT INTO sso_sign_ins (state_hash, tenant_id, browser_hash, nonce, code_verifier, next_path, expires_at) "
+    "VALUES ($2::bytea, $1, $3::bytea, $4, $5, $6, now() + interval '10 minutes')"};
+// $2 SHA-256 of the state (bytea hex): the sign-in, used up whatever follows.
+inline constexpr Statement kTakeSignIn{"auth_take_sign_in",
+    "DELETE FROM sso_sign_ins WHERE tenant_id = $1 AND state_hash = $2::bytea "
+    "RETURNING encode(browser_hash, 'hex') AS browser_hash, nonce, code_verifier, next_path, "
+    "expires_at <= now() AS expired"};
+#define ICAT_SSO_USER "u.id, u.email, u.role, u.disabled_at IS NOT NULL AS disabled, u.has_password"
+// $2 issuer, $3 subject: the person the provider's subject is, locked until the sign-in commits.
+inline constexpr Statement kIdentityUser{"auth_identity_user",
+    "SELECT " ICAT_SSO_USER " FROM user_identities i JOIN users u ON u.id = i.user_id AND u.tenant_id = i.tenant_id "
+    "WHERE i.tenant_id = $1 AND i.issuer = $2 AND i.subject = $3 FOR UPDATE OF u"};
+// $2 email: the tenant's person of that email (any case), locked.
+inline constexpr Statement kUserByEmail{"auth_user_by_email",
+    "SELECT " ICAT_SSO_USER " FROM users u WHERE u.tenant_id = $1 AND lower(u.email) = lower($2) FOR UPDATE"};
+// $2 email, $3 role: a person the provider vouches for, without a password. No row: the email was
+// taken meanwhile.
+inline constexpr Statement kInsertSsoUser{"auth_insert_sso_user",
+    "WITH u AS (INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, $3) "
+    "ON CONFLICT (tenant_id, lower(email)) DO NOTHING RETURNING id, email, role, disabled_at, has_password) "
+    "SELECT " ICAT_SSO_USER " FROM u"};
+// $2 issuer, $3 subject, $4 user
+inline constexpr Statement kInsertIdentity{"auth_insert_identity",
+    "INSERT INTO user_identities (tenant_id, issuer, subject, user_id, last_sign_in_at) "
+    "VALUES ($1, $2, $3, $4::uuid, now())"};
+inline constexpr Statement kTouchIdentity{"auth_touch_identity",
+    "UPDATE user_identities SET last_sign_in_at = now() WHERE tenant_id = $1 AND issuer = $2 AND subject = $3"};
+// $2 user, $3 the role the provider's groups map to now.
+inline constexpr Statement kSetSignInRole{"auth_set_sign_in_role",
+    "UPDATE users SET role = $3, last_login_at = now() WHERE tenant_id = $1 AND id = $2::uuid"};
+// $2 user: the tenant's other active admins (sql/V0015), counted under the tenant's admin lock.
+inline constexpr Statement kOtherActiveAdmins{"auth_other_active_admins",
+    "SELECT active_admins_besides($1, $2::uuid) AS others"};
+#undef ICAT_SSO_USER
 
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
@@ -102,6 +153,8 @@ inline const std::vector<Statement> kStatements = {
     kRevokeUserSessions, kRecordLogin, kFindSetupToken, kCompleteSetup, kCurrentPassword, kChangePassword,
     kSecondFactor, kClaimTotpStep, kUseRecoveryCode, kDeleteRecoveryCodes, kInsertRecoveryCodes,
     kPutUnconfirmedFactor, kTotpRequired, kDeleteTotpFactor,
+    kSsoRequirement, kSsoConfig, kInsertSignIn, kTakeSignIn, kIdentityUser, kUserByEmail, kInsertSsoUser,
+    kInsertIdentity, kTouchIdentity, kSetSignInRole, kOtherActiveAdmins,
 };
 // clang-format on
 

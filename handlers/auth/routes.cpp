@@ -3,6 +3,10 @@
 
 namespace icat::auth {
 
+namespace {
+constexpr size_t kMaxSubdomainChars = 63;  // a DNS label
+}  // namespace
+
 const std::vector<Route>& Routes() {
   static const std::vector<Route> routes = {
       {.method = "POST",
@@ -40,6 +44,27 @@ const std::vector<Route>& Routes() {
        .pattern = "/api/auth/totp",
        .access = Access::kPortalSelf,
        .handler = ICAT_HANDLER(RemoveTotp)},
+      // Signing in with the tenant's OpenID Provider (oidc.cpp): browser navigations, so the tenant
+      // is a query parameter (start) or part of the state (callback), not X-Tenant.
+      {.method = "GET",
+       .pattern = "/api/auth/oidc/provider",
+       .access = Access::kPublic,
+       .query = {query::Text("tenant", 1, kMaxSubdomainChars)},
+       .handler = ICAT_HANDLER(SsoProvider)},
+      {.method = "GET",
+       .pattern = "/api/auth/oidc/start",
+       .access = Access::kPublic,
+       .query = {query::Text("tenant", 1, kMaxSubdomainChars), query::Text("next", 1, 512)},
+       .handler = ICAT_HANDLER(StartSsoSignIn)},
+      {.method = "GET",
+       .pattern = "/api/auth/oidc/callback",
+       .access = Access::kPublic,
+       // What an authorization response carries (OpenID Connect Core 3.1.2.5 and 3.1.2.6, RFC 9207's
+       // iss, session management's session_state).
+       .query = {query::Text("code", 1, 2048), query::Text("state", 1, 256), query::Text("iss", 1, 2048),
+                 query::Text("session_state", 1, 512), query::Text("error", 1, 256),
+                 query::Text("error_description", 0, 1024), query::Text("error_uri", 0, 2048)},
+       .handler = ICAT_HANDLER(FinishSsoSignIn)},
   };
   return routes;
 }

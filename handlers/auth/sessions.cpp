@@ -104,6 +104,18 @@ Rows LookUpLogin(Context& ctx, const Rows& tenant, const Credentials& in, const 
   }
 }
 
+// 403 SSO_REQUIRED when the tenant signs its people in with its identity provider only and this is
+// not its break-glass admin (the email compared in any case), before any password hash.
+void RefuseUnlessPasswordAllowed(Context& ctx, std::string_view tenant_id, const std::string& email) {
+  ctx.db.ReadAsTenant(tenant_id);
+  Rows sso = ctx.db.Run(kSsoRequirement, {tenant_id});
+  ctx.db.Commit();  // ends the read scope
+  if (sso.empty() || !sso.Bool(0, sso.Column("required"))) return;
+  if (Lower(sso.OptionalText(0, sso.Column("break_glass_email")).value_or("")) == Lower(email)) return;
+  throw ApiError(Error::kSSO_REQUIRED, "This tenant signs its people in with its identity provider: use \"Sign in with\" "
+                                       "on the sign-in page.");
+}
+
 }  // namespace
 
 Credentials ReadCredentials(Context& ctx, bool login) {
@@ -140,6 +152,7 @@ Rows CheckPassword(Context& ctx, const Credentials& in, const Rows& tenant) {
   HashPermit permit(ctx, tenant.empty() ? std::string_view() : tenant.Text(0, tenant.Column("id")));
   std::string ip_key = ClientIpKey(ctx), account_key = LoginAccountKey(in.tenant, in.email);
   CheckLoginLimits(ctx, ip_key, account_key);
+  if (!tenant.empty()) RefuseUnlessPasswordAllowed(ctx, tenant.Text(0, tenant.Column("id")), in.email);
   Rows found = LookUpLogin(ctx, tenant, in, ip_key);
   bool user_known = !found.empty() && !found.IsNull(0, found.Column("user_id"));
   bool pending = user_known && found.IsNull(0, found.Column("password_hash"));
@@ -229,9 +242,10 @@ Reply Login(Context& ctx) {
 //   The token of the body, else of the icat_refresh cookie (then the reply is in cookie mode too).
 //   200 SessionJson with a new refresh token (the presented one is used up), or the new cookie
 //   400 VALIDATION_ERROR (no token and no cookie outside cookie mode, ...); 415; MALFORMED_JSON
-//   401 UNAUTHENTICATED: unknown, expired or revoked token, another tenant's, a disabled user, no
-//       cookie in cookie mode (a refused cookie is cleared); an already used token also revokes its
-//       whole family (every session of that sign-in)
+//   401 UNAUTHENTICATED: unknown, expired or revoked token, an SSO session past its hard end
+//       (sso_configs.max_session_hours), another tenant's, a disabled user, no cookie in cookie mode
+//       (a refused cookie is cleared); an already used token also revokes its whole family (every
+//       session of that sign-in)
 Reply Refresh(Context& ctx) {
   PresentedToken in = ReadRefreshToken(ctx, false);
   return ClearingRefusedCookie(in, [&] {
@@ -252,13 +266,16 @@ Reply Refresh(Context& ctx) {
       transaction.Commit();
       Unauthenticated("This refresh token was already used; its sessions are signed out. Sign in again.");
     }
-    if (used || revoked || token.Bool(0, token.Column("expired")) || !token.Bool(0, token.Column("user_active"))) {
+    // An SSO session also ends at its hard end (session_over), however often it was refreshed.
+    if (used || revoked || token.Bool(0, token.Column("expired")) || token.Bool(0, token.Column("session_over")) ||
+        !token.Bool(0, token.Column("user_active"))) {
       Unauthenticated("The refresh token has expired or was revoked; sign in again.");
     }
     ctx.db.Exec(kMarkRefreshUsed, {ctx.principal.tenant_id, token_id});
     UserView user{user_id, std::string(token.Text(0, token.Column("email"))),
                   std::string(token.Text(0, token.Column("role")))};
-    SessionView session = StartSession(ctx, user, in.tenant, family);
+    SessionView session =
+        StartSession(ctx, user, in.tenant, family, {.at = token.OptionalText(0, token.Column("session_ends_at"))});
     Audit(ctx, "session.refreshed", user_id, StringObjectJson({{"family", family}}));
     transaction.Commit();
     return SessionReply(ctx, session, in.cookie);

@@ -27,6 +27,9 @@ Reply Setup(Context& ctx);  // password.cpp
 Reply ChangePassword(Context& ctx);
 Reply EnrolTotp(Context& ctx);  // totp.cpp
 Reply RemoveTotp(Context& ctx);
+Reply SsoProvider(Context& ctx);  // oidc.cpp
+Reply StartSsoSignIn(Context& ctx);
+Reply FinishSsoSignIn(Context& ctx);
 
 // ------------------------------------------------------------------ views and shapes
 
@@ -141,10 +144,17 @@ void ReadSecondFactor(FieldReader& body, Credentials& in);
 // wrong, reused or late code is RefuseLogin's. The code of an unconfirmed factor confirms it: then
 // the new recovery codes (stored hashed) are returned, to be shown once; else none.
 std::vector<std::string> PassSecondFactor(Context& ctx, const Credentials& in, const Rows& found);
+// When a session ends however often it is refreshed (an SSO sign-in's maximum lifetime): the
+// family's stored end (a refresh keeps it), or hours from now (a new sign-in); neither: no hard end.
+struct SessionEnd {
+  std::optional<std::string> at;
+  std::optional<int> hours;
+};
 
 // A new refresh token of the family (stored hashed) and an access token for the user of the
 // transaction's tenant; sets ctx.principal's user and role.
-SessionView StartSession(Context& ctx, const UserView& user, const std::string& tenant, const std::string& family);
+SessionView StartSession(Context& ctx, const UserView& user, const std::string& tenant, const std::string& family,
+                         const SessionEnd& end = {});
 // 200 with the session, Cache-Control: no-store; in cookie mode the refresh token goes in the
 // cookie and not in the body.
 Reply SessionReply(const Context& ctx, const SessionView& session, bool cookie);

@@ -115,12 +115,13 @@ void CheckLoginLimits(Context& ctx, const std::string& ip_key, const std::string
   }
 }
 
-SessionView StartSession(Context& ctx, const UserView& user, const std::string& tenant, const std::string& family) {
+SessionView StartSession(Context& ctx, const UserView& user, const std::string& tenant, const std::string& family,
+                         const SessionEnd& end) {
   SessionView session;
   session.user = user;
   session.refresh_token = Base64UrlEncode(RandomBytes(kRefreshTokenBytes));
   ctx.db.Exec(kInsertRefresh, {ctx.principal.tenant_id, user.id, family, "\\x" + Sha256Hex(session.refresh_token),
-                               ctx.config.refresh_token_days});
+                               ctx.config.refresh_token_days, end.at, end.hours});
   AccessClaims claims;
   claims.user_id = user.id;
   claims.tenant_id = ctx.principal.tenant_id;

@@ -61,6 +61,9 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
       {"DELETE", "/api/users/" + pending_id + "/totp", "", 204, "/api/users/{id}/totp"},
       {"PUT", "/api/sign-in-policy", R"({"totpRequired": false})", 200, "/api/sign-in-policy"},
       {"DELETE", "/api/users/" + pending_id, "", 204, "/api/users/{id}"},
+      // The admin passes the role check; no provider answers at that issuer (400), so none is configured (404).
+      {"PUT", "/api/sso", R"({"issuer": "http://127.0.0.1:1", "clientId": "c", "clientSecret": "s"})", 400, "/api/sso"},
+      {"DELETE", "/api/sso", "", 404, "/api/sso"},
   };
   // The table covers every write the portal publishes.
   std::set<std::string> covered;

@@ -84,13 +84,14 @@ StoredPerson CurrentPerson(Db& db, const Principal& principal);
 // clang-format off
 // $1 tenant, $2 user, $3 the token's session (its refresh-token family): the signed-in person as
 // stored now (CurrentPerson). No row: deleted, disabled, or the session ended (signed out, here or
-// everywhere, a password change, a refresh token used twice: each revokes the family).
+// everywhere, a password change, a refresh token used twice: each revokes the family; an SSO
+// session's hard end passed).
 // Not locked: a write in flight when its author changes is ordered before the change (it read the
 // person first); locking the caller's row made two admins changing each other deadlock.
 inline constexpr Statement kCurrentPerson{"auth_current_person",
     "SELECT u.role, u.email FROM users u WHERE u.tenant_id = $1 AND u.id = $2::uuid AND u.disabled_at IS NULL "
     "AND EXISTS (SELECT FROM refresh_tokens r WHERE r.tenant_id = $1 AND r.family_id = $3::uuid "
-    "AND r.user_id = u.id AND r.revoked_at IS NULL)"};
+    "AND r.user_id = u.id AND r.revoked_at IS NULL AND (r.session_ends_at IS NULL OR r.session_ends_at > now()))"};
 
 // $1 tenant, $2 user: every portal session of the user ends (each refresh-token family revoked, and
 // with it the access tokens of the family: CurrentPerson). The number of families (sign-ins) it

@@ -170,8 +170,34 @@ async function start(path, tenant, body) {
 export const signIn = (tenant, email, password, factor = {}) => start("/api/auth/login", tenant, { email, password, ...factor });
 export const completeSetup = (tenant, token, password) => start("/api/auth/setup", tenant, { token, password });
 
-// At start: a reload keeps the session when the refresh cookie is still good.
+// Single sign-on (docs/sso.md). The tenant's provider as the sign-in page names it, or null when
+// the tenant has none (the API's 404 SSO_NOT_CONFIGURED).
+export async function ssoProvider(tenant) {
+  try {
+    const reply = await (await send("GET", "/api/auth/oidc/provider", { query: { tenant }, auth: false })).json();
+    return reply.displayName ? reply : null;
+  } catch (error) {
+    if (error.status === 404) return null;
+    throw error;
+  }
+}
+
+// Where "Sign in with ..." goes: a navigation to the API, which sends the browser to the provider
+// and, from its callback, back to `next` with the refresh cookie set.
+export function ssoStartPath(tenant, next) {
+  return "/api/auth/oidc/start?" + new URLSearchParams({ tenant, next });
+}
+
+// Before leaving for the provider: the page the callback lands on resumes the session by refreshing.
+export function expectSsoSession(tenant) {
+  localStorage.setItem(kTenantKey, tenant);
+  localStorage.setItem(kSignedInKey, "1");
+}
+
+// At start: a reload keeps the session when the refresh cookie is still good. A single sign-on
+// that failed comes back to /sign-in?ssoError=... with no session to refresh.
 export async function resume() {
+  if (new URLSearchParams(location.search).has("ssoError")) forget();
   if (!rememberedTenant() || !localStorage.getItem(kSignedInKey)) return false;
   try {
     await refresh();

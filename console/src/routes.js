@@ -14,6 +14,7 @@ import Keys from "./pages/keys.jsx";
 import Requests from "./pages/requests.jsx";
 import Setup from "./pages/setup.jsx";
 import SignIn from "./pages/sign_in.jsx";
+import Sso from "./pages/sso.jsx";
 import Users from "./pages/users.jsx";
 import Watches from "./pages/watches.jsx";
 import WebhookDetail from "./pages/webhook_detail.jsx";
@@ -36,6 +37,7 @@ export const kRoutes = [
   { path: "/admission/decisions", page: AdmissionDecisions },
   { path: "/audit", page: Audit, nav: "Audit log", adminOnly: "the audit log" },
   { path: "/users", page: Users, nav: "Users", adminOnly: "the tenant's users" },
+  { path: "/sso", page: Sso, nav: "Single sign-on", adminOnly: "the tenant's single sign-on" },
   { path: "/account", page: Account },
 ];
 

@@ -1,4 +1,5 @@
-// /users (admin only; app.jsx closes it for other roles): the tenant's people. An admin adds one by
+// /users (admin only; app.jsx closes it for other roles): the tenant's people, those who sign in
+// through the tenant's identity provider marked SSO. An admin adds one by
 // email and role and hands over the one-time set-up link; changes a role, disables, re-enables or
 // removes an account; re-issues the link of someone who has not set a password yet; resets the
 // second factor of someone who lost their authenticator app, and requires one of everybody. The API
@@ -114,6 +115,12 @@ function UserRow({ user, isMe, onChanged, onIssued }) {
       <th scope="row">
         {user.email}
         {isMe && <span class="muted"> (you)</span>}
+        {user.sso && (
+          <>
+            {" "}
+            <span class="badge quiet">SSO</span>
+          </>
+        )}
       </th>
       <td>
         <select aria-label={`Role of ${user.email}`} value={user.role} onChange={(event) => change({ role: event.currentTarget.value })}>

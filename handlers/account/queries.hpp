@@ -217,11 +217,14 @@ inline constexpr Statement kSsoSecretStored{"account_sso_secret_stored",
     "SELECT true AS stored FROM sso_configs WHERE tenant_id = $1 FOR UPDATE"};
 // $2 issuer, $3 client id, $4 the sealed client secret (bytea hex; NULL keeps the stored one), $5
 // display name, $6 scopes, $7 groups claim, $8 role mapping (JSON object), $9 default role, $10
-// allowed domains, $11 required, $12 break-glass email, $13 maximum session hours.
+// allowed domains, $11 required, $12 break-glass email, $13 maximum session hours. The stored secret
+// is taken into the VALUES as well: Postgres checks NOT NULL on the row proposed for insertion
+// before ON CONFLICT turns it into an update.
 inline constexpr Statement kPutSso{"account_put_sso",
     "INSERT INTO sso_configs AS s (tenant_id, issuer, client_id, client_secret, display_name, scopes, groups_claim, "
     "role_mapping, default_role, allowed_domains, required, break_glass_email, max_session_hours) "
-    "VALUES ($1, $2, $3, $4::bytea, $5, $6::text[], $7, $8::jsonb, $9, $10::text[], $11, $12, $13) "
+    "VALUES ($1, $2, $3, COALESCE($4::bytea, (SELECT c.client_secret FROM sso_configs c WHERE c.tenant_id = $1)), "
+    "$5, $6::text[], $7, $8::jsonb, $9, $10::text[], $11, $12, $13) "
     "ON CONFLICT (tenant_id) DO UPDATE SET issuer = EXCLUDED.issuer, client_id = EXCLUDED.client_id, "
     "client_secret = COALESCE($4::bytea, s.client_secret), display_name = EXCLUDED.display_name, "
     "scopes = EXCLUDED.scopes, groups_claim = EXCLUDED.groups_claim, role_mapping = EXCLUDED.role_mapping, "

@@ -23,7 +23,7 @@ namespace icat::test {
 
 namespace {
 
-constexpr auto kReadyTimeout = std::chrono::seconds(30);
+constexpr auto kReadyTimeout = std::chrono::seconds(90);
 
 std::string JsonList(const std::vector<std::string>& items) {
   std::string list;

@@ -356,6 +356,9 @@ BOOST_AUTO_TEST_CASE(a_wrong_pkce_verifier_a_provider_error_and_another_tenants_
     it::Browser browser;
     std::string callback = browser.SignInAtProvider(f.t.subdomain(), "alice@corp.test", kAccountPassword);
     std::string state = it::QueryParameter(callback, "state");
+    // Counted again here: each PortalTenant::As above made a session of its own (a test token's).
+    sessions = f.Sessions();
+    users = f.Users();
     ExpectRefused(f, browser.Go("GET", it::SsoCallbackUrl() + "?code=" + icat::UrlEncode(their_code) + "&state=" + state),
                   401, "SSO_PROVIDER_ERROR", sessions, users);
   }

@@ -156,6 +156,16 @@ TenantRows::TenantRows()
   db.Query("INSERT INTO recovery_codes (tenant_id, user_id, code_hash) VALUES ($1, $2, $3::bytea)",
            {t, user_id, "\\x" + RandomSuffix(64)});
   db.Query("INSERT INTO sign_in_policies (tenant_id, totp_required) VALUES ($1, false)", {t});
+  // Single sign-on: the configuration (a sealed secret: any bytes), a person's identity and a
+  // sign-in in progress (sql/V0029).
+  db.Query("INSERT INTO sso_configs (tenant_id, issuer, client_id, client_secret, display_name, scopes, groups_claim, "
+           "default_role) VALUES ($1, 'https://idp.example.test', 'c', '\\x00', 'IdP', '{openid}', 'groups', 'refuse')",
+           {t});
+  db.Query("INSERT INTO user_identities (tenant_id, issuer, subject, user_id) VALUES ($1, 'https://idp.example.test', $2, $3)",
+           {t, RandomSuffix(16), user_id});
+  db.Query("INSERT INTO sso_sign_ins (state_hash, tenant_id, browser_hash, nonce, code_verifier, next_path, expires_at) "
+           "VALUES ($2::bytea, $1, $2::bytea, 'n', 'v', '/', now())",
+           {t, "\\x" + RandomSuffix(64)});
 }
 
 }  // namespace icat::test

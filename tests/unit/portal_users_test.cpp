@@ -40,7 +40,8 @@ BOOST_AUTO_TEST_CASE(user_json_has_every_field_and_the_setup_token_only_when_iss
   BOOST_TEST(listed["disabledAt"].IsNull());
   BOOST_TEST(listed["lastLoginAt"].IsNull());
   BOOST_TEST(listed["totp"].IsFalse());
-  BOOST_TEST(listed.MemberCount() == 8u);
+  BOOST_TEST(listed["sso"].IsFalse());
+  BOOST_TEST(listed.MemberCount() == 9u);
   icat::account::UserView issued = Pending();
   issued.setup_token = "tok";
   issued.setup_expires_at = "2026-01-04T00:00:00Z";

@@ -138,7 +138,7 @@ const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.char
 
 function sendHtml(res, status, body) {
   res.writeHead(status, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
-  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test provider: sign in</title></head><body>${body}</body></html>`);
+  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test provider: sign in</title><link rel="icon" href="data:,"></head><body>${body}</body></html>`);
 }
 
 function sendJson(res, status, value) {

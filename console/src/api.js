@@ -173,13 +173,8 @@ export const completeSetup = (tenant, token, password) => start("/api/auth/setup
 // Single sign-on (docs/sso.md). The tenant's provider as the sign-in page names it, or null when
 // the tenant has none (the API's 404 SSO_NOT_CONFIGURED).
 export async function ssoProvider(tenant) {
-  try {
-    const reply = await (await send("GET", "/api/auth/oidc/provider", { query: { tenant }, auth: false })).json();
-    return reply.displayName ? reply : null;
-  } catch (error) {
-    if (error.status === 404) return null;
-    throw error;
-  }
+  const reply = await (await send("GET", "/api/auth/oidc/provider", { query: { tenant }, auth: false })).json();
+  return reply.configured ? reply : null;
 }
 
 // Where "Sign in with ..." goes: a navigation to the API, which sends the browser to the provider

@@ -31,8 +31,7 @@ constexpr size_t kRandomBytes = 32;        // state, nonce, the browser's cookie
 // The cookie that ties a sign-in to the browser that started it. Only the flow's paths receive it;
 // SameSite=Lax, so the provider's redirect back (a top-level GET from its site) carries it.
 std::string SsoCookie(std::string_view value, long long max_age_seconds) {
-  return std::string(kSsoCookie) + "=" + std::string(value) + "; Max-Age=" + std::to_string(max_age_seconds) +
-         "; Path=/api/auth/oidc; HttpOnly; Secure; SameSite=Lax";
+  return SessionCookie(kSsoCookie, value, max_age_seconds, "/api/auth/oidc", "Lax");
 }
 
 std::string ByteaHex(std::string_view bytes) { return "\\x" + HexEncode(bytes); }
@@ -286,16 +285,24 @@ Reply FlowStep(Context& ctx, Step step) {
 }  // namespace
 
 // GET /api/auth/oidc/provider?tenant=   (public)
-//   200 {"displayName", "required"}: what the console's sign-in page offers
-//   400 VALIDATION_ERROR: tenant missing; 404 SSO_NOT_CONFIGURED: no configuration, or no such tenant
+//   200 {"configured": true, "displayName", "required"}: what the console's sign-in page offers;
+//       {"configured": false} for a tenant without single sign-on or no such tenant (the page learns
+//       nothing more, and a browser logs no failed request on every sign-in page)
+//   400 VALIDATION_ERROR: tenant missing
 Reply SsoProvider(Context& ctx) {
-  TenantOfQuery(ctx);
-  SsoConfig config = ReadConfig(ctx);
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  WriteString(w, "displayName", config.display_name);
-  WriteBool(w, "required", config.required);
+  try {
+    TenantOfQuery(ctx);
+    SsoConfig config = ReadConfig(ctx);
+    WriteBool(w, "configured", true);
+    WriteString(w, "displayName", config.display_name);
+    WriteBool(w, "required", config.required);
+  } catch (const ApiError& e) {
+    if (e.error() != Error::kSSO_NOT_CONFIGURED) throw;
+    WriteBool(w, "configured", false);
+  }
   w.EndObject();
   return Reply::Json(200, buffer.GetString());
 }

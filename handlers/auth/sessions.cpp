@@ -81,18 +81,27 @@ Reply ClearingRefusedCookie(const PresentedToken& in, Run run) {
 
 // The user signing in, looked up as its tenant (`tenant`: the row of kTenantBySubdomain; the
 // function answers for that tenant only, sql/V0009). No row: no such tenant; user columns NULL: no
-// such user.
+// such user. In the same read, whether a password may sign in here: 403 SSO_REQUIRED when the
+// tenant signs its people in with its identity provider only and this is not its break-glass admin
+// (the email compared in any case), before any password hash.
 Rows FindLoginUser(Db& db, const Rows& tenant, const Credentials& in) {
   if (tenant.empty()) return tenant;
-  db.ReadAsTenant(tenant.Text(0, tenant.Column("id")));
+  std::string tenant_id(tenant.Text(0, tenant.Column("id")));
+  db.ReadAsTenant(tenant_id);
   Rows found = db.Run(kLoginLookup, {in.email});
+  Rows sso = db.Run(kSsoRequirement, {tenant_id});
   db.Commit();  // ends the read scope
+  if (!sso.empty() && sso.Bool(0, sso.Column("required")) &&
+      Lower(sso.OptionalText(0, sso.Column("break_glass_email")).value_or("")) != Lower(in.email)) {
+    throw ApiError(Error::kSSO_REQUIRED, "This tenant signs its people in with its identity provider: use \"Sign in "
+                                         "with\" on the sign-in page.");
+  }
   return found;
 }
 
 // The sign-in look-up. When it fails (Postgres down, a timeout) the attempt was never judged, so
 // its count against the address is given back: else the right password would get 429 for the
-// rest of the window once Postgres is back.
+// rest of the window once Postgres is back. An SSO_REQUIRED refusal judged no password either.
 Rows LookUpLogin(Context& ctx, const Rows& tenant, const Credentials& in, const std::string& ip_key) {
   try {
     return FindLoginUser(ctx.db, tenant, in);
@@ -102,18 +111,6 @@ Rows LookUpLogin(Context& ctx, const Rows& tenant, const Credentials& in, const 
     }
     throw;
   }
-}
-
-// 403 SSO_REQUIRED when the tenant signs its people in with its identity provider only and this is
-// not its break-glass admin (the email compared in any case), before any password hash.
-void RefuseUnlessPasswordAllowed(Context& ctx, std::string_view tenant_id, const std::string& email) {
-  ctx.db.ReadAsTenant(tenant_id);
-  Rows sso = ctx.db.Run(kSsoRequirement, {tenant_id});
-  ctx.db.Commit();  // ends the read scope
-  if (sso.empty() || !sso.Bool(0, sso.Column("required"))) return;
-  if (Lower(sso.OptionalText(0, sso.Column("break_glass_email")).value_or("")) == Lower(email)) return;
-  throw ApiError(Error::kSSO_REQUIRED, "This tenant signs its people in with its identity provider: use \"Sign in with\" "
-                                       "on the sign-in page.");
 }
 
 }  // namespace
@@ -152,7 +149,6 @@ Rows CheckPassword(Context& ctx, const Credentials& in, const Rows& tenant) {
   HashPermit permit(ctx, tenant.empty() ? std::string_view() : tenant.Text(0, tenant.Column("id")));
   std::string ip_key = ClientIpKey(ctx), account_key = LoginAccountKey(in.tenant, in.email);
   CheckLoginLimits(ctx, ip_key, account_key);
-  if (!tenant.empty()) RefuseUnlessPasswordAllowed(ctx, tenant.Text(0, tenant.Column("id")), in.email);
   Rows found = LookUpLogin(ctx, tenant, in, ip_key);
   bool user_known = !found.empty() && !found.IsNull(0, found.Column("user_id"));
   bool pending = user_known && found.IsNull(0, found.Column("password_hash"));

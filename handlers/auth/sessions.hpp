@@ -60,6 +60,10 @@ std::string MeJson(const MeView& me);
 // The browser console's refresh token: a cookie only /api/auth/* receives, never script-readable.
 inline constexpr std::string_view kRefreshCookie = "icat_refresh";
 inline constexpr std::string_view kCookieOptIn = "x-session-cookie";  // request header: "1" asks for the cookie
+// A Set-Cookie value no script reads, sent over HTTPS only, to `path` and below; an empty value and
+// 0 clear it. Every cookie of the auth group is one of these.
+std::string SessionCookie(std::string_view name, std::string_view value, long long max_age_seconds,
+                          std::string_view path, std::string_view same_site);
 // The Set-Cookie value that holds token for max_age_seconds; an empty token and 0 clear it.
 std::string RefreshCookie(std::string_view token, long long max_age_seconds);
 

@@ -149,11 +149,16 @@ Reply SessionReply(const Context& ctx, const SessionView& session, bool cookie) 
   return reply;
 }
 
+std::string SessionCookie(std::string_view name, std::string_view value, long long max_age_seconds,
+                          std::string_view path, std::string_view same_site) {
+  return std::string(name) + "=" + std::string(value) + "; Max-Age=" + std::to_string(max_age_seconds) +
+         "; Path=" + std::string(path) + "; HttpOnly; Secure; SameSite=" + std::string(same_site);
+}
+
 std::string RefreshCookie(std::string_view token, long long max_age_seconds) {
   // Path=/api/auth: only refresh, logout and the other auth calls receive it; SameSite=Strict and
   // the X-Tenant header every one of them needs (a CORS preflight) keep other sites' pages out.
-  return std::string(kRefreshCookie) + "=" + std::string(token) + "; Max-Age=" + std::to_string(max_age_seconds) +
-         "; Path=/api/auth; HttpOnly; Secure; SameSite=Strict";
+  return SessionCookie(kRefreshCookie, token, max_age_seconds, "/api/auth", "Strict");
 }
 
 }  // namespace icat::auth

@@ -35,12 +35,6 @@ export async function launch() {
   });
 }
 
-// The sign-in page asks whether the tenant signs in with an identity provider; a tenant without one
-// answers 404 SSO_NOT_CONFIGURED, which the browser logs, though it is an answer, not a problem.
-function isSsoLookupOfTenantWithout(message) {
-  return /status of 404/.test(message.text()) && (message.location()?.url || "").includes("/api/auth/oidc/provider?");
-}
-
 // A page in a fresh browser context (its own cookies), watched: `problems` collects console
 // errors, uncaught exceptions, failed requests and any request that leaves the console's origin.
 export async function openPage(browser) {
@@ -50,7 +44,7 @@ export async function openPage(browser) {
   const problems = [];
   const own = new URL(origin()).origin;
   page.on("console", (message) => {
-    if (message.type() !== "error" || isSsoLookupOfTenantWithout(message)) return;
+    if (message.type() !== "error") return;
     problems.push(`console error: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));

@@ -337,7 +337,8 @@ void WriteEvents(Db& db, const Target& target, const EventSubject& subject, cons
                  bool became_latest) {
   // An event of `type` for every tenant licensed to the image.
   auto announce = [&](const char* type, const std::vector<EventFinding>* changed) {
-    db.ExecSql(outbox::kEventPerLicensee.sql, {target.image_id, type, EventData(subject, changed), subject.traceparent});
+    db.ExecSql(outbox::kEventPerLicensee.sql,
+               {target.image_id, type, EventData(subject, changed), subject.traceparent});
   };
   announce("scan.completed", nullptr);
   if (!became_latest) return;

@@ -121,8 +121,10 @@ std::string AdmissionPolicyJson(const AdmissionPolicy& p) {
   w.StartArray();
   for (const PolicyException& e : p.exceptions) {
     w.StartObject();
-    if (e.rule) WriteString(w, "rule", *e.rule);
-    else WriteString(w, "cveId", e.cve_id);
+    if (e.rule)
+      WriteString(w, "rule", *e.rule);
+    else
+      WriteString(w, "cveId", e.cve_id);
     WriteOptionalString(w, "imageId", e.image_id);
     WriteString(w, "justification", e.justification);
     WriteString(w, "expiresAt", e.expires_at);

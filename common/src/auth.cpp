@@ -241,19 +241,20 @@ struct CachedKey {
 // catalogue's cache generation and the failed look-ups of the caller's address: one round trip.
 CachedKey ReadCachedKey(const Context& ctx, const std::string& hash_hex, long long now) {
   std::string window_key = "icat:rate:" + hash_hex.substr(0, 32) + ":" + std::to_string(now / kWindowSeconds);
-  auto replies = ctx.redis.Pipeline({{"GET", ApiKeyCacheKey(hash_hex)},
-                                     {"INCR", window_key},
-                                     {"EXPIRE", window_key, std::to_string(2 * kWindowSeconds)},
-                                     {"SET", "icat:lastused:" + hash_hex, "1", "EX",
-                                      std::to_string(kLastUsedEverySeconds), "NX"},
-                                     {"GET", std::string(kCacheGenerationKey)},
-                                     {"GET", FailureWindowKey(ctx.request, now)}});
+  auto replies =
+      ctx.redis.Pipeline({{"GET", ApiKeyCacheKey(hash_hex)},
+                          {"INCR", window_key},
+                          {"EXPIRE", window_key, std::to_string(2 * kWindowSeconds)},
+                          {"SET", "icat:lastused:" + hash_hex, "1", "EX", std::to_string(kLastUsedEverySeconds), "NX"},
+                          {"GET", std::string(kCacheGenerationKey)},
+                          {"GET", FailureWindowKey(ctx.request, now)}});
   CachedKey cached;
   cached.use.at = now;
   cached.use.last_used_due = true;  // without Redis, the UPDATE's own condition throttles
   if (!replies) return cached;
   cached.answered = true;
-  if ((*replies)[0].type == RedisReply::Type::kString) cached.record = Decode(ctx.config, hash_hex, (*replies)[0].text, now);
+  if ((*replies)[0].type == RedisReply::Type::kString)
+    cached.record = Decode(ctx.config, hash_hex, (*replies)[0].text, now);
   if ((*replies)[1].type == RedisReply::Type::kInteger) cached.use.requests_in_window = (*replies)[1].integer;
   cached.use.last_used_due = !(*replies)[3].IsNil();
   // Redis holds no generation (its first start, or it lost its data): one for the next request.
@@ -284,8 +285,8 @@ KeyRecord KnownRecord(const Context& ctx, const std::string& hash_hex, CachedKey
   KeyRecord looked_up = LookUpInPostgres(ctx.db, hash_hex);
   if (cached.answered) {
     int ttl = looked_up.state == kUnknown ? kUnknownCacheSeconds : ctx.config.key_cache_seconds;
-    (void)ctx.redis.Command({"SET", ApiKeyCacheKey(hash_hex), Encode(ctx.config, hash_hex, looked_up, now + ttl),
-                             "EX", std::to_string(ttl), "NX"});
+    (void)ctx.redis.Command({"SET", ApiKeyCacheKey(hash_hex), Encode(ctx.config, hash_hex, looked_up, now + ttl), "EX",
+                             std::to_string(ttl), "NX"});
   }
   return looked_up;
 }
@@ -310,7 +311,7 @@ Identity IdentifyKey(const Credential& credential, const Context& ctx) {
 
 // A registry publisher's name and password, looked up in Postgres each time, so a revoke holds at once.
 Identity IdentifyPublisher(const BasicCredential& publisher, const Context& ctx) {
-  Rows rows = ctx.db.Run(kLookupPublisher, {publisher.user, "\\x" + Sha256Hex(publisher.password)});
+  Rows rows = ctx.db.Run(kLookupPublisher, {publisher.user, ByteaHex(Sha256(publisher.password))});
   if (rows.empty()) {
     CountFailure(ctx, std::time(nullptr));
     Unauthenticated("The username and password are neither an API key nor a publisher's.");
@@ -338,7 +339,8 @@ Credential PortalCredential(const Request& request, const Config& config) {
     Unauthenticated("Sign in: send Authorization: Bearer <access token> and X-Tenant.");
   }
   if (tenant.empty()) ThrowInvalid("X-Tenant", "header is required: the tenant's subdomain");
-  std::optional<AccessClaims> claims = VerifyAccessToken(authorization.substr(7), config.jwt_secret, std::time(nullptr));
+  std::optional<AccessClaims> claims =
+      VerifyAccessToken(authorization.substr(7), config.jwt_secret, std::time(nullptr));
   tenant = Lower(tenant);
   if (!claims) Unauthenticated("The access token is invalid or expired; sign in again.");
   if (claims->tenant != tenant) Unauthenticated("The access token belongs to another tenant.");
@@ -385,16 +387,19 @@ bool RevokeCommitRolledBack(const DbError& error) {
 
 Credential ReadCredential(Access access, const Request& request, const Config& config) {
   switch (access) {
-    case Access::kPublic: return {};
+    case Access::kPublic:
+      return {};
     case Access::kApiKey: {
       std::string key = PresentedKey(request);
       if (key.empty()) Unauthenticated("An API key is required: send Authorization: Bearer <key> or X-API-Key.");
       return KeyCredential(std::move(key), config);
     }
-    case Access::kRegistry: return RegistryCredential(request, config);
+    case Access::kRegistry:
+      return RegistryCredential(request, config);
     case Access::kPortal:
     case Access::kPortalAdmin:
-    case Access::kPortalSelf: return PortalCredential(request, config);
+    case Access::kPortalSelf:
+      return PortalCredential(request, config);
   }
   throw std::logic_error("an Access without a credential");
 }
@@ -429,8 +434,8 @@ RateLimit LimitRate(const Config& config, const KeyUse& use) {
   verdict.headers.emplace_back("RateLimit", "limit=" + std::to_string(limit) + ", remaining=" +
                                                 std::to_string(remaining) + ", reset=" + std::to_string(reset));
   if (*use.requests_in_window > limit) {
-    verdict.refusal.emplace(Error::kRATE_LIMITED,
-                            "Rate limit of " + std::to_string(limit) + " requests per minute exceeded for this API key.");
+    verdict.refusal.emplace(Error::kRATE_LIMITED, "Rate limit of " + std::to_string(limit) +
+                                                      " requests per minute exceeded for this API key.");
     verdict.refusal->headers.emplace_back("Retry-After", std::to_string(reset));
     metrics::Add(metrics::Metric::kRateLimited);
   }
@@ -445,8 +450,8 @@ void TouchApiKey(Db& db, const KeyTouch& touch) {
     db.Commit();
   } catch (const DbError& e) {
     db.Rollback();
-    LogWarn("rid=" + touch.request_id + " key=" + touch.key_prefix + " postgres: last-used time not written: " +
-            e.what());
+    LogWarn("rid=" + touch.request_id + " key=" + touch.key_prefix +
+            " postgres: last-used time not written: " + e.what());
   }
 }
 
@@ -461,7 +466,8 @@ StoredPerson CurrentPerson(Db& db, const Principal& principal) {
 void RequireScope(const Principal& principal, std::string_view scope) {
   if (std::find(principal.scopes.begin(), principal.scopes.end(), scope) != principal.scopes.end()) return;
   ApiError error(Error::kINSUFFICIENT_SCOPE, "This endpoint needs an API key with scope " + std::string(scope) + ".");
-  error.headers.emplace_back("WWW-Authenticate", "Bearer error=\"insufficient_scope\", scope=\"" + std::string(scope) + "\"");
+  error.headers.emplace_back("WWW-Authenticate",
+                             "Bearer error=\"insufficient_scope\", scope=\"" + std::string(scope) + "\"");
   throw error;
 }
 

@@ -79,8 +79,8 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_LOG_FORMAT", kEnum, "text", 0, 0, "text,json", kAllPrograms | kMetrics,
        "text: one key=value line per event; json: the same fields as one JSON object per line.",
        [](Config& c, std::string_view n) { c.log_format = TextSetting(n); }},
-      {"ICAT_LOG_LEVEL", kEnum, "info", 0, 0, "debug,info,warn,error", kAllPrograms | kMetrics, "Least severe log line written.",
-       [](Config& c, std::string_view n) { c.log_level = TextSetting(n); }},
+      {"ICAT_LOG_LEVEL", kEnum, "info", 0, 0, "debug,info,warn,error", kAllPrograms | kMetrics,
+       "Least severe log line written.", [](Config& c, std::string_view n) { c.log_level = TextSetting(n); }},
       {"ICAT_MAX_BODY_BYTES", kInt, "1048576", 1024, 1 << 30, "", kHandlers | kStack,
        "Largest request body a handler accepts (413 above); tools/stack gives nginx the same limit.",
        [](Config& c, std::string_view n) { c.max_body_bytes = IntSetting(n); }},
@@ -108,15 +108,18 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_PG_ADMIN_DSN", kPgDsn, "host=/var/run/postgresql dbname=icat user=icat_owner", 0, 0, "", kIcatctl,
        "libpq connection string of icatctl (the schema owner role); sslmode as for ICAT_PG_DSN.",
        [](Config& c, std::string_view n) { c.pg_admin_dsn = TextSetting(n); }},
-      {"ICAT_PG_DSN", kPgDsn, "host=/var/run/postgresql dbname=icat user=icat_app", 0, 0, "",
-       kHandlers | kDispatcher,
+      {"ICAT_PG_DSN", kPgDsn, "host=/var/run/postgresql dbname=icat user=icat_app", 0, 0, "", kHandlers | kDispatcher,
        "libpq connection string of the handlers and the dispatcher (role icat_app, owns nothing). Over TCP "
-       "add sslmode=verify-full and sslrootcert: libpq's default, prefer, neither insists on TLS nor checks the server.",
+       "add sslmode=verify-full and sslrootcert: libpq's default, prefer, neither insists on TLS nor checks the "
+       "server.",
        [](Config& c, std::string_view n) { c.pg_dsn = TextSetting(n); }},
-      {"ICAT_PG_NO_FSYNC", kBool, "0", 0, 0, "", kStack, "1: the local Postgres runs without fsync (tools/stack; tests only)."},
-      {"ICAT_PG_PORT", kInt, "5432", 1, 65535, "", kStack, "Port of the local Postgres (tools/stack; names its unix socket)."},
+      {"ICAT_PG_NO_FSYNC", kBool, "0", 0, 0, "", kStack,
+       "1: the local Postgres runs without fsync (tools/stack; tests only)."},
+      {"ICAT_PG_PORT", kInt, "5432", 1, 65535, "", kStack,
+       "Port of the local Postgres (tools/stack; names its unix socket)."},
       {"ICAT_PG_STATEMENT_TIMEOUT_MS", kInt, "5000", 100, 600000, "", kHandlers | kDispatcher,
-       "Statement timeout of handler and dispatcher queries; a request waits for Postgres this plus 500 ms at most, then answers 503.",
+       "Statement timeout of handler and dispatcher queries; a request waits for Postgres this plus 500 ms at most, "
+       "then answers 503.",
        [](Config& c, std::string_view n) { c.pg_statement_timeout_ms = IntSetting(n); }},
       {"ICAT_POOL_ADDRESS", kText, "unix:/run/icat/{group}.sock", 0, 0, "", kHandlers | kStack,
        "FastCGI address of each handler pool, {group} standing for its name; GET /api/status checks them.",
@@ -131,7 +134,8 @@ const std::vector<Setting>& AllSettings() {
        "File holding the Redis password (instead of one in ICAT_REDIS_URL).",
        [](Config& c, std::string_view n) { c.redis.password = SecretSetting(n); }},
       {"ICAT_REDIS_PORT", kInt, "6379", 1, 65535, "", kStack, "Port of the local Redis (tools/stack)."},
-      {"ICAT_REDIS_TIMEOUT_MS", kInt, "200", 10, 10000, "", kHandlers | kIcatctl, "Connect and command timeout for Redis.",
+      {"ICAT_REDIS_TIMEOUT_MS", kInt, "200", 10, 10000, "", kHandlers | kIcatctl,
+       "Connect and command timeout for Redis.",
        [](Config& c, std::string_view n) { c.redis_timeout_ms = IntSetting(n); }},
       {"ICAT_REDIS_TLS_CA_FILE", kFile, "", 0, 0, "", kHandlers | kIcatctl,
        "CA certificates (PEM) a rediss:// server's certificate must chain to; empty: the system's (/etc/ssl/certs).",
@@ -193,7 +197,8 @@ const std::vector<Setting>& AllSettings() {
        "Finished webhook deliveries are pruned from the log after this."},
       {"ICAT_WEBHOOK_RETRY_SCHEDULE", kIntList, "5,300,1800,7200,18000,36000", 1, 999999, "", kDispatcher,
        "Seconds before each retry of a failed webhook delivery; then it is failed."},
-      {"ICAT_WEBHOOK_TIMEOUT_SECONDS", kInt, "10", 1, 60, "", kDispatcher, "How long a webhook receiver has to answer."},
+      {"ICAT_WEBHOOK_TIMEOUT_SECONDS", kInt, "10", 1, 60, "", kDispatcher,
+       "How long a webhook receiver has to answer."},
       {"ICAT_WORKERS", kInt, "2", 1, 512, "", kStack, "Workers per handler pool (tools/stack)."},
       {"ICAT_WORKERS_<GROUP>", kInt, "", 1, 512, "", kStack,
        "Workers of one pool, e.g. ICAT_WORKERS_AUTH; unset: ICAT_WORKERS, for auth plus ICAT_PASSWORD_HASH_CONCURRENCY "
@@ -255,7 +260,8 @@ std::vector<int> WholeNumbers(const Setting& row, std::string_view name, const s
   std::vector<int> numbers;
   for (size_t start = 0;;) {
     size_t comma = text.find(',', start);
-    std::string_view item = Trim(std::string_view(text).substr(start, comma == std::string::npos ? comma : comma - start), " ");
+    std::string_view item =
+        Trim(std::string_view(text).substr(start, comma == std::string::npos ? comma : comma - start), " ");
     try {
       numbers.push_back(static_cast<int>(WholeNumber(row, name, item)));
     } catch (const SettingError&) {
@@ -310,7 +316,8 @@ void CheckDsn(std::string_view name, const std::string& dsn) {
   if (Lower(dsn).find("password") != std::string::npos || dsn.find('@') != std::string::npos) {
     why = "libpq cannot parse it";
   }
-  throw SettingError(std::string(name) + " must be a libpq connection string (key=value ... or postgresql://...): " + why);
+  throw SettingError(std::string(name) +
+                     " must be a libpq connection string (key=value ... or postgresql://...): " + why);
 }
 
 // "host:port" or "[v6]:port": a host part, and a port of 1 to 65535 after the last colon.
@@ -336,26 +343,46 @@ bool IsChoice(std::string_view choices, std::string_view value) {
 // Throws SettingError when the value breaks the row's rule.
 void Check(const Setting& row, std::string_view name, const std::string& value) {
   switch (row.type) {
-    case kInt: (void)WholeNumber(row, name, value); return;
-    case kIntList: (void)WholeNumbers(row, name, value); return;
-    case kBool: if (value != "0" && value != "1") Broken(row, name, value); return;
-    case kEnum: if (!IsChoice(row.choices, value)) Broken(row, name, value); return;
+    case kInt:
+      (void)WholeNumber(row, name, value);
+      return;
+    case kIntList:
+      (void)WholeNumbers(row, name, value);
+      return;
+    case kBool:
+      if (value != "0" && value != "1") Broken(row, name, value);
+      return;
+    case kEnum:
+      if (!IsChoice(row.choices, value)) Broken(row, name, value);
+      return;
     case kWord:
       if (value.empty() || static_cast<long long>(value.size()) > row.max ||
           value.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789") != std::string::npos) {
         Broken(row, name, value);
       }
       return;
-    case kText: case kFile: return;
+    case kText:
+    case kFile:
+      return;
     case kDirectory:
       // A directory whose default is empty is optional: empty turns off what it is for.
       if (value.empty() ? !row.default_value.empty() : value[0] != '/') Broken(row, name, value);
       return;
-    case kHostPort: if (!IsHostPort(value)) Broken(row, name, value); return;
-    case kSecretFile: if (!value.empty()) (void)SecretContents(row, name, value); return;
-    case kCidrList: (void)Networks(name, value); return;
-    case kRedisUrl: (void)RedisEndpointOf(name, value); return;
-    case kPgDsn: CheckDsn(name, value); return;
+    case kHostPort:
+      if (!IsHostPort(value)) Broken(row, name, value);
+      return;
+    case kSecretFile:
+      if (!value.empty()) (void)SecretContents(row, name, value);
+      return;
+    case kCidrList:
+      (void)Networks(name, value);
+      return;
+    case kRedisUrl:
+      (void)RedisEndpointOf(name, value);
+      return;
+    case kPgDsn:
+      CheckDsn(name, value);
+      return;
   }
 }
 
@@ -420,32 +447,44 @@ std::vector<std::string> FamilyMembers(const Setting& row) {
 std::string RuleText(const Setting& row) {
   auto range = [&row] { return "from " + std::to_string(row.min) + " to " + std::to_string(row.max); };
   switch (row.type) {
-    case kInt: return "a whole number " + range();
-    case kIntList: return "comma-separated whole numbers " + range();
-    case kBool: return "0 or 1";
+    case kInt:
+      return "a whole number " + range();
+    case kIntList:
+      return "comma-separated whole numbers " + range();
+    case kBool:
+      return "0 or 1";
     case kEnum: {
       std::string text(row.choices);
       std::replace(text.begin(), text.end(), ',', ' ');
       return "one of: " + text;
     }
-    case kWord: return "1 to " + std::to_string(row.max) + " lower-case letters or digits";
-    case kText: return "any text";
-    case kDirectory: return row.default_value.empty() ? "an absolute directory path (empty: none)" : "an absolute directory path";
-    case kHostPort: return "host:port ([IPv6]:port)";
-    case kFile: return "a file path (empty: none)";
-    case kSecretFile: return "a path to a file of " + std::to_string(row.min) + "+ bytes (empty: none)";
-    case kCidrList: return "comma-separated addresses or CIDRs";
-    case kRedisUrl: return "a redis://, rediss:// or unix:// URL";
-    case kPgDsn: return "a libpq connection string";
+    case kWord:
+      return "1 to " + std::to_string(row.max) + " lower-case letters or digits";
+    case kText:
+      return "any text";
+    case kDirectory:
+      return row.default_value.empty() ? "an absolute directory path (empty: none)" : "an absolute directory path";
+    case kHostPort:
+      return "host:port ([IPv6]:port)";
+    case kFile:
+      return "a file path (empty: none)";
+    case kSecretFile:
+      return "a path to a file of " + std::to_string(row.min) + "+ bytes (empty: none)";
+    case kCidrList:
+      return "comma-separated addresses or CIDRs";
+    case kRedisUrl:
+      return "a redis://, rediss:// or unix:// URL";
+    case kPgDsn:
+      return "a libpq connection string";
   }
   return "";
 }
 
 std::string ReadersText(const Setting& row) {
   std::vector<std::string> names;
-  for (auto [bit, name] : {std::pair{kHandlers, "handlers"}, std::pair{kDispatcher, "dispatcher"},
-                           std::pair{kIcatctl, "icatctl"}, std::pair{kMetrics, "icat-metrics"},
-                           std::pair{kStack, "tools/stack"}}) {
+  for (auto [bit, name] :
+       {std::pair{kHandlers, "handlers"}, std::pair{kDispatcher, "dispatcher"}, std::pair{kIcatctl, "icatctl"},
+        std::pair{kMetrics, "icat-metrics"}, std::pair{kStack, "tools/stack"}}) {
     if (row.readers & bit) names.emplace_back(name);
   }
   return Join(names, ", ");

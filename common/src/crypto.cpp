@@ -1,8 +1,6 @@
 // Crypto primitives on OpenSSL, and the encodings the service's tokens and keys use.
 #include "icat/crypto.hpp"
 
-#include <cctype>
-
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
@@ -11,6 +9,7 @@
 #include <openssl/rand.h>
 #include <openssl/sha.h>
 
+#include <cctype>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -96,8 +95,10 @@ std::string Base64UrlEncode(std::string_view bytes) {
   std::string text = Base64Encode(bytes);
   while (!text.empty() && text.back() == '=') text.pop_back();
   for (char& c : text) {
-    if (c == '+') c = '-';
-    else if (c == '/') c = '_';
+    if (c == '+')
+      c = '-';
+    else if (c == '/')
+      c = '_';
   }
   return text;
 }
@@ -107,9 +108,12 @@ std::optional<std::string> Base64UrlDecode(std::string_view text) {
   // to nothing and a cursor or token of blanks would read as an empty one.
   std::string standard(text);
   for (char& c : standard) {
-    if (c == '-') c = '+';
-    else if (c == '_') c = '/';
-    else if (!std::isalnum(static_cast<unsigned char>(c))) return std::nullopt;
+    if (c == '-')
+      c = '+';
+    else if (c == '_')
+      c = '/';
+    else if (!std::isalnum(static_cast<unsigned char>(c)))
+      return std::nullopt;
   }
   if (standard.size() % 4 == 1) return std::nullopt;
   while (standard.size() % 4 != 0) standard += '=';
@@ -127,7 +131,8 @@ std::string Base62Encode(std::string_view bytes, size_t width) {
   std::vector<unsigned char> number(bytes.begin(), bytes.end());  // big-endian, divided in place
   std::string text;
   auto is_zero = [&] {
-    for (unsigned char c : number) if (c) return false;
+    for (unsigned char c : number)
+      if (c) return false;
     return true;
   };
   while (!is_zero()) {
@@ -180,7 +185,8 @@ bool AesGcm(bool encrypt, std::string_view key, std::string_view nonce, std::str
 
 std::string Seal(std::string_view key, std::string_view plaintext, std::string_view context) {
   std::string nonce = RandomBytes(kSealNonceBytes), ciphertext, tag(kSealTagBytes, '\0');
-  if (!AesGcm(true, key, nonce, context, plaintext, ciphertext, tag)) throw std::runtime_error("AES-GCM sealing failed");
+  if (!AesGcm(true, key, nonce, context, plaintext, ciphertext, tag))
+    throw std::runtime_error("AES-GCM sealing failed");
   return nonce + ciphertext + tag;
 }
 
@@ -200,9 +206,9 @@ constexpr uint64_t kScryptMaxMem = 256ull * 1024 * 1024;  // N=2^17, r=8 needs 1
 
 std::string Scrypt(std::string_view password, std::string_view salt, uint64_t log_n, uint64_t r, uint64_t p) {
   std::string hash(kHashBytes, '\0');
-  if (EVP_PBE_scrypt(password.data(), password.size(), reinterpret_cast<const unsigned char*>(salt.data()),
-                     salt.size(), uint64_t{1} << log_n, r, p, kScryptMaxMem,
-                     reinterpret_cast<unsigned char*>(hash.data()), hash.size()) != 1) {
+  if (EVP_PBE_scrypt(password.data(), password.size(), reinterpret_cast<const unsigned char*>(salt.data()), salt.size(),
+                     uint64_t{1} << log_n, r, p, kScryptMaxMem, reinterpret_cast<unsigned char*>(hash.data()),
+                     hash.size()) != 1) {
     throw std::runtime_error("scrypt failed");
   }
   return hash;
@@ -217,8 +223,8 @@ std::string PhcBase64(std::string_view bytes) {  // PHC strings use unpadded sta
 
 std::string HashPassword(std::string_view password) {
   std::string salt = RandomBytes(kSaltBytes);
-  return "$scrypt$ln=" + std::to_string(kScryptLogN) + ",r=" + std::to_string(kScryptR) + ",p=" +
-         std::to_string(kScryptP) + "$" + PhcBase64(salt) + "$" +
+  return "$scrypt$ln=" + std::to_string(kScryptLogN) + ",r=" + std::to_string(kScryptR) +
+         ",p=" + std::to_string(kScryptP) + "$" + PhcBase64(salt) + "$" +
          PhcBase64(Scrypt(password, salt, kScryptLogN, kScryptR, kScryptP));
 }
 
@@ -230,7 +236,10 @@ bool VerifyPassword(std::string_view password, std::string_view phc) {
       log_n < 10 || log_n > 20 || r < 1 || r > 16 || p < 1 || p > 4) {
     return false;
   }
-  auto pad = [](std::string s) { while (s.size() % 4) s += '='; return s; };
+  auto pad = [](std::string s) {
+    while (s.size() % 4) s += '=';
+    return s;
+  };
   std::optional<std::string> salt = Base64Decode(pad(salt64));
   std::optional<std::string> expected = Base64Decode(pad(hash64));
   if (!salt || !expected) return false;
@@ -303,7 +312,8 @@ std::string Ed25519Sign(std::string_view private_key_pem, std::string_view data)
   size_t length = 0;
   // Ed25519 signs the message itself (no separate digest), so one-shot DigestSign with a null md.
   if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, nullptr, nullptr, key.get()) != 1 ||
-      EVP_DigestSign(ctx.get(), nullptr, &length, reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1) {
+      EVP_DigestSign(ctx.get(), nullptr, &length, reinterpret_cast<const unsigned char*>(data.data()), data.size()) !=
+          1) {
     throw std::runtime_error("Ed25519 signing failed");
   }
   std::string signature(length, '\0');
@@ -368,7 +378,8 @@ std::string EcdsaP256Sign(std::string_view private_key_pem, std::string_view dat
   MdCtxPtr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   size_t length = 0;
   if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key.get()) != 1 ||
-      EVP_DigestSign(ctx.get(), nullptr, &length, reinterpret_cast<const unsigned char*>(data.data()), data.size()) != 1) {
+      EVP_DigestSign(ctx.get(), nullptr, &length, reinterpret_cast<const unsigned char*>(data.data()), data.size()) !=
+          1) {
     throw std::runtime_error("ECDSA signing failed");
   }
   std::string signature(length, '\0');
@@ -384,8 +395,8 @@ bool EcdsaP256Verify(std::string_view public_key_pem, std::string_view data, std
   PKeyPtr key = ReadP256(public_key_pem, false);
   MdCtxPtr ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key.get()) != 1) return false;
-  return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature_der.data()),
-                          signature_der.size(), reinterpret_cast<const unsigned char*>(data.data()), data.size()) == 1;
+  return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature_der.data()), signature_der.size(),
+                          reinterpret_cast<const unsigned char*>(data.data()), data.size()) == 1;
 }
 
 std::string EcdsaP256PublicKeyPem(std::string_view private_key_pem) {
@@ -397,7 +408,8 @@ JwkPoint EcdsaP256JwkPoint(std::string_view public_key_pem) {
   // The uncompressed point: 0x04, then x and y of 32 bytes each.
   unsigned char point[65];
   size_t length = 0;
-  if (EVP_PKEY_get_octet_string_param(key.get(), OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, point, sizeof point, &length) != 1 ||
+  if (EVP_PKEY_get_octet_string_param(key.get(), OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, point, sizeof point, &length) !=
+          1 ||
       length != sizeof point || point[0] != 0x04) {
     throw std::runtime_error("cannot read the public key's point");
   }

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <utility>
 
+#include "icat/crypto.hpp"
 #include "icat/log.hpp"
 #include "icat/metrics.hpp"
 
@@ -62,6 +63,8 @@ std::vector<std::string> ParseTextArray(std::string_view text) {
   }
   return elements;
 }
+
+std::string ByteaHex(std::string_view bytes) { return "\\x" + HexEncode(bytes); }
 
 std::string TextArrayLiteral(const std::vector<std::string>& elements) {
   std::string literal = "{";
@@ -353,10 +356,10 @@ std::vector<Rows> Db::SendPipeline(const std::vector<Step>& steps, bool commit) 
     ParamArrays arrays(*step.params);
     int count = static_cast<int>(arrays.values.size());
     std::string text(step.name_or_sql);
-    sent = sent && (step.is_sql ? PQsendQueryParams(conn_, text.c_str(), count, nullptr, arrays.values.data(),
-                                                    nullptr, nullptr, 0)
-                                : PQsendQueryPrepared(conn_, text.c_str(), count, arrays.values.data(), nullptr,
-                                                      nullptr, 0));
+    sent =
+        sent &&
+        (step.is_sql ? PQsendQueryParams(conn_, text.c_str(), count, nullptr, arrays.values.data(), nullptr, nullptr, 0)
+                     : PQsendQueryPrepared(conn_, text.c_str(), count, arrays.values.data(), nullptr, nullptr, 0));
   }
   size_t epilogue = 0;
   if (commit && (scope_ == Scope::kPendingBegin || scope_ == Scope::kOpen)) {

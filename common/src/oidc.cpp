@@ -63,7 +63,8 @@ std::vector<std::string> StringList(const rapidjson::Value& object, const char* 
 }
 
 bool HasControlCharacters(std::string_view text) {
-  return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+  return std::any_of(text.begin(), text.end(),
+                     [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
 }
 
 // An absolute http(s) URL a browser or libcurl can be sent to: no spaces, controls or fragment.
@@ -248,7 +249,8 @@ std::optional<Discovery> ParseDiscovery(std::string_view json, std::string_view 
   std::optional<std::string> named = StringMember(document, "issuer");
   if (!named) return refuse("the discovery document names no issuer");
   // Discovery section 4.3: exactly the issuer it was fetched for, or an impostor could speak for it.
-  if (*named != issuer) return refuse("the discovery document names the issuer " + Quoted(*named) + ", not " + Quoted(issuer));
+  if (*named != issuer)
+    return refuse("the discovery document names the issuer " + Quoted(*named) + ", not " + Quoted(issuer));
   discovery.issuer = *named;
   const std::pair<const char*, std::string*> endpoints[] = {
       {"authorization_endpoint", &discovery.authorization_endpoint},
@@ -268,7 +270,9 @@ std::optional<Discovery> ParseDiscovery(std::string_view json, std::string_view 
 
 bool UsesClientSecretPost(const Discovery& discovery) {
   const std::vector<std::string>& methods = discovery.token_endpoint_auth_methods;
-  auto offers = [&](std::string_view method) { return std::find(methods.begin(), methods.end(), method) != methods.end(); };
+  auto offers = [&](std::string_view method) {
+    return std::find(methods.begin(), methods.end(), method) != methods.end();
+  };
   return offers("client_secret_post") && !offers("client_secret_basic");
 }
 
@@ -307,7 +311,8 @@ struct Refusal {
   std::string reason, message;
 };
 
-// A JSON object part in its one base64url spelling, whose member names are unique: with a duplicate, two readers could see two tokens.
+// A JSON object part in its one base64url spelling, whose member names are unique: with a duplicate, two readers could
+// see two tokens.
 std::optional<rapidjson::Document> DecodeObject(std::string_view part) {
   std::optional<std::string> text = Base64UrlDecodeCanonical(part);
   if (!text) return std::nullopt;
@@ -395,8 +400,7 @@ bool VerifySignature(const Algorithm& algorithm, const EVP_PKEY* key, std::strin
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
   EVP_PKEY_CTX* key_ctx = nullptr;  // owned by ctx
   bool verified =
-      ctx &&
-      EVP_DigestVerifyInit(ctx.get(), &key_ctx, algorithm.digest(), nullptr, const_cast<EVP_PKEY*>(key)) == 1 &&
+      ctx && EVP_DigestVerifyInit(ctx.get(), &key_ctx, algorithm.digest(), nullptr, const_cast<EVP_PKEY*>(key)) == 1 &&
       (!algorithm.pss || (EVP_PKEY_CTX_set_rsa_padding(key_ctx, RSA_PKCS1_PSS_PADDING) == 1 &&
                           EVP_PKEY_CTX_set_rsa_pss_saltlen(key_ctx, RSA_PSS_SALTLEN_DIGEST) == 1 &&
                           EVP_PKEY_CTX_set_rsa_mgf1_md(key_ctx, algorithm.digest()) == 1)) &&
@@ -470,7 +474,8 @@ std::optional<Refusal> CheckClaims(const rapidjson::Value& claims, const IdToken
 }
 
 // The groups claim: an array of strings (other entries and overlong names skipped) or one string.
-std::optional<Refusal> ReadGroups(const rapidjson::Value& claims, const std::string& name, std::vector<std::string>* out) {
+std::optional<Refusal> ReadGroups(const rapidjson::Value& claims, const std::string& name,
+                                  std::vector<std::string>* out) {
   auto member = name.empty() ? claims.MemberEnd() : claims.FindMember(name.c_str());
   if (member == claims.MemberEnd()) return std::nullopt;
   auto take = [&](const rapidjson::Value& entry) {
@@ -531,7 +536,8 @@ IdTokenResult ValidateIdToken(std::string_view id_token, const KeySet& keys, con
   const Algorithm* algorithm = AllowedAlgorithm(*header, check, &refusal);
   if (!algorithm) return Refused(refusal);
   bool unknown_kid = false;
-  std::vector<const EVP_PKEY*> candidates = CandidateKeys(keys.data_.get(), *header, *algorithm, &refusal, &unknown_kid);
+  std::vector<const EVP_PKEY*> candidates =
+      CandidateKeys(keys.data_.get(), *header, *algorithm, &refusal, &unknown_kid);
   if (!refusal.reason.empty()) {
     IdTokenResult result = Refused(refusal);
     result.unknown_kid = unknown_kid;

@@ -84,7 +84,8 @@ Reply Send(std::string_view url, const WebhookUrlPolicy& policy, const std::stri
   if (body.too_large) {
     reply.error = "the reply of " + target.host + " is larger than " + std::to_string(kMaxReplyBytes / 1024) + " KiB";
   } else if (result != CURLE_OK) {
-    reply.error = target.host + " could not be reached: " + SafeText(error[0] ? error : curl_easy_strerror(result), 200);
+    reply.error =
+        target.host + " could not be reached: " + SafeText(error[0] ? error : curl_easy_strerror(result), 200);
   } else {
     curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &reply.status);
     reply.body = std::move(body.bytes);

@@ -245,8 +245,8 @@ void LogRequest(const RouteMatch& match, const Context& ctx, std::string_view gr
   std::snprintf(millis, sizeof millis, "%.1f", ms);
   auto or_dash = [](std::string_view value) { return value.empty() ? std::string("-") : std::string(value); };
   LogInfo("rid=" + ctx.request.request_id + " trace=" + ctx.trace.trace_id + " span=" + ctx.trace.span_id +
-          " group=" + std::string(group) + " tenant=" + or_dash(ctx.principal.tenant_id) + " key=" +
-          or_dash(key_prefix) + " user=" + or_dash(ctx.principal.user_id) + " route=\"" +
+          " group=" + std::string(group) + " tenant=" + or_dash(ctx.principal.tenant_id) +
+          " key=" + or_dash(key_prefix) + " user=" + or_dash(ctx.principal.user_id) + " route=\"" +
           RouteName(match, ctx.request) + "\" status=" + std::to_string(reply.status) +
           " error=" + (error ? std::string(Describe(*error).name) : "-") + " ms=" + millis);
 }
@@ -345,24 +345,42 @@ Request ReadRequest(FCGX_Request& fcgi, long max_body_bytes) {
 
 const char* ReasonPhrase(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 204: return "No Content";
-    case 302: return "Found";
-    case 303: return "See Other";
-    case 304: return "Not Modified";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 409: return "Conflict";
-    case 413: return "Payload Too Large";
-    case 415: return "Unsupported Media Type";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    default: return "";
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 204:
+      return "No Content";
+    case 302:
+      return "Found";
+    case 303:
+      return "See Other";
+    case 304:
+      return "Not Modified";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 409:
+      return "Conflict";
+    case 413:
+      return "Payload Too Large";
+    case 415:
+      return "Unsupported Media Type";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "";
   }
 }
 
@@ -423,11 +441,12 @@ int Probe(std::string_view group, std::string_view kind, const std::string& sock
     std::cerr << "icat-" << group << ": --probe needs --socket PATH|:PORT|HOST:PORT\n";
     return 2;
   }
-  std::optional<int> status = FastCgiGet(*endpoint, kind == "live" ? kPoolProbePath : kPoolReadyPath, "probe",
-                                         std::chrono::seconds(4));
+  std::optional<int> status =
+      FastCgiGet(*endpoint, kind == "live" ? kPoolProbePath : kPoolReadyPath, "probe", std::chrono::seconds(4));
   if (status == 204) return 0;
   std::cerr << "icat-" << group << ": not " << kind << ": "
-            << (status ? "answered " + std::to_string(*status) + " (Postgres unreachable)" : "no answer from " + address)
+            << (status ? "answered " + std::to_string(*status) + " (Postgres unreachable)"
+                       : "no answer from " + address)
             << "\n";
   return 1;
 }
@@ -520,7 +539,8 @@ int ServeGroup(std::string_view group, const std::vector<Route>& routes, const s
     std::cerr << "icat-" << group << ": " << e.what() << "\n";
     return 2;
   }
-  int status = RunPreforkServer(options, [&](int listen_fd) { return WorkerLoop(listen_fd, group, routes, all, config); });
+  int status =
+      RunPreforkServer(options, [&](int listen_fd) { return WorkerLoop(listen_fd, group, routes, all, config); });
   SetPoolHashGate(nullptr);
   metrics::Close();
   return status;

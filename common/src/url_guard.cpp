@@ -1,5 +1,4 @@
 // Webhook URL checks: parse, resolve, and refuse every non-public address not allow-listed.
-#include "icat/text.hpp"
 #include "icat/url_guard.hpp"
 
 #include <arpa/inet.h>
@@ -11,6 +10,8 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+
+#include "icat/text.hpp"
 
 namespace icat {
 

@@ -1,5 +1,4 @@
 // Request-body field checks, RFC 3339 times and vulnerability ids.
-#include "icat/text.hpp"
 #include "icat/validate.hpp"
 
 #include <algorithm>
@@ -7,6 +6,8 @@
 #include <ctime>
 #include <optional>
 #include <utility>
+
+#include "icat/text.hpp"
 
 namespace icat {
 

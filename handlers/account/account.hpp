@@ -152,7 +152,7 @@ struct AuditEntryView {
   std::optional<std::string> actor_email;  // the person's, at the time; none for keys and the operator
   std::string action;
   std::optional<std::string> target, client_ip, request_id;
-  std::string detail_json;            // stored JSON object, passed through
+  std::string detail_json;              // stored JSON object, passed through
   std::optional<std::string> trace_id;  // the W3C trace of the request; none on entries older than it
 };
 std::string AuditLogJson(const std::vector<AuditEntryView>& entries, const std::optional<std::string>& next_cursor);
@@ -164,7 +164,7 @@ struct UserView {
   std::string created_at;
   std::optional<std::string> disabled_at, last_login_at;
   bool totp = false;  // has a confirmed second factor
-  bool sso = false;  // signs in with the tenant's identity provider (has an identity)
+  bool sso = false;   // signs in with the tenant's identity provider (has an identity)
   // Only in the reply that issues it: the one-time set-up token and until when it is good.
   std::optional<std::string> setup_token, setup_expires_at;
 };

@@ -150,7 +150,7 @@ Reply ListApiKeys(Context& ctx) {
 Reply CreateApiKey(Context& ctx) {
   NewKeyInput in = ReadNewKey(ctx);
   NewApiKey key = GenerateApiKey(ctx.config.key_prefix);
-  Rows rows = ctx.db.Run(kInsertKey, {ctx.principal.tenant_id, in.name, key.prefix, "\\x" + HexEncode(key.hash),
+  Rows rows = ctx.db.Run(kInsertKey, {ctx.principal.tenant_id, in.name, key.prefix, ByteaHex(key.hash),
                                       TextArrayLiteral(in.scopes), in.expires_at, ctx.principal.user_id});
   ApiKeyView view = KeysAt(rows, 1).at(0);
   view.secret = key.secret;

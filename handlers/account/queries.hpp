@@ -31,11 +31,11 @@ namespace icat::account {
   "u.id AS created_by_id, u.email AS created_by_email, rfc3339_us(f.created_at) AS cursor_time "      \
   "FROM f LEFT JOIN images i ON i.id = f.image_id LEFT JOIN users u ON u.id = f.created_by "
 // A user as admins see it; the state from has_password, never from the hash (sql/V0015).
-#define ICAT_USER_COLUMNS                                                                               \
-  "u.id, u.email, u.role, rfc3339(u.created_at) AS created_at, rfc3339(u.disabled_at) AS disabled_at, " \
-  "rfc3339(u.last_login_at) AS last_login_at, CASE WHEN u.disabled_at IS NOT NULL THEN 'disabled' "     \
+#define ICAT_USER_COLUMNS                                                                                          \
+  "u.id, u.email, u.role, rfc3339(u.created_at) AS created_at, rfc3339(u.disabled_at) AS disabled_at, "            \
+  "rfc3339(u.last_login_at) AS last_login_at, CASE WHEN u.disabled_at IS NOT NULL THEN 'disabled' "                \
   "WHEN u.has_password THEN 'active' ELSE 'pending_setup' END AS state, rfc3339_us(u.created_at) AS cursor_time, " \
-  "EXISTS (SELECT FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS totp, " \
+  "EXISTS (SELECT FROM totp_factors f WHERE f.user_id = u.id AND f.confirmed_at IS NOT NULL) AS totp, "            \
   "EXISTS (SELECT FROM user_identities i WHERE i.user_id = u.id) AS sso"
 // What an INSERT or UPDATE of users returns for ICAT_USER_COLUMNS (never RETURNING *: the hash).
 #define ICAT_USER_RETURNING "RETURNING id, email, role, created_at, disabled_at, last_login_at, has_password"

@@ -2,6 +2,8 @@
 // (docs/sso.md; the sign-in itself is handlers/auth/oidc.cpp). The client secret is stored sealed
 // (crypto.hpp Seal) and never leaves: not in a reply, not in the audit log, not in a log line. A
 // save fetches the provider's discovery document, so a wrong issuer is refused then, not at sign-in.
+#include "icat/sso.hpp"
+
 #include <algorithm>
 
 #include "account.hpp"
@@ -10,7 +12,6 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/oidc.hpp"
-#include "icat/sso.hpp"
 #include "icat/text.hpp"
 #include "icat/url_guard.hpp"
 #include "icat/validate.hpp"
@@ -105,7 +106,8 @@ std::string ReadRoleMapping(FieldReader& body, std::vector<FieldIssue>& issues) 
       body.Issue("roleMapping", "its group names are 1 to 200 characters of text");
       continue;
     }
-    if (std::optional<std::string> role = groups.Enum(group, Need::kRequired, AsList(kRoles))) WriteString(w, group, *role);
+    if (std::optional<std::string> role = groups.Enum(group, Need::kRequired, AsList(kRoles)))
+      WriteString(w, group, *role);
   }
   w.EndObject();
   return buffer.GetString();
@@ -127,18 +129,21 @@ SsoInput ReadSso(Context& ctx, std::vector<FieldIssue>& issues) {
   in.display_name = body.String("displayName", Need::kOptional, kMaxNameChars).value_or(in.issuer_host);
   in.scopes = body.StringArray("scopes", Need::kOptional, kMaxListItems, kMaxNameChars, false)
                   .value_or(std::vector<std::string>{"openid", "email", "profile"});
-  if (std::find(in.scopes.begin(), in.scopes.end(), "openid") == in.scopes.end()) body.Issue("scopes", "must hold openid");
+  if (std::find(in.scopes.begin(), in.scopes.end(), "openid") == in.scopes.end())
+    body.Issue("scopes", "must hold openid");
   for (const std::string& scope : in.scopes) {
-    if (scope.find_first_of(" \"\\") != std::string::npos) body.Issue("scopes", "a scope has no spaces, quotes or backslashes");
+    if (scope.find_first_of(" \"\\") != std::string::npos)
+      body.Issue("scopes", "a scope has no spaces, quotes or backslashes");
   }
   in.groups_claim = body.String("groupsClaim", Need::kOptional, kMaxNameChars).value_or("groups");
   in.role_mapping_json = ReadRoleMapping(body, issues);
   in.default_role = body.Enum("defaultRole", Need::kOptional, kDefaultRoles).value_or("refuse");
-  in.allowed_domains =
-      body.StringArray("allowedDomains", Need::kOptional, kMaxListItems, kMaxNameChars, true).value_or(std::vector<std::string>{});
+  in.allowed_domains = body.StringArray("allowedDomains", Need::kOptional, kMaxListItems, kMaxNameChars, true)
+                           .value_or(std::vector<std::string>{});
   for (std::string& domain : in.allowed_domains) {
     domain = Lower(domain);
-    if (domain.find_first_of("@ /") != std::string::npos) body.Issue("allowedDomains", "holds domains such as example.com, no @");
+    if (domain.find_first_of("@ /") != std::string::npos)
+      body.Issue("allowedDomains", "holds domains such as example.com, no @");
   }
   in.required = body.Bool("required", Need::kOptional).value_or(false);
   in.break_glass_email = body.String("breakGlassEmail", Need::kOptional, 254);
@@ -150,7 +155,8 @@ SsoInput ReadSso(Context& ctx, std::vector<FieldIssue>& issues) {
 // required needs a break-glass admin (enabled, with a password), who may still sign in with it.
 void CheckBreakGlass(Context& ctx, const SsoInput& in, std::vector<FieldIssue>& issues) {
   if (!in.break_glass_email) {
-    if (in.required) issues.push_back({"breakGlassEmail", "is required when required is true: an admin with a password"});
+    if (in.required)
+      issues.push_back({"breakGlassEmail", "is required when required is true: an admin with a password"});
     return;
   }
   Rows admin = ctx.db.Run(kBreakGlassAdmin, {ctx.principal.tenant_id, *in.break_glass_email});
@@ -198,12 +204,12 @@ Reply PutSso(Context& ctx) {
   CheckDiscovery(ctx, in);
   std::optional<std::string> sealed;
   if (in.client_secret) {
-    sealed = "\\x" + HexEncode(Seal(ctx.config.sso_key, *in.client_secret, SsoSecretContext(ctx.principal.tenant_id)));
+    sealed = ByteaHex(Seal(ctx.config.sso_key, *in.client_secret, SsoSecretContext(ctx.principal.tenant_id)));
   }
-  Rows rows = ctx.db.Run(kPutSso, {ctx.principal.tenant_id, in.issuer, in.client_id, sealed, in.display_name,
-                                   TextArrayLiteral(in.scopes), in.groups_claim, in.role_mapping_json, in.default_role,
-                                   TextArrayLiteral(in.allowed_domains), in.required, in.break_glass_email,
-                                   in.max_session_hours});
+  Rows rows = ctx.db.Run(
+      kPutSso, {ctx.principal.tenant_id, in.issuer, in.client_id, sealed, in.display_name, TextArrayLiteral(in.scopes),
+                in.groups_claim, in.role_mapping_json, in.default_role, TextArrayLiteral(in.allowed_domains),
+                in.required, in.break_glass_email, in.max_session_hours});
   SsoView view = SsoAt(rows, ctx.request);
   Audit(ctx, "sso.updated", "sso",
         StringObjectJson({{"issuer", view.issuer},

@@ -1,8 +1,8 @@
 // GET, POST /api/users, PUT, DELETE /api/users/:id, POST /api/users/:id/setup-token and DELETE
-// /api/users/:id/totp: a tenant's admins manage its people. A new user has no password: the reply to its creation holds a one-time
-// set-up token (shown once, stored as SHA-256) with which the person sets one (POST /api/auth/setup).
-// The tenant's last active admin stays one, here for the clear message and in Postgres
-// (sql/V0015 users_keep_an_admin) for the races.
+// /api/users/:id/totp: a tenant's admins manage its people. A new user has no password: the reply to its creation holds
+// a one-time set-up token (shown once, stored as SHA-256) with which the person sets one (POST /api/auth/setup). The
+// tenant's last active admin stays one, here for the clear message and in Postgres (sql/V0015 users_keep_an_admin) for
+// the races.
 #include "account.hpp"
 #include "icat/audit.hpp"
 #include "icat/crypto.hpp"
@@ -27,8 +27,7 @@ std::vector<UserView> UsersAt(const Rows& rows, int count) {
   const int id = rows.Column("id"), email = rows.Column("email"), role = rows.Column("role"),
             state = rows.Column("state"), created_at = rows.Column("created_at"),
             disabled_at = rows.Column("disabled_at"), last_login_at = rows.Column("last_login_at"),
-            totp = rows.Column("totp"),
-            sso = rows.Column("sso");
+            totp = rows.Column("totp"), sso = rows.Column("sso");
   std::vector<UserView> users;
   for (int row = 0; row < rows.size() && row < count; row++) {
     UserView& u = users.emplace_back();
@@ -65,7 +64,7 @@ void WriteUserFields(JsonWriter& w, const UserView& u) {
 std::pair<std::string, std::string> IssueToken(Context& ctx, const std::string& user_id) {
   std::string token = Base64UrlEncode(RandomBytes(kSetupTokenBytes));
   Rows issued = ctx.db.Run(kIssueSetupToken,
-                           {ctx.principal.tenant_id, user_id, "\\x" + Sha256Hex(token), ctx.config.setup_token_hours});
+                           {ctx.principal.tenant_id, user_id, ByteaHex(Sha256(token)), ctx.config.setup_token_hours});
   if (issued.empty()) throw ApiError(Error::kNOT_FOUND, "No such user.");
   std::string expires_at(issued.Text(0, issued.Column("expires_at")));
   Audit(ctx, "user.setup_token_issued", user_id, StringObjectJson({{"expiresAt", expires_at}}));
@@ -207,7 +206,8 @@ Reply UpdateUser(Context& ctx) {
     Rows revoked = ctx.db.Run(kRevokeUserSessions, {ctx.principal.tenant_id, target.id});
     change.sessions_revoked = revoked.Int(0, revoked.Column("families"));
   }
-  if (change.old_role != change.new_role || change.was_disabled != change.disabled || change.sessions_revoked.value_or(0)) {
+  if (change.old_role != change.new_role || change.was_disabled != change.disabled ||
+      change.sessions_revoked.value_or(0)) {
     Audit(ctx, "user.updated", target.id, UserChangeJson(change));
   }
   return JsonReply(200, UserJson(user));

@@ -4,6 +4,8 @@
 // used once, tied to the browser that started it by a cookie), the person the provider vouches for
 // (user_identities; created just in time, the role from the groups each time) and the session it
 // lands: a password sign-in's refresh cookie, with a hard end (sso_configs.max_session_hours).
+#include "icat/oidc.hpp"
+
 #include <ctime>
 #include <map>
 
@@ -12,7 +14,6 @@
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
 #include "icat/log.hpp"
-#include "icat/oidc.hpp"
 #include "icat/sso.hpp"
 #include "icat/text.hpp"
 #include "icat/validate.hpp"
@@ -33,8 +34,6 @@ constexpr size_t kRandomBytes = 32;        // state, nonce, the browser's cookie
 std::string SsoCookie(std::string_view value, long long max_age_seconds) {
   return SessionCookie(kSsoCookie, value, max_age_seconds, "/api/auth/oidc", "Lax");
 }
-
-std::string ByteaHex(std::string_view bytes) { return "\\x" + HexEncode(bytes); }
 
 struct SsoConfig {
   std::string issuer, client_id, sealed_secret, display_name, groups_claim, default_role;
@@ -186,7 +185,8 @@ oidc::IdClaims Authenticate(Context& ctx, const SignIn& sign_in) {
     if (again.documents) result = oidc::ValidateIdToken(*token.id_token, *again.documents->keys, check);
   }
   if (!result.claims) {
-    throw ApiError(Error::kSSO_TOKEN_INVALID, "The identity provider's ID token is not valid: " + result.problem.message,
+    throw ApiError(Error::kSSO_TOKEN_INVALID,
+                   "The identity provider's ID token is not valid: " + result.problem.message,
                    {{"id_token", result.problem.reason + ": " + result.problem.message}});
   }
   return *result.claims;
@@ -224,7 +224,8 @@ UserView SignedInPerson(Context& ctx, const SsoConfig& config, const oidc::IdCla
   if (role == "refuse") AccessRefused("None of your groups gives access to this tenant; ask its admin.");
   Rows person = ctx.db.Run(kIdentityUser, {tenant, claims.issuer, claims.subject});
   const bool linked = !person.empty();
-  std::string email = !claims.email.empty() || !linked ? claims.email : std::string(person.Text(0, person.Column("email")));
+  std::string email =
+      !claims.email.empty() || !linked ? claims.email : std::string(person.Text(0, person.Column("email")));
   if (email.empty()) AccessRefused("The identity provider gave no email address for you.");
   if (!DomainAllowed(config, email)) AccessRefused("Your email domain may not sign in to this tenant.");
   if (!linked) {
@@ -242,8 +243,9 @@ UserView SignedInPerson(Context& ctx, const SsoConfig& config, const oidc::IdCla
   if (losing_admin) {
     Rows others = ctx.db.Run(kOtherActiveAdmins, {tenant, user.id});
     if (others.Int(0, others.Column("others")) == 0) {
-      AccessRefused("Your groups no longer make you an admin, and you are the tenant's last admin: sign in with "
-                    "your password and make another admin first.");
+      AccessRefused(
+          "Your groups no longer make you an admin, and you are the tenant's last admin: sign in with "
+          "your password and make another admin first.");
     }
   }
   ctx.db.Exec(kSetSignInRole, {tenant, user.id, role});
@@ -273,8 +275,11 @@ Reply FlowStep(Context& ctx, Step step) {
       transaction.Commit();
     }
     if (WantsHtml(ctx.request)) {
-      return {303, {{"Location", "/sign-in?ssoError=" + std::string(name)}, {"Set-Cookie", SsoCookie("", 0)},
-                    {"Cache-Control", "no-store"}}, ""};
+      return {303,
+              {{"Location", "/sign-in?ssoError=" + std::string(name)},
+               {"Set-Cookie", SsoCookie("", 0)},
+               {"Cache-Control", "no-store"}},
+              ""};
     }
     e.headers.emplace_back("Set-Cookie", SsoCookie("", 0));
     e.headers.emplace_back("Cache-Control", "no-store");
@@ -321,11 +326,12 @@ Reply StartSsoSignIn(Context& ctx) {
     oidc::ProviderDocuments provider = Provider(ctx, config.issuer);
     ctx.db.StartBudget();  // the wait for the provider is not Postgres's
     std::string state = subdomain + "." + Base64UrlEncode(RandomBytes(kRandomBytes));
-    std::string nonce = Base64UrlEncode(RandomBytes(kRandomBytes)), browser = Base64UrlEncode(RandomBytes(kRandomBytes));
+    std::string nonce = Base64UrlEncode(RandomBytes(kRandomBytes)),
+                browser = Base64UrlEncode(RandomBytes(kRandomBytes));
     std::string verifier = oidc::NewCodeVerifier();
     TenantTransaction transaction(ctx, ctx.principal.tenant_id);
-    ctx.db.Exec(kInsertSignIn, {ctx.principal.tenant_id, ByteaHex(Sha256(state)), ByteaHex(Sha256(browser)), nonce,
-                                verifier, next});
+    ctx.db.Exec(kInsertSignIn,
+                {ctx.principal.tenant_id, ByteaHex(Sha256(state)), ByteaHex(Sha256(browser)), nonce, verifier, next});
     transaction.Commit();
     oidc::AuthorizationRequest request{.client_id = config.client_id,
                                        .redirect_uri = SsoRedirectUri(ctx.request),
@@ -363,11 +369,11 @@ Reply FinishSsoSignIn(Context& ctx) {
     ctx.db.StartBudget();  // the wait for the provider is not Postgres's
     TenantTransaction transaction(ctx, ctx.principal.tenant_id);
     UserView user = SignedInPerson(ctx, sign_in.config, claims);
-    SessionView session = StartSession(ctx, user, sign_in.subdomain, RandomUuid(),
-                                       {.hours = sign_in.config.max_session_hours});
+    SessionView session =
+        StartSession(ctx, user, sign_in.subdomain, RandomUuid(), {.hours = sign_in.config.max_session_hours});
     Audit(ctx, "login.sso", user.id,
-          StringObjectJson({{"email", user.email}, {"role", user.role}, {"issuer", claims.issuer},
-                            {"subject", claims.subject}}));
+          StringObjectJson(
+              {{"email", user.email}, {"role", user.role}, {"issuer", claims.issuer}, {"subject", claims.subject}}));
     transaction.Commit();
     long long cookie_seconds = static_cast<long long>(sign_in.config.max_session_hours) * 3600;
     return Reply{303,

@@ -16,8 +16,7 @@ namespace icat::auth {
 namespace {
 
 constexpr size_t kMaxSetupTokenChars = 256;
-constexpr std::string_view kBadSetupToken =
-    "This set-up link is not valid; ask an admin of your tenant for a new one.";
+constexpr std::string_view kBadSetupToken = "This set-up link is not valid; ask an admin of your tenant for a new one.";
 
 struct SetupInput {
   std::string tenant, token_hash, password;  // token_hash: bytea hex literal of SHA-256
@@ -34,7 +33,7 @@ SetupInput ReadSetup(Context& ctx) {
   std::optional<std::string> password = NewPassword(body, "password");
   body.CheckUnknown();
   ThrowIfIssues(issues);
-  in.token_hash = "\\x" + Sha256Hex(*token);
+  in.token_hash = ByteaHex(Sha256(*token));
   in.password = *password;
   return in;
 }
@@ -52,7 +51,8 @@ std::string CheckSetupToken(Context& ctx, const SetupInput& in) {
   if (token.Bool(0, token.Column("used")) || token.Bool(0, token.Column("has_password"))) {
     Unauthenticated("This set-up link was already used; sign in, or ask an admin for a new link.");
   }
-  if (token.Bool(0, token.Column("expired"))) Unauthenticated("This set-up link has expired; ask an admin for a new one.");
+  if (token.Bool(0, token.Column("expired")))
+    Unauthenticated("This set-up link has expired; ask an admin for a new one.");
   if (token.Bool(0, token.Column("disabled"))) Unauthenticated(kBadSetupToken);
   return tenant_id;
 }
@@ -119,7 +119,8 @@ Reply ChangePassword(Context& ctx) {
   if (account.empty() || account.IsNull(0, account.Column("password_hash"))) {
     Unauthenticated("This account no longer exists or is disabled; sign in again.");
   }
-  std::string email(account.Text(0, account.Column("email"))), old_hash(account.Text(0, account.Column("password_hash")));
+  std::string email(account.Text(0, account.Column("email"))),
+      old_hash(account.Text(0, account.Column("password_hash")));
   std::string tenant = Lower(ctx.request.Header("x-tenant"));  // the token's, checked by the pipeline
   std::string account_key = LoginAccountKey(tenant, email);
   HashPermit permit(ctx, ctx.principal.tenant_id);  // held for both hashes: the current and the new

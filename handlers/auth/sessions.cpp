@@ -63,7 +63,7 @@ PresentedToken ReadRefreshToken(Context& ctx, bool logout) {
   ThrowIfIssues(issues);
   in.cookie = wants_cookie || in.from_cookie;
   if (!token) Unauthenticated("There is no session here; sign in.");
-  in.token_hash = "\\x" + Sha256Hex(*token);
+  in.token_hash = ByteaHex(Sha256(*token));
   return in;
 }
 
@@ -74,7 +74,8 @@ Reply ClearingRefusedCookie(const PresentedToken& in, Run run) {
   try {
     return run();
   } catch (ApiError& e) {
-    if (in.from_cookie && e.error() == Error::kUNAUTHENTICATED) e.headers.emplace_back("Set-Cookie", RefreshCookie("", 0));
+    if (in.from_cookie && e.error() == Error::kUNAUTHENTICATED)
+      e.headers.emplace_back("Set-Cookie", RefreshCookie("", 0));
     throw;
   }
 }
@@ -93,8 +94,9 @@ Rows FindLoginUser(Db& db, const Rows& tenant, const Credentials& in) {
   db.Commit();  // ends the read scope
   if (!sso.empty() && sso.Bool(0, sso.Column("required")) &&
       Lower(sso.OptionalText(0, sso.Column("break_glass_email")).value_or("")) != Lower(in.email)) {
-    throw ApiError(Error::kSSO_REQUIRED, "This tenant signs its people in with its identity provider: use \"Sign in "
-                                         "with\" on the sign-in page.");
+    throw ApiError(Error::kSSO_REQUIRED,
+                   "This tenant signs its people in with its identity provider: use \"Sign in "
+                   "with\" on the sign-in page.");
   }
   return found;
 }
@@ -153,8 +155,8 @@ Rows CheckPassword(Context& ctx, const Credentials& in, const Rows& tenant) {
   bool user_known = !found.empty() && !found.IsNull(0, found.Column("user_id"));
   bool pending = user_known && found.IsNull(0, found.Column("password_hash"));
   // Always one verification: against the dummy hash when there is no such user or no password yet.
-  bool password_ok = VerifyPassword(
-      in.password, user_known && !pending ? found.Text(0, found.Column("password_hash")) : kDummyHash);
+  bool password_ok =
+      VerifyPassword(in.password, user_known && !pending ? found.Text(0, found.Column("password_hash")) : kDummyHash);
   permit.Release();
   if (!user_known) RefuseLogin(ctx, in, account_key, found, found.empty() ? "unknown_tenant" : "unknown_user");
   if (pending) RefuseLogin(ctx, in, account_key, found, "pending_setup");

@@ -123,7 +123,7 @@ void CheckLoginLimits(Context& ctx, const std::string& ip_key, const std::string
 // What a sign-in sends: the tenant, the email and password, and at login a second factor.
 struct Credentials {
   std::string tenant, email, password;
-  bool cookie = false;  // the refresh token goes in the cookie (X-Session-Cookie: 1)
+  bool cookie = false;                             // the refresh token goes in the cookie (X-Session-Cookie: 1)
   std::optional<std::string> code, recovery_code;  // login only: one of them at most
 };
 // X-Tenant, {"email", "password"}; at login (`login` true) also X-Session-Cookie and the second

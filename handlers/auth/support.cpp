@@ -76,7 +76,8 @@ bool WantsCookie(const Request& request, std::vector<FieldIssue>& issues) {
 HashPermit::HashPermit(const Context& ctx, std::string_view tenant_id) {
   HashGate* gate = PoolHashGate();
   if (!gate || WorkerSlot() == kNoWorkerSlot) return;  // not a pool worker: nothing to share
-  HashGateVerdict verdict = gate->Enter(WorkerSlot(), tenant_id.empty() ? kNoSuchTenant : tenant_id, ctx.config.hash_gate);
+  HashGateVerdict verdict =
+      gate->Enter(WorkerSlot(), tenant_id.empty() ? kNoSuchTenant : tenant_id, ctx.config.hash_gate);
   if (verdict == HashGateVerdict::kAdmitted) {
     gate_ = gate;
     worker_ = WorkerSlot();
@@ -120,7 +121,7 @@ SessionView StartSession(Context& ctx, const UserView& user, const std::string& 
   SessionView session;
   session.user = user;
   session.refresh_token = Base64UrlEncode(RandomBytes(kRefreshTokenBytes));
-  ctx.db.Exec(kInsertRefresh, {ctx.principal.tenant_id, user.id, family, "\\x" + Sha256Hex(session.refresh_token),
+  ctx.db.Exec(kInsertRefresh, {ctx.principal.tenant_id, user.id, family, ByteaHex(Sha256(session.refresh_token)),
                                ctx.config.refresh_token_days, end.at, end.hours});
   AccessClaims claims;
   claims.user_id = user.id;
@@ -144,7 +145,8 @@ Reply SessionReply(const Context& ctx, const SessionView& session, bool cookie) 
   reply.headers.emplace_back("Cache-Control", "no-store");  // tokens must not sit in caches
   if (cookie) {
     reply.headers.emplace_back(
-        "Set-Cookie", RefreshCookie(session.refresh_token, static_cast<long long>(ctx.config.refresh_token_days) * 86400));
+        "Set-Cookie",
+        RefreshCookie(session.refresh_token, static_cast<long long>(ctx.config.refresh_token_days) * 86400));
   }
   return reply;
 }

@@ -76,7 +76,7 @@ std::optional<std::vector<std::string>> CheckSecondFactor(Context& ctx, const Cr
   if (in.recovery_code) {
     if (!factor.confirmed) return std::nullopt;
     Rows used =
-        ctx.db.Run(kUseRecoveryCode, {tenant_id, user_id, "\\x" + Sha256Hex(NormalRecoveryCode(*in.recovery_code))});
+        ctx.db.Run(kUseRecoveryCode, {tenant_id, user_id, ByteaHex(Sha256(NormalRecoveryCode(*in.recovery_code)))});
     if (used.empty()) return std::nullopt;
     Audit(ctx, "login.recovery_code_used", user_id, StringObjectJson({{"email", in.email}}));
     transaction.Commit();
@@ -138,9 +138,8 @@ Reply EnrolTotp(Context& ctx) {
   TenantTransaction transaction(ctx, tenant_id);
   ctx.principal.user_id = user_id;
   ctx.principal.email = email;
-  Rows put =
-      ctx.db.Run(kPutUnconfirmedFactor,
-                 {tenant_id, user_id, "\\x" + HexEncode(Seal(ctx.config.sso_key, secret, SecretContext(user_id)))});
+  Rows put = ctx.db.Run(kPutUnconfirmedFactor,
+                        {tenant_id, user_id, ByteaHex(Seal(ctx.config.sso_key, secret, SecretContext(user_id)))});
   if (put.empty()) {
     throw ApiError(Error::kCONFLICT,
                    "You have a second factor already; remove it, or ask an admin to reset it, first.");

@@ -136,8 +136,8 @@ std::vector<Param> PageParams(const Context& ctx, const std::string& image_id, c
   auto array = [](const std::optional<std::vector<std::string>>& values) {
     return values ? std::optional(TextArrayLiteral(*values)) : std::nullopt;
   };
-  return {ctx.principal.tenant_id, image_id, array(filters.severities), array(filters.fix_states),
-          RowSeen(ctx.query),      limit + 1};
+  return {ctx.principal.tenant_id,   image_id,           array(filters.severities),
+          array(filters.fix_states), RowSeen(ctx.query), limit + 1};
 }
 
 // The listing the rows of findings_of_* hold (one round trip: the scan and its page together);
@@ -181,7 +181,8 @@ VexColumns::VexColumns(const Rows& rows)
 std::optional<VexView> VexColumns::At(const Rows& rows, int row) const {
   if (rows.IsNull(row, status)) return std::nullopt;
   return VexView{std::string(rows.Text(row, status)), rows.OptionalText(row, justification),
-                 rows.OptionalText(row, impact), std::string(rows.Text(row, time)), std::string(rows.Text(row, author))};
+                 rows.OptionalText(row, impact), std::string(rows.Text(row, time)),
+                 std::string(rows.Text(row, author))};
 }
 
 void WriteVex(JsonWriter& w, const std::optional<VexView>& vex) {
@@ -230,8 +231,8 @@ std::string VulnerabilityListJson(const ScanView& s, const std::vector<FindingVi
   WriteScanStatus(w, s.scanned_at);
   if (!s.scan_id) {
     // Never scanned: nothing is known, so nothing is given that could read as "no vulnerabilities".
-    for (const char* key :
-         {"vulnerabilityCounts", "vexExcludedCount", "findingCounts", "fixableCount", "vulnerabilities", "nextCursor"}) {
+    for (const char* key : {"vulnerabilityCounts", "vexExcludedCount", "findingCounts", "fixableCount",
+                            "vulnerabilities", "nextCursor"}) {
       WriteKey(w, key);
       w.Null();
     }

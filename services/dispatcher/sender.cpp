@@ -38,7 +38,8 @@ std::unique_ptr<Transfer> Prepare(const Outgoing& out, int timeout_seconds) {
   curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, static_cast<long>(out.body.size()));
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, Discard);
   curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t->error);
-  for (const auto& [name, value] : out.headers) t->headers = curl_slist_append(t->headers, (name + ": " + value).c_str());
+  for (const auto& [name, value] : out.headers)
+    t->headers = curl_slist_append(t->headers, (name + ": " + value).c_str());
   t->headers = curl_slist_append(t->headers, "Expect:");  // no 100-continue round trip
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, t->headers);
   if (std::string pinned = PinnedResolveEntry(out.target); !pinned.empty()) {

@@ -22,8 +22,8 @@ const Provider& TheProvider() {
     Provider p;
     p.private_pem = icat::EcdsaP256NewPrivateKeyPem();
     icat::JwkPoint point = icat::EcdsaP256JwkPoint(icat::EcdsaP256PublicKeyPem(p.private_pem));
-    std::string jwks = R"({"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":")" + point.x + R"(","y":")" + point.y +
-                       R"("}]})";
+    std::string jwks =
+        R"({"keys":[{"kty":"EC","crv":"P-256","kid":"k1","x":")" + point.x + R"(","y":")" + point.y + R"("}]})";
     p.keys = *icat::oidc::KeySet::Parse(jwks, nullptr);
     return p;
   }();

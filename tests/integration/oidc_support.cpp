@@ -85,8 +85,9 @@ OidcProvider::OidcProvider(const std::vector<OidcClient>& clients, const std::ve
   std::filesystem::create_directories(dir_);
   WriteFileBytes(dir_ + "/config.json", ConfigJson(clients, accounts));
   // Port 0: the provider takes a free one and says which in its issuer.
-  std::vector<std::string> argv = {"node", env.repo + "/tests/oidc/provider.mjs", "--port", "0",
-                                   "--config", dir_ + "/config.json", "--test-control"};
+  std::vector<std::string> argv = {
+      "node",          env.repo + "/tests/oidc/provider.mjs", "--port", "0", "--config", dir_ + "/config.json",
+      "--test-control"};
   int out[2];
   if (pipe2(out, O_CLOEXEC)) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   posix_spawn_file_actions_t actions;

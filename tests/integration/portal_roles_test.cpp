@@ -145,9 +145,9 @@ BOOST_AUTO_TEST_CASE(head_is_a_read_for_every_role_and_is_never_a_denial) {
   it::PortalTenant t;
   it::Image image = t.tenant.AddImage("head", {{"1.0"}});
   for (const char* role : {"viewer", "user", "admin"}) {
-    for (std::string path : {std::string("/api/auth/me"), std::string("/api/docker-images"),
-                             "/api/docker-images/" + image.id, std::string("/api/webhooks"),
-                             std::string("/api/admission-policy")}) {
+    for (std::string path :
+         {std::string("/api/auth/me"), std::string("/api/docker-images"), "/api/docker-images/" + image.id,
+          std::string("/api/webhooks"), std::string("/api/admission-policy")}) {
       it::Response r = it::Send("HEAD", path, t.As(t.ByRole(role)));
       BOOST_TEST_CONTEXT(role << " HEAD " << path << ": " << r.Summary()) {
         BOOST_TEST(r.status == 200);

@@ -47,13 +47,17 @@ struct SsoFixture {
   long Sessions() const {
     return std::stol(*it::PgQuery("SELECT count(*) FROM refresh_tokens WHERE tenant_id = $1", {t.id()})[0][0]);
   }
-  long Users() const { return std::stol(*it::PgQuery("SELECT count(*) FROM users WHERE tenant_id = $1", {t.id()})[0][0]); }
+  long Users() const {
+    return std::stol(*it::PgQuery("SELECT count(*) FROM users WHERE tenant_id = $1", {t.id()})[0][0]);
+  }
 };
 
 // POST /api/auth/refresh with a refresh cookie, as the console does on load.
 it::Response RefreshWith(const std::string& tenant, const std::string& cookie) {
   return it::Send("POST", "/api/auth/refresh",
-                  {{"Content-Type", "application/json"}, {"X-Tenant", tenant}, {"X-Session-Cookie", "1"},
+                  {{"Content-Type", "application/json"},
+                   {"X-Tenant", tenant},
+                   {"X-Session-Cookie", "1"},
                    {"Cookie", "icat_refresh=" + cookie}},
                   "{}");
 }
@@ -109,7 +113,8 @@ BOOST_AUTO_TEST_CASE(configuration_round_trips_without_the_secret_and_every_chan
   it::ExpectError(r, 400, "VALIDATION_ERROR");
   BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{"issuer"}));
   r = f.Put(f.Config(R"(, "scopes": ["email"], "required": true, "defaultRole": "owner")"));
-  BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{"scopes", "defaultRole", "breakGlassEmail"}), r.Summary());
+  BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{"scopes", "defaultRole", "breakGlassEmail"}),
+             r.Summary());
   r = f.Put(f.Config(R"(, "required": true, "breakGlassEmail": )" + it::Quote(f.t.viewer.email)));
   BOOST_TEST((it::DetailFields(r) == std::vector<std::string>{"breakGlassEmail"}));
 
@@ -133,8 +138,8 @@ BOOST_AUTO_TEST_CASE(configuration_round_trips_without_the_secret_and_every_chan
   BOOST_TEST(!page["required"].GetBool());
 
   // A save without the secret keeps the stored one; the secret is stored sealed.
-  std::string sealed = *it::PgQuery("SELECT encode(client_secret, 'hex') FROM sso_configs WHERE tenant_id = $1",
-                                    {f.t.id()})[0][0];
+  std::string sealed =
+      *it::PgQuery("SELECT encode(client_secret, 'hex') FROM sso_configs WHERE tenant_id = $1", {f.t.id()})[0][0];
   rapidjson::Document renamed = it::ExpectJson200(f.Put(f.Config(R"(, "displayName": "Corp SSO")", false)));
   BOOST_TEST(it::StringMember(renamed, "displayName") == "Corp SSO");
   BOOST_TEST(*it::PgQuery("SELECT encode(client_secret, 'hex') FROM sso_configs WHERE tenant_id = $1",
@@ -250,7 +255,8 @@ BOOST_AUTO_TEST_CASE(sso_required_refuses_password_sign_in_but_not_the_break_gla
   // A refusal judged no password, so it leaves the address its attempts (5 per window): after more
   // refusals than that from one address, the break-glass admin still signs in from it.
   std::string address = it::RandomClientIp();
-  for (int i = 0; i < 7; i++) it::ExpectError(it::Login(f.t.subdomain(), f.t.user.email, "x", address), 403, "SSO_REQUIRED");
+  for (int i = 0; i < 7; i++)
+    it::ExpectError(it::Login(f.t.subdomain(), f.t.user.email, "x", address), 403, "SSO_REQUIRED");
   it::ExpectJson200(it::Login(f.t.subdomain(), f.t.admin.email, it::kPortalPassword, address));
   f.Configure();  // not required any more
   it::ExpectJson200(it::Login(f.t.subdomain(), f.t.user.email));
@@ -274,7 +280,8 @@ BOOST_AUTO_TEST_CASE(an_sso_session_ends_at_its_hard_end_however_often_it_is_ref
   // The newest token, unused and unexpired, is refused now: the session is over.
   it::ExpectError(RefreshWith(f.t.subdomain(), CookieOf(second)), 401, "UNAUTHENTICATED");
   BOOST_TEST(*it::PgQuery("SELECT count(*) FROM refresh_tokens WHERE tenant_id = $1 AND revoked_at IS NOT NULL",
-                          {f.t.id()})[0][0] == "0", "refused as over, not as reused");
+                          {f.t.id()})[0][0] == "0",
+             "refused as over, not as reused");
   // Its access token stops with it.
   it::ExpectError(it::Get("/api/auth/me", {{"Authorization", "Bearer " + it::StringMember(session, "accessToken")},
                                            {"X-Tenant", f.t.subdomain()}}),
@@ -294,8 +301,9 @@ BOOST_AUTO_TEST_CASE(a_tampered_replayed_expired_or_foreign_state_is_refused_wit
     ExpectRefused(f, browser.Go("GET", it::SsoCallbackUrl() + "?code=" + code + "&state=" + changed), 400,
                   "SSO_STATE_INVALID", sessions, users);
     // A state naming no tenant, and none at all.
-    ExpectRefused(f, browser.Go("GET", it::SsoCallbackUrl() + "?code=" + code + "&state=nosuch" + it::RandomSuffix(4) +
-                                           state.substr(state.find('.'))),
+    ExpectRefused(f,
+                  browser.Go("GET", it::SsoCallbackUrl() + "?code=" + code + "&state=nosuch" + it::RandomSuffix(4) +
+                                        state.substr(state.find('.'))),
                   400, "SSO_STATE_INVALID", sessions, users);
     ExpectRefused(f, browser.Go("GET", it::SsoCallbackUrl() + "?code=" + code), 400, "SSO_STATE_INVALID", sessions,
                   users);
@@ -341,23 +349,23 @@ BOOST_AUTO_TEST_CASE(a_wrong_pkce_verifier_a_provider_error_and_another_tenants_
   {  // the verifier stored at start changed before the callback: the provider refuses the code
     it::Browser browser;
     std::string callback = browser.SignInAtProvider(f.t.subdomain(), "alice@corp.test", kAccountPassword);
-    it::PgQuery("UPDATE sso_sign_ins SET code_verifier = $2 WHERE tenant_id = $1",
-                {f.t.id(), std::string(43, 'v')});
+    it::PgQuery("UPDATE sso_sign_ins SET code_verifier = $2 WHERE tenant_id = $1", {f.t.id(), std::string(43, 'v')});
     ExpectRefused(f, browser.Go("GET", callback), 401, "SSO_PROVIDER_ERROR", sessions, users);
   }
   {  // the provider's own refusal
     it::Browser browser;
     std::string callback = browser.SignInAtProvider(f.t.subdomain(), "alice@corp.test", kAccountPassword);
     std::string state = it::QueryParameter(callback, "state");
-    ExpectRefused(f, browser.Go("GET", it::SsoCallbackUrl() + "?error=access_denied&error_description=no&state=" + state),
+    ExpectRefused(f,
+                  browser.Go("GET", it::SsoCallbackUrl() + "?error=access_denied&error_description=no&state=" + state),
                   401, "SSO_PROVIDER_ERROR", sessions, users);
   }
   {  // a code the provider issued to another tenant's client, brought to this tenant's sign-in
     it::PortalTenant other;
     std::string other_client = "icat-" + other.subdomain(), other_secret = "secret-" + it::RandomSuffix(16);
-    it::OidcProvider shared{{{f.client_id, f.client_secret, {it::SsoCallbackUrl()}},
-                             {other_client, other_secret, {it::SsoCallbackUrl()}}},
-                            f.Accounts()};
+    it::OidcProvider shared{
+        {{f.client_id, f.client_secret, {it::SsoCallbackUrl()}}, {other_client, other_secret, {it::SsoCallbackUrl()}}},
+        f.Accounts()};
     auto config = [&](const std::string& client, const std::string& secret) {
       return R"({"issuer": )" + it::Quote(shared.issuer()) + R"(, "clientId": )" + it::Quote(client) +
              R"(, "clientSecret": )" + it::Quote(secret) + R"(, "roleMapping": {"eng": "user"}})";
@@ -373,7 +381,8 @@ BOOST_AUTO_TEST_CASE(a_wrong_pkce_verifier_a_provider_error_and_another_tenants_
     // Counted again here: each PortalTenant::As above made a session of its own (a test token's).
     sessions = f.Sessions();
     users = f.Users();
-    ExpectRefused(f, browser.Go("GET", it::SsoCallbackUrl() + "?code=" + icat::UrlEncode(their_code) + "&state=" + state),
+    ExpectRefused(f,
+                  browser.Go("GET", it::SsoCallbackUrl() + "?code=" + icat::UrlEncode(their_code) + "&state=" + state),
                   401, "SSO_PROVIDER_ERROR", sessions, users);
   }
 }
@@ -384,8 +393,9 @@ BOOST_AUTO_TEST_CASE(an_id_token_failing_any_check_is_refused_with_its_reason_an
   long sessions = f.Sessions(), users = f.Users();
   // Each way the provider's answer is spoiled, and the reason words its refusal may give.
   const std::vector<std::pair<std::string, std::vector<std::string>>> modes = {
-      {"wrong-nonce", {"nonce"}}, {"other-key", {"kid", "signature"}}, {"none", {"alg"}},
-      {"hs256-public", {"alg"}},  {"wrong-aud", {"aud"}},              {"expired", {"exp"}},
+      {"wrong-nonce", {"nonce"}}, {"other-key", {"kid", "signature"}},
+      {"none", {"alg"}},          {"hs256-public", {"alg"}},
+      {"wrong-aud", {"aud"}},     {"expired", {"exp"}},
       {"wrong-iss", {"iss"}},
   };
   for (const auto& [mode, reasons] : modes) {

@@ -39,9 +39,10 @@ std::string StackSigningKeyId(PgConnection& db) {
   if (file == nullptr) throw std::runtime_error("ICAT_SIGNING_KEY_FILE is not set");
   std::string public_pem = icat::Ed25519PublicKeyPem(ReadFileBytes(file));
   std::string id = icat::SigningKeyId(public_pem);
-  db.Query("INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'Ed25519', $2) "
-           "ON CONFLICT (id) DO NOTHING",
-           {id, public_pem});
+  db.Query(
+      "INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'Ed25519', $2) "
+      "ON CONFLICT (id) DO NOTHING",
+      {id, public_pem});
   return id;
 }
 
@@ -52,9 +53,10 @@ std::string StackAttestationKeyId(PgConnection& db, std::string& private_pem) {
   private_pem = ReadFileBytes(file);
   std::string public_pem = icat::EcdsaP256PublicKeyPem(private_pem);
   std::string id = icat::SigningKeyId(public_pem);
-  db.Query("INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'ECDSA-P256', $2) "
-           "ON CONFLICT (id) DO NOTHING",
-           {id, public_pem});
+  db.Query(
+      "INSERT INTO signing_keys (id, algorithm, public_key_pem) VALUES ($1, 'ECDSA-P256', $2) "
+      "ON CONFLICT (id) DO NOTHING",
+      {id, public_pem});
   return id;
 }
 
@@ -71,15 +73,17 @@ TenantRows::TenantRows()
       marker("rows-" + tenant.id()) {
   PgConnection db;
   const std::string& t = tenant.id();
-  db.Query("INSERT INTO vulnerabilities (set_id, vuln_id, aliases, package_name, severity, fix_state) "
-           "VALUES ($1, $2, ARRAY[$3], 'openssl', 'critical', 'fixed')",
-           {scan_id, cve, alias});
+  db.Query(
+      "INSERT INTO vulnerabilities (set_id, vuln_id, aliases, package_name, severity, fix_state) "
+      "VALUES ($1, $2, ARRAY[$3], 'openssl', 'critical', 'fixed')",
+      {scan_id, cve, alias});
   db.Query("INSERT INTO vulnerability_first_seen (version_id, vuln_id, first_seen_at) VALUES ($1, $2, now())",
            {version_id, cve});
   const std::string signing_key_id = StackSigningKeyId(db);
-  db.Query("INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, signature, signing_key_id) "
-           "VALUES ($1, 'cyclonedx', '1.5', $2, 1, 'not-a-signature', $3)",
-           {scan_id, sbom_sha256, signing_key_id});
+  db.Query(
+      "INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, signature, signing_key_id) "
+      "VALUES ($1, 'cyclonedx', '1.5', $2, 1, 'not-a-signature', $3)",
+      {scan_id, sbom_sha256, signing_key_id});
   vex_document_id = First(db,
                           "INSERT INTO vex_documents (format, author, issued_at, version, sha256) "
                           "VALUES ('openvex', 'rows', now(), 1, $1) RETURNING id",
@@ -89,20 +93,24 @@ TenantRows::TenantRows()
                            "justification, statement_time) VALUES ($1, $2, $3, $4, 'not_affected', "
                            "'vulnerable_code_not_present', now()) RETURNING id",
                            {vex_document_id, image.id, image.repository, alias});
-  db.Query("INSERT INTO vex_served_documents (version_id, format, document_version, sha256, size_bytes, signature, "
-           "signing_key_id) VALUES ($1, 'openvex', 1, $2, 1, 'not-a-signature', $3)",
-           {version_id, served_vex_sha256, signing_key_id});
+  db.Query(
+      "INSERT INTO vex_served_documents (version_id, format, document_version, sha256, size_bytes, signature, "
+      "signing_key_id) VALUES ($1, 'openvex', 1, $2, 1, 'not-a-signature', $3)",
+      {version_id, served_vex_sha256, signing_key_id});
   std::string attestation_pem;
   const std::string attestation_key_id = StackAttestationKeyId(db, attestation_pem);
   const std::string digest = First(db, "SELECT digest FROM image_versions WHERE id = $1", {version_id});
   const std::string sbom = ReadFileBytes(std::string(std::getenv("ICAT_BLOB_DIR")) + "/sha256/" +
                                          sbom_sha256.substr(0, 2) + "/" + sbom_sha256);
-  std::string bundle = icat::SignedBundle(
-      attestation_pem, attestation_key_id, icat::InTotoStatement(image.repository, digest, "https://cyclonedx.org/bom", sbom));
-  db.Query("INSERT INTO attestations (version_id, type, document_sha256, predicate_type, subject_name, subject_digest, "
-           "sha256, size_bytes, signing_key_id) VALUES ($1, 'cyclonedx', $2, 'https://cyclonedx.org/bom', $3, $4, $5, $6, $7)",
-           {version_id, sbom_sha256, image.repository, digest, StoreBlob(bundle), std::to_string(bundle.size()),
-            attestation_key_id});
+  std::string bundle =
+      icat::SignedBundle(attestation_pem, attestation_key_id,
+                         icat::InTotoStatement(image.repository, digest, "https://cyclonedx.org/bom", sbom));
+  db.Query(
+      "INSERT INTO attestations (version_id, type, document_sha256, predicate_type, subject_name, subject_digest, "
+      "sha256, size_bytes, signing_key_id) VALUES ($1, 'cyclonedx', $2, 'https://cyclonedx.org/bom', $3, $4, $5, $6, "
+      "$7)",
+      {version_id, sbom_sha256, image.repository, digest, StoreBlob(bundle), std::to_string(bundle.size()),
+       attestation_key_id});
   user_id = First(db,
                   "INSERT INTO users (tenant_id, email, password_hash, role) VALUES ($1, $2, 'not-a-hash', 'admin') "
                   "RETURNING id",
@@ -110,19 +118,21 @@ TenantRows::TenantRows()
   tenant.CreateKey();
   key_id = First(db, "SELECT id FROM api_keys WHERE tenant_id = $1", {t});
   refresh_hash = "\\x" + RandomSuffix(64);
-  PgRow refresh = db.Query("INSERT INTO refresh_tokens (tenant_id, user_id, family_id, token_hash, expires_at) "
-                           "VALUES ($1, $2, gen_random_uuid(), $3::bytea, now() + interval '1 day') "
-                           "RETURNING id, family_id",
-                           {t, user_id, refresh_hash})
+  PgRow refresh = db.Query(
+                        "INSERT INTO refresh_tokens (tenant_id, user_id, family_id, token_hash, expires_at) "
+                        "VALUES ($1, $2, gen_random_uuid(), $3::bytea, now() + interval '1 day') "
+                        "RETURNING id, family_id",
+                        {t, user_id, refresh_hash})
                       .at(0);
   refresh_id = *refresh.at(0);
   refresh_family = *refresh.at(1);
   pending_user_id = First(db, "INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'viewer') RETURNING id",
                           {t, "pending-" + RandomSuffix(6) + "@" + tenant.subdomain() + ".test"});
   setup_hash = "\\x" + RandomSuffix(64);
-  db.Query("INSERT INTO setup_tokens (user_id, tenant_id, token_hash, expires_at) "
-           "VALUES ($1, $2, $3::bytea, now() + interval '1 day')",
-           {pending_user_id, t, setup_hash});
+  db.Query(
+      "INSERT INTO setup_tokens (user_id, tenant_id, token_hash, expires_at) "
+      "VALUES ($1, $2, $3::bytea, now() + interval '1 day')",
+      {pending_user_id, t, setup_hash});
   watch_id = First(db, "INSERT INTO cve_watches (tenant_id, cve_id) VALUES ($1, $2) RETURNING id", {t, cve});
   request_id = First(db,
                      "INSERT INTO feature_requests (tenant_id, type, title, description, image_id) "
@@ -143,10 +153,11 @@ TenantRows::TenantRows()
                       {t, event_id, webhook_id});
   db.Query("INSERT INTO admission_policies (tenant_id, policy) VALUES ($1, jsonb_build_object('marker', $2::text))",
            {t, marker});
-  decision_id = First(db,
-                      "INSERT INTO admission_decisions (tenant_id, request_uid, operation, kind, images, allowed, mode) "
-                      "VALUES ($1, $2, 'CREATE', 'Pod', '[]', true, 'enforce') RETURNING id",
-                      {t, RandomSuffix(12)});
+  decision_id =
+      First(db,
+            "INSERT INTO admission_decisions (tenant_id, request_uid, operation, kind, images, allowed, mode) "
+            "VALUES ($1, $2, 'CREATE', 'Pod', '[]', true, 'enforce') RETURNING id",
+            {t, RandomSuffix(12)});
   db.Query("INSERT INTO audit_log (tenant_id, actor, action, target) VALUES ($1, 'operator', 'test.rows', $2)",
            {t, marker});
   // The tenant's pulls of its version, as the registry's auth decision counts them (sql/V0027).
@@ -158,14 +169,18 @@ TenantRows::TenantRows()
   db.Query("INSERT INTO sign_in_policies (tenant_id, totp_required) VALUES ($1, false)", {t});
   // Single sign-on: the configuration (a sealed secret: any bytes), a person's identity and a
   // sign-in in progress (sql/V0029).
-  db.Query("INSERT INTO sso_configs (tenant_id, issuer, client_id, client_secret, display_name, scopes, groups_claim, "
-           "default_role) VALUES ($1, 'https://idp.example.test', 'c', '\\x00', 'IdP', '{openid}', 'groups', 'refuse')",
-           {t});
-  db.Query("INSERT INTO user_identities (tenant_id, issuer, subject, user_id) VALUES ($1, 'https://idp.example.test', $2, $3)",
-           {t, RandomSuffix(16), user_id});
-  db.Query("INSERT INTO sso_sign_ins (state_hash, tenant_id, browser_hash, nonce, code_verifier, next_path, expires_at) "
-           "VALUES ($2::bytea, $1, $2::bytea, 'n', 'v', '/', now())",
-           {t, "\\x" + RandomSuffix(64)});
+  db.Query(
+      "INSERT INTO sso_configs (tenant_id, issuer, client_id, client_secret, display_name, scopes, groups_claim, "
+      "default_role) VALUES ($1, 'https://idp.example.test', 'c', '\\x00', 'IdP', '{openid}', 'groups', 'refuse')",
+      {t});
+  db.Query(
+      "INSERT INTO user_identities (tenant_id, issuer, subject, user_id) VALUES ($1, 'https://idp.example.test', $2, "
+      "$3)",
+      {t, RandomSuffix(16), user_id});
+  db.Query(
+      "INSERT INTO sso_sign_ins (state_hash, tenant_id, browser_hash, nonce, code_verifier, next_path, expires_at) "
+      "VALUES ($2::bytea, $1, $2::bytea, 'n', 'v', '/', now())",
+      {t, "\\x" + RandomSuffix(64)});
 }
 
 }  // namespace icat::test

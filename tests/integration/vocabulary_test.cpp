@@ -1,12 +1,13 @@
 // The words of icat/vocabulary.hpp and the SQL CHECKs of the columns that hold them name the same
 // set: a word added on one side only fails here, not at the first insert in production.
+#include "icat/vocabulary.hpp"
+
 #include <boost/test/unit_test.hpp>
 #include <regex>
 #include <set>
 
 #include "../../handlers/admission/queries.hpp"
 #include "icat/attestation.hpp"
-#include "icat/vocabulary.hpp"
 #include "portal_support.hpp"
 #include "support.hpp"
 
@@ -37,9 +38,10 @@ std::set<std::string> Words(const std::array<std::string_view, N>& words) {
 
 // A finding of the scan's findings set, of a package of its own.
 void AddFinding(const std::string& scan, const std::string& vuln_id, std::string_view severity) {
-  it::PgQuery("INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, fix_state) "
-              "VALUES ($1, $2, 'pkg-' || gen_random_uuid(), $3, 'not-fixed')",
-              {scan, vuln_id, std::string(severity)});
+  it::PgQuery(
+      "INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, fix_state) "
+      "VALUES ($1, $2, 'pkg-' || gen_random_uuid(), $3, 'not-fixed')",
+      {scan, vuln_id, std::string(severity)});
 }
 
 }  // namespace

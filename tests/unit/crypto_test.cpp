@@ -1,9 +1,9 @@
 // Hashes, MACs, encodings, the key checksum and password hashing against known vectors.
+#include "icat/crypto.hpp"
+
 #include <boost/test/unit_test.hpp>
 #include <regex>
 #include <string>
-
-#include "icat/crypto.hpp"
 
 BOOST_AUTO_TEST_SUITE(crypto)
 
@@ -31,8 +31,13 @@ BOOST_AUTO_TEST_CASE(hex_encode_is_lower_case_two_digits_per_byte) {
 
 BOOST_AUTO_TEST_CASE(base64_matches_rfc4648_vectors_both_ways) {
   const std::pair<std::string, std::string> vectors[] = {
-      {"", ""},         {"f", "Zg=="},         {"fo", "Zm8="},        {"foo", "Zm9v"},
-      {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"},
+      {"", ""},
+      {"f", "Zg=="},
+      {"fo", "Zm8="},
+      {"foo", "Zm9v"},
+      {"foob", "Zm9vYg=="},
+      {"fooba", "Zm9vYmE="},
+      {"foobar", "Zm9vYmFy"},
   };
   for (const auto& [plain, encoded] : vectors) {
     BOOST_TEST(icat::Base64Encode(plain) == encoded);

@@ -1,7 +1,7 @@
 // The OpenID Connect relying party (common/src/oidc.cpp): discovery, PKCE, the authorization URL,
 // JWK Sets, and every way an ID token must be refused (Core 1.0 section 3.1.3.7). Tokens are made
 // here with keys OpenSSL generates, signed as a provider signs them.
-#include <boost/test/unit_test.hpp>
+#include "icat/oidc.hpp"
 
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
@@ -10,10 +10,10 @@
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 
+#include <boost/test/unit_test.hpp>
 #include <memory>
 
 #include "icat/crypto.hpp"
-#include "icat/oidc.hpp"
 
 namespace rp = icat::oidc;  // the relying party
 
@@ -57,8 +57,8 @@ std::string Jwk(EVP_PKEY* key, const std::string& kid, const std::string& extra 
   }
   unsigned char point[1 + 2 * 48];  // uncompressed: 0x04, x, y (P-256 or P-384)
   size_t length = 0;
-  BOOST_TEST_REQUIRE(EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, point, sizeof point,
-                                                     &length) == 1);
+  BOOST_TEST_REQUIRE(
+      EVP_PKEY_get_octet_string_param(key, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, point, sizeof point, &length) == 1);
   std::string_view bytes(reinterpret_cast<const char*>(point), length);
   size_t half = (length - 1) / 2;
   return head + "\"kty\":\"EC\",\"crv\":\"" + (half == 32 ? "P-256" : "P-384") + "\",\"x\":\"" +
@@ -95,8 +95,8 @@ std::string EvpSign(EVP_PKEY* key, const std::string& alg, const std::string& in
   auto data = reinterpret_cast<const unsigned char*>(input.data());
   BOOST_TEST_REQUIRE(EVP_DigestSign(ctx.get(), nullptr, &length, data, input.size()) == 1);
   std::string signature(length, '\0');
-  BOOST_TEST_REQUIRE(EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &length, data,
-                                    input.size()) == 1);
+  BOOST_TEST_REQUIRE(
+      EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &length, data, input.size()) == 1);
   signature.resize(length);
   return signature;
 }
@@ -154,7 +154,9 @@ std::string Token(const std::string& header, const std::string& claims, EVP_PKEY
   return input + "." + icat::Base64UrlEncode(Sign(key, alg, input));
 }
 
-std::string RsaToken(const Claims& claims = {}) { return Token(Header("RS256", "rsa-1"), Json(claims), RsaKey(), "RS256"); }
+std::string RsaToken(const Claims& claims = {}) {
+  return Token(Header("RS256", "rsa-1"), Json(claims), RsaKey(), "RS256");
+}
 
 rp::IdTokenCheck Check() {
   rp::IdTokenCheck check;
@@ -211,8 +213,9 @@ BOOST_AUTO_TEST_CASE(pkce_challenge_is_rfc7636_appendix_b) {
 BOOST_AUTO_TEST_CASE(authorization_url_encodes_every_value_and_adds_openid) {
   rp::Discovery discovery;
   discovery.authorization_endpoint = "https://idp.example.com/authorize?tenant=a";
-  rp::AuthorizationRequest request{"client 1", "https://acme.example.com/api/auth/oidc/callback", "acme.s&t=1",
-                                     "n+1", "challenge", {"email", "profile"}};
+  rp::AuthorizationRequest request{"client 1",   "https://acme.example.com/api/auth/oidc/callback",
+                                   "acme.s&t=1", "n+1",
+                                   "challenge",  {"email", "profile"}};
   BOOST_TEST(rp::AuthorizationUrl(discovery, request) ==
              "https://idp.example.com/authorize?tenant=a&response_type=code&client_id=client%201"
              "&redirect_uri=https%3A%2F%2Facme.example.com%2Fapi%2Fauth%2Foidc%2Fcallback"

@@ -192,11 +192,12 @@ void KeyCreate(const Args& args) {
   Rows created = session.db.RunSql(
       "INSERT INTO api_keys (tenant_id, name, prefix, key_hash, scopes, expires_at) "
       "VALUES ($1, $2, $3, $4::bytea, $5::text[], $6::timestamptz) RETURNING id",
-      {tenant_id, name, key.prefix, "\\x" + HexEncode(key.hash), TextArrayLiteral(scopes), expires});
+      {tenant_id, name, key.prefix, ByteaHex(key.hash), TextArrayLiteral(scopes), expires});
   std::string key_id(created.Text(0, created.Column("id")));
-  session.db.ExecSql("INSERT INTO audit_log (tenant_id, actor, action, target, detail) VALUES ($1, 'operator', 'key.created', $2, "
-       "jsonb_build_object('name', $3::text, 'prefix', $4::text, 'scopes', $5::text[]))",
-       {tenant_id, key_id, name, key.prefix, TextArrayLiteral(scopes)});
+  session.db.ExecSql(
+      "INSERT INTO audit_log (tenant_id, actor, action, target, detail) VALUES ($1, 'operator', 'key.created', $2, "
+      "jsonb_build_object('name', $3::text, 'prefix', $4::text, 'scopes', $5::text[]))",
+      {tenant_id, key_id, name, key.prefix, TextArrayLiteral(scopes)});
   transaction.Commit();
   // The key alone on stdout, so `KEY=$(icatctl key create ...)` captures exactly it.
   std::cout << key.secret << '\n';

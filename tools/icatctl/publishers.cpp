@@ -40,7 +40,7 @@ void PublisherCreate(const Args& args) {
       "INSERT INTO publishers (name, secret_hash) VALUES ($1, $2::bytea) "
       "ON CONFLICT (name) DO UPDATE SET secret_hash = EXCLUDED.secret_hash, created_at = now(), revoked_at = NULL "
       "WHERE publishers.revoked_at IS NOT NULL RETURNING id",
-      {name, "\\x" + HexEncode(Sha256(password))});
+      {name, ByteaHex(Sha256(password))});
   if (created.empty()) throw Failure("publisher " + name + " exists and is live (revoke it first)");
   // The password alone on stdout, so `PASSWORD=$(icatctl publisher create ...)` captures exactly it.
   std::cout << password << '\n';

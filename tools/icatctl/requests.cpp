@@ -54,12 +54,14 @@ void RequestStatus(const Args& args) {
   if (found.empty()) throw Failure("tenant " + subdomain + " has no request " + id);
   std::string previous(found.Text(0, found.Column("status")));
   if (previous != status) {
-    session.db.ExecSql("UPDATE feature_requests SET status = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2::uuid",
-         {tenant_id, id, status});
+    session.db.ExecSql(
+        "UPDATE feature_requests SET status = $3, updated_at = now() WHERE tenant_id = $1 AND id = $2::uuid",
+        {tenant_id, id, status});
     // The tenant sees the change in its audit log, by the operator.
-    session.db.ExecSql("INSERT INTO audit_log (tenant_id, actor, action, target, detail) VALUES ($1, 'operator', "
-         "'feature_request.status_changed', $2, jsonb_build_object('from', $3::text, 'to', $4::text))",
-         {tenant_id, id, previous, status});
+    session.db.ExecSql(
+        "INSERT INTO audit_log (tenant_id, actor, action, target, detail) VALUES ($1, 'operator', "
+        "'feature_request.status_changed', $2, jsonb_build_object('from', $3::text, 'to', $4::text))",
+        {tenant_id, id, previous, status});
   }
   transaction.Commit();
   std::cout << id << ' ' << previous << " -> " << status << '\n';

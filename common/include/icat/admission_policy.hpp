@@ -18,7 +18,7 @@ struct PolicyException {
   std::string cve_id;                   // upper case; empty when the exception names a rule
   std::optional<std::string> image_id;  // a catalogue image id; none: every image
   std::string justification;
-  std::string expires_at;          // RFC 3339, as given
+  std::string expires_at;           // RFC 3339, as given
   std::optional<std::string> rule;  // one of kExceptionRules, instead of a CVE id
 };
 

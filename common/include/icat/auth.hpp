@@ -27,8 +27,8 @@ struct BasicCredential {
 // Empty for Access::kPublic. Throws ApiError 401 with WWW-Authenticate: Bearer (none, a key sent
 // twice, a key of the wrong form, a bad or other tenant's token) or 400 (a token without X-Tenant).
 struct Credential {
-  std::string api_key;     // a key of the right form: kApiKey's, or a registry client's password
-  std::string key_prefix;  // the key's listed prefix, the part logs may name it by
+  std::string api_key;                       // a key of the right form: kApiKey's, or a registry client's password
+  std::string key_prefix;                    // the key's listed prefix, the part logs may name it by
   std::optional<BasicCredential> publisher;  // a registry client whose password is no API key
   std::optional<AccessClaims> token;         // a portal caller's access token
 };
@@ -107,7 +107,6 @@ inline constexpr Statement kDeleteTotpFactor{"delete_totp_factor",
     "DELETE FROM totp_factors WHERE tenant_id = $1 AND user_id = $2::uuid "
     "RETURNING confirmed_at IS NOT NULL AS confirmed"};
 // clang-format on
-
 
 // Records that the key was used (at most once a minute: KeyUse::last_used_due), after the request's
 // reply is out, within a budget of its own. A failure (Postgres unavailable) is logged, not retried.

@@ -82,41 +82,41 @@ class Config {
   // clear message instead of failing a request later.
   static Config FromEnvironment();
 
-  std::string pg_dsn;                 // ICAT_PG_DSN: the handlers' connection (role icat_app)
-  std::string pg_admin_dsn;           // ICAT_PG_ADMIN_DSN: icatctl's connection (the owner role)
-  int pg_statement_timeout_ms = 0;    // ICAT_PG_STATEMENT_TIMEOUT_MS
-  RedisEndpoint redis;                // ICAT_REDIS_URL, the password possibly from ICAT_REDIS_PASSWORD_FILE
-  int redis_timeout_ms = 0;           // ICAT_REDIS_TIMEOUT_MS: connect and command timeout
-  std::string key_prefix;             // ICAT_KEY_PREFIX
-  int key_cache_seconds = 0;          // ICAT_KEY_CACHE_SECONDS
-  std::string key_cache_secret;       // read from ICAT_KEY_CACHE_SECRET_FILE; empty when unset
-  int key_failure_limit_per_minute = 0;  // ICAT_KEY_FAILURE_LIMIT_PER_MINUTE, per client address
-  int rate_limit_per_minute = 0;      // ICAT_RATE_LIMIT_PER_MINUTE (0 turns the limit off)
-  long max_body_bytes = 0;            // ICAT_MAX_BODY_BYTES
-  std::string registry;               // ICAT_REGISTRY: pull host and repository prefix of new images
-  std::string registry_upstream;      // ICAT_REGISTRY_UPSTREAM: the registry itself (http://host:port)
-  std::string registry_events_secret;  // read from ICAT_REGISTRY_EVENTS_SECRET_FILE; empty: no notifications
-  size_t worker_cache_bytes = 0;       // ICAT_WORKER_CACHE_MB, per worker
-  int worker_cache_seconds = 0;        // ICAT_WORKER_CACHE_SECONDS (0 turns the reply cache off)
-  std::string log_level;              // ICAT_LOG_LEVEL: debug, info, warn, error
-  std::string log_format;             // ICAT_LOG_FORMAT: text or json
-  std::string jwt_secret;             // read from ICAT_JWT_SECRET_FILE; empty when unset
-  std::string blob_dir;               // ICAT_BLOB_DIR: the SBOM blob store
-  std::string pool_address;           // ICAT_POOL_ADDRESS: each pool's FastCGI address, {group} in it
-  std::string metrics_dir;            // ICAT_METRICS_DIR: where this program keeps its metrics; empty: none
-  long ingest_max_bytes = 0;          // ICAT_INGEST_MAX_BYTES: largest file icatctl ingest reads
-  std::string ingest_fetch_ca_file;   // ICAT_INGEST_FETCH_CA_FILE: CAs of https:// inputs; empty: the system's
-  std::string ingest_fetch_token;     // read from ICAT_INGEST_FETCH_TOKEN_FILE: Bearer token of https:// inputs
-  std::string signing_key_file;       // ICAT_SIGNING_KEY_FILE: path only, read by icatctl ingest and vex ingest
-  std::string attestation_key_file;   // ICAT_ATTESTATION_KEY_FILE: path only, read by icatctl (attestations)
-  LoginLimits login_limits;           // ICAT_LOGIN_LIMIT_*: portal login attempts
-  HashGateLimits hash_gate;           // ICAT_PASSWORD_HASH_CONCURRENCY*: password hashes at once
-  int refresh_token_days = 0;         // ICAT_REFRESH_TOKEN_DAYS
-  int setup_token_hours = 0;          // ICAT_SETUP_TOKEN_HOURS: lifetime of a user's set-up link
+  std::string pg_dsn;                      // ICAT_PG_DSN: the handlers' connection (role icat_app)
+  std::string pg_admin_dsn;                // ICAT_PG_ADMIN_DSN: icatctl's connection (the owner role)
+  int pg_statement_timeout_ms = 0;         // ICAT_PG_STATEMENT_TIMEOUT_MS
+  RedisEndpoint redis;                     // ICAT_REDIS_URL, the password possibly from ICAT_REDIS_PASSWORD_FILE
+  int redis_timeout_ms = 0;                // ICAT_REDIS_TIMEOUT_MS: connect and command timeout
+  std::string key_prefix;                  // ICAT_KEY_PREFIX
+  int key_cache_seconds = 0;               // ICAT_KEY_CACHE_SECONDS
+  std::string key_cache_secret;            // read from ICAT_KEY_CACHE_SECRET_FILE; empty when unset
+  int key_failure_limit_per_minute = 0;    // ICAT_KEY_FAILURE_LIMIT_PER_MINUTE, per client address
+  int rate_limit_per_minute = 0;           // ICAT_RATE_LIMIT_PER_MINUTE (0 turns the limit off)
+  long max_body_bytes = 0;                 // ICAT_MAX_BODY_BYTES
+  std::string registry;                    // ICAT_REGISTRY: pull host and repository prefix of new images
+  std::string registry_upstream;           // ICAT_REGISTRY_UPSTREAM: the registry itself (http://host:port)
+  std::string registry_events_secret;      // read from ICAT_REGISTRY_EVENTS_SECRET_FILE; empty: no notifications
+  size_t worker_cache_bytes = 0;           // ICAT_WORKER_CACHE_MB, per worker
+  int worker_cache_seconds = 0;            // ICAT_WORKER_CACHE_SECONDS (0 turns the reply cache off)
+  std::string log_level;                   // ICAT_LOG_LEVEL: debug, info, warn, error
+  std::string log_format;                  // ICAT_LOG_FORMAT: text or json
+  std::string jwt_secret;                  // read from ICAT_JWT_SECRET_FILE; empty when unset
+  std::string blob_dir;                    // ICAT_BLOB_DIR: the SBOM blob store
+  std::string pool_address;                // ICAT_POOL_ADDRESS: each pool's FastCGI address, {group} in it
+  std::string metrics_dir;                 // ICAT_METRICS_DIR: where this program keeps its metrics; empty: none
+  long ingest_max_bytes = 0;               // ICAT_INGEST_MAX_BYTES: largest file icatctl ingest reads
+  std::string ingest_fetch_ca_file;        // ICAT_INGEST_FETCH_CA_FILE: CAs of https:// inputs; empty: the system's
+  std::string ingest_fetch_token;          // read from ICAT_INGEST_FETCH_TOKEN_FILE: Bearer token of https:// inputs
+  std::string signing_key_file;            // ICAT_SIGNING_KEY_FILE: path only, read by icatctl ingest and vex ingest
+  std::string attestation_key_file;        // ICAT_ATTESTATION_KEY_FILE: path only, read by icatctl (attestations)
+  LoginLimits login_limits;                // ICAT_LOGIN_LIMIT_*: portal login attempts
+  HashGateLimits hash_gate;                // ICAT_PASSWORD_HASH_CONCURRENCY*: password hashes at once
+  int refresh_token_days = 0;              // ICAT_REFRESH_TOKEN_DAYS
+  int setup_token_hours = 0;               // ICAT_SETUP_TOKEN_HOURS: lifetime of a user's set-up link
   std::vector<IpNetwork> trusted_proxies;  // ICAT_TRUSTED_PROXIES: checked here, applied by nginx (realip)
-  WebhookUrlPolicy webhook_policy;    // ICAT_WEBHOOK_ALLOW_HTTP, ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS
-  WebhookUrlPolicy oidc_policy;       // ICAT_OIDC_ALLOW_HTTP, ICAT_OIDC_ALLOW_PRIVATE_CIDRS: reaching OpenID Providers
-  std::string sso_key;                // read from ICAT_SSO_KEY_FILE: seals OpenID client and TOTP secrets
+  WebhookUrlPolicy webhook_policy;         // ICAT_WEBHOOK_ALLOW_HTTP, ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS
+  WebhookUrlPolicy oidc_policy;  // ICAT_OIDC_ALLOW_HTTP, ICAT_OIDC_ALLOW_PRIVATE_CIDRS: reaching OpenID Providers
+  std::string sso_key;           // read from ICAT_SSO_KEY_FILE: seals OpenID client and TOTP secrets
 };
 
 }  // namespace icat

@@ -101,6 +101,8 @@ bool StatementsPrepareAtStart(std::string_view program, const std::string& dsn,
 std::vector<std::string> ParseTextArray(std::string_view text);
 // Renders elements as a Postgres text array literal.
 std::string TextArrayLiteral(const std::vector<std::string>& elements);
+// Raw bytes as a bytea parameter in Postgres's hex format ("\\x..."): hashes, sealed secrets.
+std::string ByteaHex(std::string_view bytes);
 
 // One connection, in non-blocking mode: every wait for the server is a poll() with a deadline.
 // Statements go out as libpq pipelines: a transaction's BEGIN and the tenant travel

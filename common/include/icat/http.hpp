@@ -15,14 +15,14 @@ using QueryPairs = std::vector<std::pair<std::string, std::string>>;
 
 struct Request {
   std::string method;
-  std::string path;          // path as sent, without the query string (the router decodes segments)
-  std::string query;         // raw query string
-  std::string request_id;    // nginx's $request_id
-  std::string client_ip;     // what nginx saw (REMOTE_ADDR), never a header the client chose
-  std::string scheme = "http";  // "https" when nginx received the request over TLS (its HTTPS parameter)
-  std::map<std::string, std::string> headers;      // lower-case names
+  std::string path;                            // path as sent, without the query string (the router decodes segments)
+  std::string query;                           // raw query string
+  std::string request_id;                      // nginx's $request_id
+  std::string client_ip;                       // what nginx saw (REMOTE_ADDR), never a header the client chose
+  std::string scheme = "http";                 // "https" when nginx received the request over TLS (its HTTPS parameter)
+  std::map<std::string, std::string> headers;  // lower-case names
   std::map<std::string, std::string> path_params;  // filled by the router
-  long content_length = 0;   // as announced; a body over the limit is not read
+  long content_length = 0;                         // as announced; a body over the limit is not read
   std::string body;
 
   std::string Header(std::string_view lower_case_name) const;

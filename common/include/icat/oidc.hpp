@@ -79,8 +79,8 @@ struct IdTokenCheck {
   std::string client_id;  // must be in aud; azp, when present, must equal it
   std::string nonce;      // must equal the token's nonce
   std::string groups_claim;
-  long long now = 0;              // seconds since the epoch
-  long long leeway_seconds = 60;  // for exp, iat (not in the future) and nbf
+  long long now = 0;                // seconds since the epoch
+  long long leeway_seconds = 60;    // for exp, iat (not in the future) and nbf
   long long max_age_seconds = 600;  // iat no older than this
   // Never none nor HS*: those are refused whatever this says. RS256/384/512, PS256 and ES256 at most.
   std::vector<std::string> allowed_algs = {"RS256", "RS384", "RS512", "PS256", "ES256"};
@@ -88,7 +88,8 @@ struct IdTokenCheck {
 
 // Why an ID token was refused: a stable word for the error's details and a sentence.
 struct TokenProblem {
-  std::string reason;   // "signature", "alg", "kid", "iss", "aud", "azp", "exp", "iat", "nbf", "nonce", "malformed", "claims"
+  std::string
+      reason;  // "signature", "alg", "kid", "iss", "aud", "azp", "exp", "iat", "nbf", "nonce", "malformed", "claims"
   std::string message;  // one sentence, safe to show
 };
 // The claims of a token whose signature verifies with a key of `keys` (by kid; without a kid, the

@@ -286,6 +286,7 @@ const kSecrets = [
   [/\b[a-z0-9]+_live_[A-Za-z0-9_-]{16,}/g, (m) => m.slice(0, 14) + 'X'.repeat(m.length - 14)],
   [/\bwhsec_[A-Za-z0-9+/=]+/g, (m) => 'whsec_' + 'A'.repeat(m.length - 6)],
   [/\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, () => 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJleGFtcGxlIn0.' + 'x'.repeat(43)],  // JWTs
+  [/([?&]secret=)([A-Z2-7]+)/g, (m, name, secret) => name + fake(secret)],  // a TOTP secret in an otpauth URI
 ];
 const kSecretMembers = new Set(['refreshToken', 'setupToken', 'token', 'key', 'secret', 'accessToken', 'password', 'currentPassword', 'newPassword']);
 
@@ -294,9 +295,15 @@ function scrub(value, member) {
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, k)]));
   if (typeof value !== 'string') return value;
   let text = value;
-  for (const [pattern, fake] of kSecrets) text = text.replace(pattern, fake);
-  if (text === value && kSecretMembers.has(member) && value.length >= 8) text = value.replace(/[A-Za-z0-9]/g, 'x');
+  for (const [pattern, replacement] of kSecrets) text = text.replace(pattern, replacement);
+  if (text === value && kSecretMembers.has(member) && value.length >= 8) text = fake(value);
   return text;
+}
+
+// A secret's fake: each letter or digit replaced by one of its own class, so a pattern that the
+// secret fits (base32, hex, base64url) the fake fits too.
+function fake(secret) {
+  return secret.replace(/[A-Z]/g, 'X').replace(/[a-z]/g, 'x').replace(/[0-9]/g, '7');
 }
 
 // How representative a body is: lists with items, then the longest (most fields filled), capped so

@@ -5,6 +5,10 @@
 // "SSO required", and the API side of every attack, each refused with its error and no session.
 #include <boost/test/unit_test.hpp>
 
+#include <chrono>
+#include <future>
+#include <thread>
+
 #include "icat/crypto.hpp"
 #include "icat/http.hpp"
 #include "icat/text.hpp"
@@ -465,6 +469,50 @@ BOOST_AUTO_TEST_CASE(start_refuses_an_unknown_tenant_and_a_next_that_leaves_the_
   BOOST_TEST(it::QueryParameter(location, "state").rfind(f.t.subdomain() + ".", 0) == 0u);
   BOOST_TEST(r.Header("set-cookie").find("icat_sso=") == 0u, r.Header("set-cookie"));
   BOOST_TEST(r.Header("set-cookie").find("SameSite=Lax") != std::string::npos);
+}
+
+// The race of two first sign-ins of one email, made certain: a transaction of the test's holds a new
+// user of that email, uncommitted, while the callback's insert waits for it; it commits, the
+// callback's insert finds the email taken: 409 and nothing half made. Signing in again links.
+BOOST_AUTO_TEST_CASE(a_first_sign_in_racing_another_of_the_same_email_is_a_409_then_links) {
+  SsoFixture f;
+  f.Configure();
+  long sessions = f.Sessions();
+  it::Browser browser;
+  std::string callback = browser.SignInAtProvider(f.t.subdomain(), "alice@corp.test", kAccountPassword);
+  it::PgConnection other;
+  other.Query("BEGIN");
+  other.Query("INSERT INTO users (tenant_id, email, role) VALUES ($1, 'alice@corp.test', 'viewer')", {f.t.id()});
+  std::future<it::Response> answer = std::async(std::launch::async, [&] { return browser.Go("GET", callback); });
+  auto waiting = [] {
+    return !it::PgQuery("SELECT 1 FROM pg_locks WHERE locktype = 'transactionid' AND NOT granted").empty();
+  };
+  for (int i = 0; i < 200 && !waiting(); i++) std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  BOOST_TEST_REQUIRE(waiting(), "the callback's insert never waited for the other transaction");
+  other.Query("COMMIT");
+  ExpectRefused(f, answer.get(), 409, "CONFLICT", sessions, f.Users());
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM user_identities WHERE tenant_id = $1", {f.t.id()}).empty());
+
+  it::Browser again;
+  it::Response landed = f.SignIn(again, "alice@corp.test");
+  BOOST_TEST_REQUIRE(landed.status == 303, landed.Summary());
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM user_identities WHERE tenant_id = $1", {f.t.id()}).size() == 1u);
+}
+
+BOOST_AUTO_TEST_CASE(start_answers_401_when_the_provider_cannot_be_reached) {
+  it::PortalTenant t;
+  std::string client_id = "icat-" + t.subdomain(), client_secret = "secret-" + it::RandomSuffix(16);
+  {  // saved while the provider answers (the save fetches its discovery), then the provider stops
+    it::OidcProvider gone{{{client_id, client_secret, {it::SsoCallbackUrl()}}}, {}};
+    it::ExpectJson200(it::Send("PUT", "/api/sso", t.As(t.admin),
+                               R"({"issuer": )" + it::Quote(gone.issuer()) + R"(, "clientId": )" +
+                                   it::Quote(client_id) + R"(, "clientSecret": )" + it::Quote(client_secret) + "}"));
+  }
+  // No auth worker has fetched this issuer before (a port of its own), so none has it cached.
+  it::Response r = it::Get("/api/auth/oidc/start?tenant=" + t.subdomain());
+  it::ExpectError(r, 401, "SSO_PROVIDER_ERROR");
+  BOOST_TEST(*it::PgQuery("SELECT count(*) FROM sso_sign_ins WHERE tenant_id = $1", {t.id()})[0][0] == "0",
+             "a sign-in was begun with a provider that cannot be reached");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -202,7 +202,7 @@ class Db {
   std::optional<Clock::time_point> deadline_;  // the running budget's end
   Clock::time_point unavailable_until_{};      // set when Postgres left a wait unanswered
   Scope scope_ = Scope::kNone;
-  std::string tenant_;  // set first in each round trip that opens a scope
+  std::string tenant_;      // set first in each round trip that opens a scope
   Db* reads_on_ = nullptr;  // the standby of this read scope (ReadAsTenantOn); none: this connection
 };
 

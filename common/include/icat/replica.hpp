@@ -22,8 +22,7 @@ std::optional<uint64_t> ParseLsn(std::string_view text);
 // The Redis keys under which a client's last write is remembered and looked up: its credential
 // (an API key, a signed-in person) and its address, so that a sign-in (no credential yet) and the
 // reads that follow it meet too. Empty parts are left out.
-std::vector<std::string> ClientWriteKeys(std::string_view key_id, std::string_view user_id,
-                                         std::string_view client_ip);
+std::vector<std::string> ClientWriteKeys(std::string_view key_id, std::string_view user_id, std::string_view client_ip);
 
 // A worker's standby connection and what it last saw of the standby.
 class Replicas {

@@ -113,14 +113,27 @@ const std::vector<Setting>& AllSettings() {
        "add sslmode=verify-full and sslrootcert: libpq's default, prefer, neither insists on TLS nor checks the "
        "server.",
        [](Config& c, std::string_view n) { c.pg_dsn = TextSetting(n); }},
+      {"ICAT_PG_MAX_REPLICA_LAG_MS", kInt, "1000", 0, 600000, "", kHandlers,
+       "A standby further behind the primary than this is skipped: reads go to the primary (ICAT_PG_READ_DSN).",
+       [](Config& c, std::string_view n) { c.pg_max_replica_lag_ms = IntSetting(n); }},
       {"ICAT_PG_NO_FSYNC", kBool, "0", 0, 0, "", kStack,
        "1: the local Postgres runs without fsync (tools/stack; tests only)."},
       {"ICAT_PG_PORT", kInt, "5432", 1, 65535, "", kStack,
        "Port of the local Postgres (tools/stack; names its unix socket)."},
+      {"ICAT_PG_READ_DSN", kPgDsn, "", 0, 0, "", kHandlers,
+       "libpq connection string of the standbys that serve read-only requests (GET routes), e.g. several hosts and "
+       "target_session_attrs=standby; a client's reads after its own write go where the write is visible. Empty: "
+       "every request goes to ICAT_PG_DSN (docs/operations.md, \"Replicas and failover\").",
+       [](Config& c, std::string_view n) { c.pg_read_dsn = TextSetting(n); }},
+      {"ICAT_PG_REPLICAS", kInt, "0", 0, 9, "", kStack,
+       "Streaming standbys of the local Postgres (tools/stack: DIR/pg-replica-N, ICAT_PG_READ_DSN names them)."},
       {"ICAT_PG_STATEMENT_TIMEOUT_MS", kInt, "5000", 100, 600000, "", kHandlers | kDispatcher,
        "Statement timeout of handler and dispatcher queries; a request waits for Postgres this plus 500 ms at most, "
        "then answers 503.",
        [](Config& c, std::string_view n) { c.pg_statement_timeout_ms = IntSetting(n); }},
+      {"ICAT_PG_SYNC_REPLICA", kBool, "0", 0, 0, "", kStack,
+       "1: the local Postgres commits only once the first standby has the commit (tools/stack; needs "
+       "ICAT_PG_REPLICAS of 1 or more), so a failover to it loses no acknowledged write."},
       {"ICAT_POOL_ADDRESS", kText, "unix:/run/icat/{group}.sock", 0, 0, "", kHandlers | kStack,
        "FastCGI address of each handler pool, {group} standing for its name; GET /api/status checks them.",
        [](Config& c, std::string_view n) { c.pool_address = TextSetting(n); }},

@@ -319,6 +319,7 @@ bool Db::ServerHungUp() const {
 // on the way, a round trip that opens the request's scope is sent again once, unless it carried a
 // COMMIT (which may have taken effect), or Postgres did not answer in time (it would not now either).
 std::vector<Rows> Db::Send(const std::vector<Step>& steps, bool commit) {
+  if (reads_on_) return reads_on_->Send(steps, commit);
   bool first_of_request = scope_ == Scope::kPendingBegin || scope_ == Scope::kRead;
   CheckTimeLeft();
   if (conn_ && scope_ != Scope::kOpen && ServerHungUp()) {
@@ -395,21 +396,32 @@ std::vector<Rows> Db::SendPipeline(const std::vector<Step>& steps, bool commit) 
 }
 
 void Db::Begin() {
+  reads_on_ = nullptr;
   scope_ = Scope::kPendingBegin;
   tenant_.clear();
 }
 
 void Db::BeginForTenant(std::string_view tenant_id) {
+  reads_on_ = nullptr;
   scope_ = Scope::kPendingBegin;
   tenant_ = tenant_id;
 }
 
 void Db::ReadAsTenant(std::string_view tenant_id) {
+  reads_on_ = nullptr;
   scope_ = Scope::kRead;
   tenant_ = tenant_id;
 }
 
+void Db::ReadAsTenantOn(Db& standby, std::string_view tenant_id) {
+  ReadAsTenant(tenant_id);
+  standby.deadline_ = deadline_;  // the request's budget, whichever server answers
+  standby.ReadAsTenant(tenant_id);
+  reads_on_ = &standby;
+}
+
 void Db::Commit() {
+  if (reads_on_) std::exchange(reads_on_, nullptr)->Commit();
   Scope scope = std::exchange(scope_, Scope::kNone);
   tenant_.clear();
   if (scope != Scope::kOpen) return;
@@ -420,6 +432,7 @@ void Db::Commit() {
 }
 
 void Db::Rollback() {
+  if (reads_on_) std::exchange(reads_on_, nullptr)->Rollback();
   Scope scope = std::exchange(scope_, Scope::kNone);
   tenant_.clear();
   if (scope != Scope::kOpen || !conn_) return;

@@ -22,7 +22,7 @@ namespace {
 constexpr size_t kStatusCount = std::size(kStatuses);
 constexpr size_t kBucketCount = std::size(kBuckets);
 constexpr size_t kMetricCount = static_cast<size_t>(Metric::kCount);
-constexpr char kMagic[8] = {'i', 'c', 'a', 't', 'm', 'e', 't', '1'};
+constexpr char kMagic[8] = {'i', 'c', 'a', 't', 'm', 'e', 't', '2'};
 constexpr size_t kNameBytes = 96;
 
 using Counter = std::atomic<uint64_t>;

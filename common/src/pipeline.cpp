@@ -147,7 +147,9 @@ Reply CachedOrHandled(const Route& route, Context& ctx, ReplyCache& cache) {
     return std::move(*cached);
   }
   Reply reply = CallHandler(route, ctx);
-  if (reply.status == 200) cache.Store(key, ctx.cache_generation, reply, ReplyBytes(reply));
+  // Only the primary's replies are kept: a standby's may predate a write another client already saw.
+  if (reply.status == 200 && !ctx.db.reads_on_standby())
+    cache.Store(key, ctx.cache_generation, reply, ReplyBytes(reply));
   reply.headers.emplace_back("Cache-Status", !ctx.cache_generation ? "icat; fwd=bypass"
                                              : fresh_asked         ? "icat; fwd=request"
                                                                    : "icat; fwd=miss");
@@ -180,9 +182,23 @@ const Route& Admit(RouteMatch& match, Request& request, Context& ctx) {
 // The tenant's scope for the handler (row-level security reads it), as the route declares. A portal
 // request acts as the person is now, not as the token says: read in that scope, the stored person's
 // role is the one authorised.
+// Whose writes a request's reads must see (replica.hpp): its credential's and its address's.
+std::vector<std::string> ClientKeys(const Context& ctx) {
+  return ClientWriteKeys(ctx.principal.key_id, ctx.principal.user_id, ctx.request.client_ip);
+}
+
+// A read-only request reads on a standby when one is fresh enough for this client.
+void OpenReadScope(Context& ctx) {
+  Db* standby = ctx.replicas ? ctx.replicas->StandbyFor(ClientKeys(ctx), ctx.redis) : nullptr;
+  if (standby)
+    ctx.db.ReadAsTenantOn(*standby, ctx.principal.tenant_id);
+  else
+    ctx.db.ReadAsTenant(ctx.principal.tenant_id);
+}
+
 void OpenTenantScope(const Route& route, Context& ctx) {
   if (TransactionOf(route) == Transaction::kRead)
-    ctx.db.ReadAsTenant(ctx.principal.tenant_id);
+    OpenReadScope(ctx);
   else
     ctx.db.BeginForTenant(ctx.principal.tenant_id);
   if (!IsPortalAccess(route.access)) return;
@@ -194,7 +210,8 @@ void OpenTenantScope(const Route& route, Context& ctx) {
 
 // Phase 4: the handler in the tenant's scope when the caller has a tenant, committed after it. A
 // serialization failure or a deadlock rolled all of it back, so it runs once more before the failure
-// is answered (sqlstates.def).
+// is answered (sqlstates.def); a read whose standby went away runs once more on the primary. With
+// standbys, a write's WAL position is remembered for the client's next reads.
 Reply RunHandler(const Route& route, Context& ctx, ReplyCache& cache) {
   // Judged before the handler runs: a public route's handler may set a tenant for a scope of its own.
   const bool scoped = !ctx.principal.tenant_id.empty();
@@ -203,8 +220,16 @@ Reply RunHandler(const Route& route, Context& ctx, ReplyCache& cache) {
       if (scoped) OpenTenantScope(route, ctx);
       Reply reply = route.cached ? CachedOrHandled(route, ctx, cache) : CallHandler(route, ctx);
       if (scoped) ctx.db.Commit();
+      if (ctx.replicas && TransactionOf(route) != Transaction::kRead) {
+        ctx.replicas->RememberWrite(ClientKeys(ctx), ctx.db, ctx.redis);
+      }
       return reply;
     } catch (const DbError& e) {
+      if (ctx.db.reads_on_standby() && e.connection_lost && attempt == 1) {
+        ctx.db.Rollback();
+        ctx.replicas->MarkDown();
+        continue;
+      }
       if (attempt > 1 || !IsRetryableSqlState(e.sqlstate)) throw;
       LogWarn("rid=" + ctx.request.request_id + " postgres: " + e.sqlstate + " " + e.what() + "; running it again");
       ctx.db.Rollback();
@@ -254,13 +279,14 @@ void LogRequest(const RouteMatch& match, const Context& ctx, std::string_view gr
 }  // namespace
 
 Handled HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, ReplyCache& cache,
-                      const Config& config, std::string_view group) {
+                      const Config& config, std::string_view group, Replicas* replicas) {
   if (request.path == kPoolProbePath) return {Reply{204, {}, {}}};
   db.StartBudget();
   if (request.path == kPoolReadyPath) return {Reply{db.Ping() ? 204 : 503, {}, {}}};
   auto started = std::chrono::steady_clock::now();
   RouteMatch match = MatchRoute(routes, request.method, request.path);
   Context ctx{request, db, redis, config, {}, {}, {}, false, ContinueTrace(request.Header("traceparent"))};
+  ctx.replicas = replicas;
   Passed passed;
   Reply reply;
   std::optional<Error> error;
@@ -397,6 +423,8 @@ int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& 
   Db db(config.pg_dsn, statements, config.pg_statement_timeout_ms);
   Redis redis(config.redis, config.redis_timeout_ms);
   ReplyCache cache(config.worker_cache_bytes, config.worker_cache_seconds);
+  std::optional<Replicas> replicas;
+  if (!config.pg_read_dsn.empty()) replicas.emplace(config, statements);
   FCGX_Request fcgi;
   FCGX_InitRequest(&fcgi, listen_fd, FCGI_FAIL_ACCEPT_ON_INTR);
   while (!StopRequested()) {
@@ -410,7 +438,8 @@ int WorkerLoop(int listen_fd, std::string_view group, const std::vector<Route>& 
       LogError(std::string("accept failed: ") + std::strerror(errno));
       return 1;
     }
-    Handled handled = HandleRequest(routes, ReadRequest(fcgi, config.max_body_bytes), db, redis, cache, config, group);
+    Handled handled = HandleRequest(routes, ReadRequest(fcgi, config.max_body_bytes), db, redis, cache, config, group,
+                                    replicas ? &*replicas : nullptr);
     WriteReply(fcgi, handled.reply);
     FCGX_Finish_r(&fcgi);
     if (handled.key_touch) TouchApiKey(db, *handled.key_touch);  // phase 5's, once the reply is out

@@ -85,6 +85,8 @@ class Config {
   std::string pg_dsn;                      // ICAT_PG_DSN: the handlers' connection (role icat_app)
   std::string pg_admin_dsn;                // ICAT_PG_ADMIN_DSN: icatctl's connection (the owner role)
   int pg_statement_timeout_ms = 0;         // ICAT_PG_STATEMENT_TIMEOUT_MS
+  std::string pg_read_dsn;                 // ICAT_PG_READ_DSN: the standbys of read-only requests; empty: none
+  int pg_max_replica_lag_ms = 0;           // ICAT_PG_MAX_REPLICA_LAG_MS: a standby further behind is skipped
   RedisEndpoint redis;                     // ICAT_REDIS_URL, the password possibly from ICAT_REDIS_PASSWORD_FILE
   int redis_timeout_ms = 0;                // ICAT_REDIS_TIMEOUT_MS: connect and command timeout
   std::string key_prefix;                  // ICAT_KEY_PREFIX

@@ -149,6 +149,10 @@ class Db {
   // transaction that sets the tenant first; under READ COMMITTED every statement takes its own
   // snapshot inside an explicit transaction too, so reads see what they would see there.
   virtual void ReadAsTenant(std::string_view tenant_id);
+  // ReadAsTenant on `standby` (a Db of ICAT_PG_READ_DSN) instead: until Commit or Rollback, this
+  // Db's statements run there, within this request's budget (common/src/replica.cpp chooses).
+  void ReadAsTenantOn(Db& standby, std::string_view tenant_id);
+  bool reads_on_standby() const { return reads_on_ != nullptr; }
   virtual void Commit();    // COMMIT when a statement ran since Begin; ends a read scope
   virtual void Rollback();  // never throws; a broken connection is reset on the next Begin
 
@@ -198,7 +202,8 @@ class Db {
   std::optional<Clock::time_point> deadline_;  // the running budget's end
   Clock::time_point unavailable_until_{};      // set when Postgres left a wait unanswered
   Scope scope_ = Scope::kNone;
-  std::string tenant_;  // set first in each round trip that opens a scope
+  std::string tenant_;      // set first in each round trip that opens a scope
+  Db* reads_on_ = nullptr;  // the standby of this read scope (ReadAsTenantOn); none: this connection
 };
 
 }  // namespace icat

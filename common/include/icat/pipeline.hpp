@@ -27,6 +27,7 @@
 #include "icat/http.hpp"
 #include "icat/json.hpp"
 #include "icat/redis.hpp"
+#include "icat/replica.hpp"
 #include "icat/worker_cache.hpp"
 #include "icat/router.hpp"
 #include "icat/trace.hpp"
@@ -65,6 +66,7 @@ struct Context {
   bool cached_data_changed = false;             // a handler changed cached data: bump after commit
   Trace trace;                                  // the caller's trace (traceparent) with this request's span
   QueryValues query;                            // the route's query parameters, parsed (Route::query)
+  Replicas* replicas = nullptr;                 // the standbys of read-only requests; none: the primary
 };
 
 // A worker's replies of cached routes (Route::cached), by tenant and URL.
@@ -79,7 +81,7 @@ struct Handled {
 // Runs one request through the pipeline; never throws. Every wait for Postgres ends within the
 // request's budget (Db::StartBudget).
 Handled HandleRequest(const std::vector<Route>& routes, Request request, Db& db, Redis& redis, ReplyCache& cache,
-                      const Config& config, std::string_view group);
+                      const Config& config, std::string_view group, Replicas* replicas = nullptr);
 
 // A handler executable's whole main: reads the configuration, parses --socket and --workers,
 // and serves the routes with a pool of pre-forked workers. Returns the process exit code.

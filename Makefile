@@ -47,7 +47,7 @@ PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
 CONSOLE      := $(BUILD)/www/console/index.html
 CONSOLE_SRCS := $(shell find console -name node_modules -prune -o -type f -not -name package.json -not -name package-lock.json -print 2>/dev/null)
 
-.PHONY: all deps build gen lint-deploy lint-openapi openapi-examples test test-unit test-integration test-browser run stop bench bench-scale fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
+.PHONY: all deps build gen lint-deploy lint-openapi openapi-examples test test-unit test-integration test-browser run stop backup restore drill bench bench-scale fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
 .DEFAULT_GOAL := all
 
 all: deps
@@ -164,6 +164,7 @@ test: all
 	@$(MAKE) --no-print-directory fuzz-replay
 	@tests/run-tests integration
 	@tests/migration/check
+	@tests/backup/drill
 	@tests/run-tests browser
 
 test-unit: all
@@ -218,12 +219,28 @@ fuzz: fuzz-build
 fuzz-replay: fuzz-build
 	@tests/fuzz/run replay $(BUILD)/fuzz
 
-# Foreground: starts everything under ./var, prints how to use it, stops it all on Ctrl-C.
+# Foreground: starts everything under ./var, prints how to use it, stops it all on Ctrl-C. Its Postgres
+# archives its WAL to ICAT_BACKUP_DIR (./backups, outside ./var: docs/backup.md).
+ICAT_BACKUP_DIR ?= $(abspath backups)
 run: all
-	@tools/stack run var
+	@ICAT_BACKUP_DIR=$(ICAT_BACKUP_DIR) tools/stack run var
 
 stop:
 	@tools/stack stop var
+
+# A backup of the running make run stack (incremental; BACKUP_TYPE=full for a full one); prints its label.
+BACKUP_TYPE ?= incr
+backup:
+	@ICAT_BACKUP_DIR=$(ICAT_BACKUP_DIR) tools/backup backup var $(BACKUP_TYPE)
+
+# The latest backup (or the state at RESTORE_TARGET_TIME, RFC 3339) into ./var, its stack stopped first;
+# the next make run serves it.
+restore:
+	@ICAT_BACKUP_DIR=$(ICAT_BACKUP_DIR) tools/backup restore var $(RESTORE_TARGET_TIME)
+
+# The backup drill on make bench's data set (tests/backup/drill --bench): prints its RTO and RPO.
+drill: all
+	@tests/backup/drill --bench
 
 migrate: all
 	@. var/icat.env && $(BIN)/icatctl migrate

@@ -38,6 +38,12 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_AUTH_LIMIT_PER_MINUTE", kInt, "60", 1, 1000000, "", kStack,
        "Requests to /api/auth/ per client address per minute that nginx passes on, as many at once at most; more "
        "get 429 with Retry-After (tools/stack; SITE lines of the deploy/ nginx configurations)."},
+      {"ICAT_BACKUP_ARCHIVE_SECONDS", kInt, "60", 1, 3600, "", kStack,
+       "With ICAT_BACKUP_DIR: the local Postgres archives its current WAL segment at least this often, which "
+       "bounds the data a restore can lose (archive_timeout; tools/stack)."},
+      {"ICAT_BACKUP_DIR", kDirectory, "", 0, 0, "", kStack,
+       "pgBackRest repository with the copies of the blob store, secrets and registry storage (tools/backup, "
+       "docs/backup.md); set, the local Postgres archives its WAL there (make run: ./backups); empty: no backups."},
       {"ICAT_BLOB_DIR", kDirectory, "/var/lib/icat/blobs", 0, 0, "", kIcatctl,
        "SBOM blob store: sha256/<2 hex>/<64 hex> files; icatctl ingest writes, nginx serves (/_blobs/).",
        [](Config& c, std::string_view n) { c.blob_dir = TextSetting(n); }},

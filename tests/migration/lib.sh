@@ -12,6 +12,10 @@
 #                     status, the headers of kReplyHeaders and "body: sha256:<hex>" (or "body: empty")
 #   RECORDED          which commit wrote it, and when
 
+# Sourced once (tests/backup/drill sources record and check, which both source this file).
+[[ -z ${MIGRATION_LIB_SOURCED:-} ]] || return 0
+MIGRATION_LIB_SOURCED=1
+
 # The headers that carry data. Left out on purpose: Date, Last-Modified (a blob file's mtime),
 # X-Request-Id, Cache-Status (hit or miss), RateLimit*, Server, Connection, Content-Length and
 # Transfer-Encoding (the body is compared itself).

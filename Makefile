@@ -59,8 +59,9 @@ deps: $(DEPS_STAMP) $(VALIJSON)/valijson/validator.hpp
 $(DEPS_STAMP): tools/install-deps tools/node/package-lock.json console/package-lock.json
 	tools/install-deps
 	@mkdir -p $(@D) && touch $@
-# .deps/ outlives make clean; when it is gone, install-deps brings it back.
-$(VALIJSON)/valijson/validator.hpp:
+# .deps/ outlives make clean; when it is gone, install-deps brings it back (after the stamp's run,
+# so that make -j never runs two apt-gets at once).
+$(VALIJSON)/valijson/validator.hpp: | $(DEPS_STAMP)
 	tools/install-deps
 
 $(OBJ)/%.o: %.cpp

@@ -72,26 +72,10 @@ class SecondNode {
   std::string dir_, base_url_;
 };
 
-// Node B for the whole suite: started before its first test, stopped after its last, pass or fail.
-// A failed start fails each test (B() below), not the fixture: Boost 1.74 aborts the run when a
-// suite fixture's constructor throws.
-struct NodeB {
-  NodeB() {
-    try {
-      node = std::make_unique<SecondNode>();
-    } catch (const std::exception& e) {
-      start_error = e.what();
-    }
-  }
-  ~NodeB() { node.reset(); }
-  static inline std::unique_ptr<SecondNode> node;
-  static inline std::string start_error;
-};
+// Node B for the whole suite (it::SuiteServer).
+using NodeB = it::SuiteServer<SecondNode>;
 
-SecondNode& B() {
-  BOOST_TEST_REQUIRE(NodeB::node != nullptr, "node B did not start: " << NodeB::start_error);
-  return *NodeB::node;
-}
+SecondNode& B() { return NodeB::Started("node B"); }
 
 // Runs `send` with its requests to a path sent to node B.
 template <typename Send>

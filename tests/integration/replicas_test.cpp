@@ -74,25 +74,9 @@ class StandbyNode {
   std::string dir_;
 };
 
-// Started before the suite's first test; a failed start fails each test, not the run (Boost 1.74
-// aborts the run when a suite fixture's constructor throws).
-struct Standby {
-  Standby() {
-    try {
-      node = std::make_unique<StandbyNode>();
-    } catch (const std::exception& e) {
-      start_error = e.what();
-    }
-  }
-  ~Standby() { node.reset(); }
-  static inline std::unique_ptr<StandbyNode> node;
-  static inline std::string start_error;
-};
+using Standby = it::SuiteServer<StandbyNode>;
 
-StandbyNode& Node() {
-  BOOST_TEST_REQUIRE(Standby::node != nullptr, "the standby or its node did not start: " << Standby::start_error);
-  return *Standby::node;
-}
+StandbyNode& Node() { return Standby::Started("the standby or its node"); }
 
 // Waits until the standby has replayed everything the primary has written so far.
 void WaitUntilStandbyCaughtUp() {

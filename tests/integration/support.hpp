@@ -2,6 +2,7 @@
 // icatctl and tools/stack, direct SQL as the owner role, handler pids, and a fresh-tenant fixture.
 #pragma once
 
+#include <boost/test/unit_test.hpp>
 #include <curl/curl.h>
 #include <libpq-fe.h>
 #include <rapidjson/document.h>
@@ -10,6 +11,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -138,6 +140,28 @@ bool IsNullMember(const rapidjson::Value& object, const char* name);
 std::string Rfc3339(std::chrono::system_clock::time_point t);  // UTC, seconds, "Z"
 // Seconds since the epoch of an RFC 3339 time with any offset and optional fractions.
 std::optional<long long> ParseRfc3339(std::string_view text);
+
+// A server a suite starts once, before its first test, and stops after its last, pass or fail:
+// BOOST_AUTO_TEST_SUITE(name, *boost::unit_test::fixture<SuiteServer<Server>>()). A failed start
+// fails each test that asks for the server (Started), not the run: Boost 1.74 aborts the run when
+// a suite fixture's constructor throws.
+template <typename Server>
+struct SuiteServer {
+  SuiteServer() {
+    try {
+      server = std::make_unique<Server>();
+    } catch (const std::exception& e) {
+      start_error = e.what();
+    }
+  }
+  ~SuiteServer() { server.reset(); }
+  static Server& Started(std::string_view what) {
+    BOOST_TEST_REQUIRE(server != nullptr, what << " did not start: " << start_error);
+    return *server;
+  }
+  static inline std::unique_ptr<Server> server;
+  static inline std::string start_error;
+};
 
 // Calls probe every interval until it returns true or timeout passes; returns the last result.
 bool WaitFor(const std::function<bool()>& probe, std::chrono::milliseconds timeout,

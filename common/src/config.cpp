@@ -47,6 +47,10 @@ const std::vector<Setting>& AllSettings() {
       {"ICAT_BLOB_DIR", kDirectory, "/var/lib/icat/blobs", 0, 0, "", kIcatctl,
        "SBOM blob store: sha256/<2 hex>/<64 hex> files; icatctl ingest writes, nginx serves (/_blobs/).",
        [](Config& c, std::string_view n) { c.blob_dir = TextSetting(n); }},
+      {"ICAT_CONSOLE_URL", kText, "", 0, 0, "", kDispatcher,
+       "The tenants' console, {tenant} standing for a tenant's subdomain (https://{tenant}.icat.example.com): "
+       "notification channels' messages link to its pages (docs/notifications.md); empty: no links.",
+       [](Config& c, std::string_view n) { c.console_url = TextSetting(n); }},
       {"ICAT_DISPATCHER_POLL_MS", kInt, "500", 10, 60000, "", kDispatcher,
        "How often an idle icat-dispatcher looks for due webhook deliveries."},
       {"ICAT_HTTPS_PORT", kInt, "8443", 1, 65535, "", kStack, "HTTPS port of nginx (tools/stack)."},

@@ -251,7 +251,7 @@ std::string MailHtml(const Notice& n, const MailEnvelope& e) {
 
 }  // namespace
 
-Notice NoticeOf(std::string_view type, std::string_view payload_json, std::string_view image_link) {
+Notice NoticeOf(std::string_view type, std::string_view payload_json, std::string_view console) {
   rapidjson::Document data;
   data.Parse(payload_json.data(), payload_json.size());
   if (data.HasParseError() || !data.IsObject()) throw std::invalid_argument("an event's data is not a JSON object");
@@ -262,8 +262,18 @@ Notice NoticeOf(std::string_view type, std::string_view payload_json, std::strin
   if (n.version.empty()) n.version = Member(version, "digest");
   ReadItems(data, n);
   n.headline = Headline(type, data, n);
-  if (!n.image.empty()) n.link = std::string(image_link);
+  std::string image_id = Member(Child(data, "image"), "id");
+  if (!console.empty() && !image_id.empty()) n.link = std::string(console) + "/images/" + image_id;
   return n;
+}
+
+std::string TenantConsole(std::string_view console_url, std::string_view tenant) {
+  std::string out(console_url);
+  constexpr std::string_view kHole = "{tenant}";
+  for (size_t at = out.find(kHole); at != std::string::npos; at = out.find(kHole, at + tenant.size())) {
+    out.replace(at, kHole.size(), tenant);
+  }
+  return out;
 }
 
 std::string NoticeText(const Notice& n) {

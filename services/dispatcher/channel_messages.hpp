@@ -28,9 +28,13 @@ struct Notice {
 inline constexpr size_t kMaxNoticeItems = 10;
 
 // The notice of an event: its type and the `data` object webhooks receive (docs/webhooks.md);
-// image_link is the console's page of the image the event names ("" when it names none). Throws
-// std::invalid_argument when payload_json is not a JSON object.
-Notice NoticeOf(std::string_view type, std::string_view payload_json, std::string_view image_link);
+// console: the tenant's console ("https://demo.icat.example.com"; "" for no links), whose page
+// of the image the event names (/images/<id>) the notice links to. Throws std::invalid_argument
+// when payload_json is not a JSON object.
+Notice NoticeOf(std::string_view type, std::string_view payload_json, std::string_view console);
+
+// The tenant's console from ICAT_CONSOLE_URL's template: {tenant} replaced by its subdomain.
+std::string TenantConsole(std::string_view console_url, std::string_view tenant);
 
 // A Slack incoming webhook's body: `text` (the fallback notifications show) and Block Kit `blocks`
 // within Slack's limits (header 150 characters, section text 3,000, button text 75).

@@ -12,6 +12,7 @@ const std::vector<Statement>& OutboxStatements() {
   static const std::vector<Statement> statements = {
       kTenantsWithWork, kFanOut, kClaim, kSucceeded, kRetry,      kFailed,
       kDisable,         kPrune,  kBeat,  kStopped,   kPruneBeats, kBacklog,
+      kChannelRefused,  kChannelDelivered,
   };
   return statements;
 }
@@ -38,8 +39,9 @@ std::vector<Claimed> ClaimDue(Db& db, const std::string& tenant_id, const ClaimL
   db.Commit();
   const int delivery_id = rows.Column("delivery_id"), attempts = rows.Column("attempts"),
             event_id = rows.Column("event_id"), type = rows.Column("type"), created_at = rows.Column("created_at"),
-            payload = rows.Column("payload"), webhook_id = rows.Column("webhook_id"), url = rows.Column("url"),
-            secret = rows.Column("secret"), active = rows.Column("active"), traceparent = rows.Column("traceparent");
+            payload = rows.Column("payload"), target_id = rows.Column("target_id"), url = rows.Column("url"),
+            secret = rows.Column("secret"), active = rows.Column("active"), traceparent = rows.Column("traceparent"),
+            channel_type = rows.Column("channel_type"), tenant = rows.Column("tenant");
   std::vector<Claimed> claimed;
   for (int row = 0; row < rows.size(); row++) {
     Claimed c;
@@ -49,10 +51,12 @@ std::vector<Claimed> ClaimDue(Db& db, const std::string& tenant_id, const ClaimL
     c.type = rows.Text(row, type);
     c.created_at = rows.Text(row, created_at);
     c.payload_json = rows.Text(row, payload);
-    c.webhook_id = rows.Text(row, webhook_id);
+    c.target_id = rows.Text(row, target_id);
+    c.channel_type = rows.OptionalText(row, channel_type).value_or("");
     c.url = rows.Text(row, url);
-    c.secret = rows.Text(row, secret);
-    c.webhook_active = rows.Bool(row, active);
+    c.secret = rows.OptionalText(row, secret).value_or("");
+    c.active = rows.Bool(row, active);
+    c.tenant = rows.Text(row, tenant);
     c.traceparent = rows.OptionalText(row, traceparent).value_or("");
     claimed.push_back(std::move(c));
   }
@@ -72,7 +76,14 @@ void Record(Db& db, const std::string& tenant_id, const Claimed& delivery, const
   } else {
     db.Exec(kFailed, {delivery.delivery_id, status, error});
   }
-  if (outcome.disable_subscription) db.Exec(kDisable, {delivery.webhook_id, "The receiver answered 410 Gone."});
+  if (outcome.disable_subscription) db.Exec(kDisable, {delivery.target_id, "The receiver answered 410 Gone."});
+  if (outcome.refused_for_good) {
+    db.Exec(kChannelRefused, {delivery.target_id, kChannelRefusalsToDisable,
+                              "The service refused " + std::to_string(kChannelRefusalsToDisable) +
+                                  " messages in a row (last: " + outcome.error + ")."});
+  } else if (outcome.succeeded && !delivery.channel_type.empty()) {
+    db.Exec(kChannelDelivered, {delivery.target_id});
+  }
   db.Commit();
 }
 

@@ -16,17 +16,21 @@ const std::vector<Statement>& OutboxStatements();
 // Tenants with events to fan out or deliveries due, at most `limit`.
 std::vector<std::string> TenantsWithWork(Db& db, int limit);
 
-// Creates one delivery per active subscription whose events include the event's type, for the
-// tenant's events not fanned out yet. Returns how many events it handled.
+// Creates one delivery per active subscription (webhook or notification channel) whose events
+// include the event's type, for the tenant's events not fanned out yet. Returns how many events it
+// handled.
 int FanOut(Db& db, const std::string& tenant_id);
 
 struct Claimed {
   std::string delivery_id;
   int attempts = 0;  // before this one
   std::string event_id, type, created_at, payload_json;
-  std::string webhook_id, url, secret;
-  bool webhook_active = true;
-  std::string traceparent;  // of the request or ingest that caused the event; empty: none
+  std::string target_id;     // the webhook subscription's or the notification channel's id
+  std::string channel_type;  // slack or teams for a channel; empty for a webhook subscription
+  std::string url, secret;   // secret: a webhook's (whsec_...); empty for a channel
+  bool active = true;        // the subscription's
+  std::string tenant;        // the tenant's subdomain (the console's links)
+  std::string traceparent;   // of the request or ingest that caused the event; empty: none
 };
 
 struct ClaimLimits {
@@ -47,8 +51,12 @@ struct Outcome {
   std::string error;          // why it failed, when it did
   bool succeeded = false;
   std::optional<int> retry_in_seconds;  // when it failed and the schedule allows another attempt
-  bool disable_subscription = false;    // 410 Gone
+  bool disable_subscription = false;    // a webhook answered 410 Gone
+  bool refused_for_good = false;        // a channel's service answered a 4xx: counts to its disabling
 };
+
+// How many refusals for good in a row disable a notification channel.
+inline constexpr int kChannelRefusalsToDisable = 3;
 
 void Record(Db& db, const std::string& tenant_id, const Claimed& delivery, const Outcome& outcome);
 

@@ -74,8 +74,16 @@ Outcome Judge(const Attempt& a, const Settings& settings, std::mt19937& random) 
     return outcome;
   }
   if (a.sent.status) outcome.error = "HTTP " + std::to_string(*a.sent.status);
-  if (a.sent.status == 410) {
+  if (a.sent.status == 410 && a.delivery.channel_type.empty()) {
     outcome.disable_subscription = true;  // the receiver says it is gone for good: no retries
+    return outcome;
+  }
+  // Slack and Teams answer a 4xx for what will never go through (a revoked hook, invalid_token,
+  // a deleted channel): no retries, and enough of them in a row disable the channel. 408 and 429
+  // are about now, not for good.
+  if (!a.delivery.channel_type.empty() && a.sent.status && *a.sent.status >= 400 && *a.sent.status < 500 &&
+      *a.sent.status != 408 && *a.sent.status != 429) {
+    outcome.refused_for_good = true;
     return outcome;
   }
   outcome.retry_in_seconds = NextRetryDelay(settings.retry_schedule, a.delivery.attempts + 1,
@@ -95,7 +103,7 @@ class Dispatcher {
   Dispatcher(const Config& config, const Settings& settings)
       : settings_(settings),
         db_(config.pg_dsn, OutboxStatements(), config.pg_statement_timeout_ms),
-        workers_(settings.concurrency, config.webhook_policy, settings.timeout_seconds),
+        workers_(settings.concurrency, config.webhook_policy, settings.timeout_seconds, config.console_url),
         random_(std::random_device{}()),
         name_(DispatcherName()) {}
 
@@ -156,7 +164,7 @@ class Dispatcher {
     std::vector<Claimed> claimed =
         ClaimDue(db_, tenant_id, {room, settings_.lease_seconds(), settings_.per_subscription}, mine);
     for (Claimed& d : claimed) {
-      if (!d.webhook_active) {
+      if (!d.active) {
         Outcome refused;
         refused.error = "the subscription is disabled";
         Record(db_, tenant_id, d, refused);

@@ -2,7 +2,9 @@
 #include "workers.hpp"
 
 #include <ctime>
+#include <stdexcept>
 
+#include "channel_messages.hpp"
 #include "delivery_wire.hpp"
 #include "icat/trace.hpp"
 
@@ -10,9 +12,22 @@ namespace icat::dispatcher {
 
 namespace {
 
+// What goes on the wire: to a webhook subscription the event itself, signed (Standard Webhooks);
+// to a Slack or Teams channel the message people read, which links to the tenant's console.
+Outgoing Message(const Claimed& d, UrlVerdict target, const std::string& console_url) {
+  if (d.channel_type.empty()) {
+    std::string body = EventBody(d.event_id, d.type, d.created_at, d.payload_json);
+    auto headers = DeliveryHeaders(d.secret, d.event_id, std::time(nullptr), body);
+    return {std::move(target), std::move(headers), std::move(body)};
+  }
+  Notice notice = NoticeOf(d.type, d.payload_json, TenantConsole(console_url, d.tenant));
+  std::string body = d.channel_type == "teams" ? TeamsMessage(notice) : SlackMessage(notice);
+  return {std::move(target), {{"Content-Type", "application/json"}}, std::move(body)};
+}
+
 // The guard again, at delivery: the name may resolve elsewhere than when it was saved. Then the
 // POST, to the addresses the guard approved.
-void Deliver(Attempt& attempt, const WebhookUrlPolicy& policy, int timeout_seconds) {
+void Deliver(Attempt& attempt, const WebhookUrlPolicy& policy, int timeout_seconds, const std::string& console_url) {
   const Claimed& d = attempt.delivery;
   UrlVerdict target = CheckWebhookUrl(d.url, policy);
   attempt.host = target.host;
@@ -20,17 +35,22 @@ void Deliver(Attempt& attempt, const WebhookUrlPolicy& policy, int timeout_secon
     attempt.refused = target.reason;
     return;
   }
-  std::string body = EventBody(d.event_id, d.type, d.created_at, d.payload_json);
-  auto headers = DeliveryHeaders(d.secret, d.event_id, std::time(nullptr), body);
+  Outgoing out;
+  try {
+    out = Message(d, std::move(target), console_url);
+  } catch (const std::invalid_argument& e) {  // a stored secret or event of another form: never sendable
+    attempt.refused = std::string("the delivery could not be written: ") + e.what();
+    return;
+  }
   // The receiver continues the trace of what caused the event, in a span of this attempt.
-  if (!d.traceparent.empty()) headers.emplace_back("traceparent", ContinueTrace(d.traceparent).Traceparent());
-  attempt.sent = Send({std::move(target), std::move(headers), std::move(body)}, timeout_seconds);
+  if (!d.traceparent.empty()) out.headers.emplace_back("traceparent", ContinueTrace(d.traceparent).Traceparent());
+  attempt.sent = Send(out, timeout_seconds);
 }
 
 }  // namespace
 
-Workers::Workers(int threads, WebhookUrlPolicy policy, int timeout_seconds)
-    : policy_(std::move(policy)), timeout_seconds_(timeout_seconds) {
+Workers::Workers(int threads, WebhookUrlPolicy policy, int timeout_seconds, std::string console_url)
+    : policy_(std::move(policy)), timeout_seconds_(timeout_seconds), console_url_(std::move(console_url)) {
   for (int i = 0; i < threads; i++) threads_.emplace_back([this] { Loop(); });
 }
 
@@ -69,7 +89,7 @@ void Workers::Loop() {
       attempt = std::move(queue_.front());
       queue_.pop_front();
     }
-    Deliver(attempt, policy_, timeout_seconds_);
+    Deliver(attempt, policy_, timeout_seconds_, console_url_);
     {
       std::lock_guard lock(mutex_);
       done_.push_back(std::move(attempt));

@@ -29,8 +29,9 @@ struct Attempt {
 
 class Workers {
  public:
-  // `threads` is the dispatcher's global limit: the main thread claims no more than are free.
-  Workers(int threads, WebhookUrlPolicy policy, int timeout_seconds);
+  // `threads` is the dispatcher's global limit: the main thread claims no more than are free;
+  // console_url: ICAT_CONSOLE_URL, which channels' messages link to.
+  Workers(int threads, WebhookUrlPolicy policy, int timeout_seconds, std::string console_url);
   ~Workers();  // lets the attempts under way finish (each bounded by the timeout), then joins
   Workers(const Workers&) = delete;
   Workers& operator=(const Workers&) = delete;
@@ -44,6 +45,7 @@ class Workers {
 
   const WebhookUrlPolicy policy_;
   const int timeout_seconds_;
+  const std::string console_url_;
   std::mutex mutex_;
   std::condition_variable queued_, finished_;
   std::deque<Attempt> queue_;

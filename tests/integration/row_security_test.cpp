@@ -91,6 +91,9 @@ const std::map<std::string, std::string> kPublicOnPurpose = {
     {"signing_keys", "the public keys of every signature, listed to anyone at GET /v1/signing-keys"},
     {"dispatcher_heartbeats", "the webhook dispatchers' beats: process names, nothing of a tenant"},
     {"tenants", "sign-in finds the tenant by its subdomain before any tenant is set"},
+    {"feed_loads", "which EPSS and KEV files were loaded: public facts, the same for every tenant (sql/V0030)"},
+    {"epss_scores", "FIRST's EPSS scores of CVEs: public facts, the same for every tenant (sql/V0030)"},
+    {"kev_entries", "CISA's catalogue of known exploited CVEs: public facts, the same for every tenant (sql/V0030)"},
 };
 
 // The catalogue tables a tenant reaches only through a licence, each with the owner's count of its

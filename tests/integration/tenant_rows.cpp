@@ -142,6 +142,11 @@ TenantRows::TenantRows()
                      "INSERT INTO webhooks (tenant_id, url, events, secret) "
                      "VALUES ($1, $2, '{ping}', 'whsec_test') RETURNING id",
                      {t, "https://hooks.example.test/" + RandomSuffix(8)});
+  // A notification channel (sql/V0034); active false, so the stack's dispatcher sends it nothing.
+  First(db,
+        "INSERT INTO notification_channels (tenant_id, type, name, url, events, active) "
+        "VALUES ($1, 'slack', 'rows', $2, '{ping}', false) RETURNING id",
+        {t, "https://hooks.example.test/" + RandomSuffix(8)});
   // Born fanned out and delivered, so the stack's dispatcher leaves both alone.
   event_id = First(db,
                    "INSERT INTO events (tenant_id, type, payload, fanned_out_at) VALUES ($1, 'ping', '{}', now()) "

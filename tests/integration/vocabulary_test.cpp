@@ -93,6 +93,16 @@ BOOST_AUTO_TEST_CASE(both_key_listings_name_the_states_of_kkeystates) {
   BOOST_TEST((states == Words(icat::kKeyStates)));
 }
 
+// sql/V0034's severity_rank (what notification channels' minimum severity compares) is SeverityRank,
+// for every severity and for a word that is none.
+BOOST_AUTO_TEST_CASE(sql_severity_rank_is_severity_rank) {
+  for (std::string_view severity : {"critical", "high", "medium", "low", "unknown", "negligible"}) {
+    std::vector<it::PgRow> rank = it::PgQuery("SELECT severity_rank($1)", {std::string(severity)});
+    BOOST_TEST(*rank.at(0).at(0) == std::to_string(icat::SeverityRank(severity)), severity);
+  }
+  static_assert(icat::kSeverities.size() == 5, "a new severity: add it to the list above");
+}
+
 // sql/V0020's scan_recount counts an id once, at its most severe finding. For each severity alone
 // and each pair of severities, a scan of one id with a finding at each: the one count it makes is
 // the severity SeverityRank puts first only if the SQL ranks and names the severities as it does.

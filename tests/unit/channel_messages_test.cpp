@@ -12,7 +12,8 @@ namespace dispatcher = icat::dispatcher;
 
 namespace {
 
-const std::string kLink = "https://demo.example.com/images/0b6c6d2e-0000-4000-8000-000000000001";
+const std::string kConsole = "https://demo.example.com";
+const std::string kLink = kConsole + "/images/0b6c6d2e-0000-4000-8000-000000000001";
 
 // A vulnerability.detected payload of `count` findings: the first `critical` of them critical, the rest low.
 std::string Detected(int count, int critical, const std::string& package = "openssl") {
@@ -22,7 +23,7 @@ std::string Detected(int count, int critical, const std::string& package = "open
             (i >= count - critical ? "critical" : "low") + R"(","package":")" + package +
             R"(","fixState":")" + (i % 2 ? "fixed" : "not-fixed") + R"("})";
   }
-  return R"({"image":{"id":"x","name":"nginx"},"version":{"id":"y","tag":"1.27.3","digest":"sha256:ab"},)"
+  return R"({"image":{"id":"0b6c6d2e-0000-4000-8000-000000000001","name":"nginx"},"version":{"id":"y","tag":"1.27.3","digest":"sha256:ab"},)"
          R"("scan":{"id":"z","scanner":"trivy","scannedAt":"2026-11-29T00:00:00Z"},"vulnerabilities":[)" +
          list + "]}";
 }
@@ -97,7 +98,7 @@ dispatcher::MailEnvelope Envelope() {
 BOOST_AUTO_TEST_SUITE(channel_messages)
 
 BOOST_AUTO_TEST_CASE(a_notice_names_the_image_the_count_the_worst_severity_and_the_worst_findings_first) {
-  dispatcher::Notice n = dispatcher::NoticeOf("vulnerability.detected", Detected(12, 2), kLink);
+  dispatcher::Notice n = dispatcher::NoticeOf("vulnerability.detected", Detected(12, 2), kConsole);
   BOOST_TEST(n.headline == "12 new vulnerabilities in nginx:1.27.3 (highest: critical)");
   BOOST_TEST(n.image == "nginx");
   BOOST_TEST(n.version == "1.27.3");
@@ -112,34 +113,41 @@ BOOST_AUTO_TEST_CASE(a_notice_names_the_image_the_count_the_worst_severity_and_t
 }
 
 BOOST_AUTO_TEST_CASE(one_finding_is_named_and_says_whether_a_fix_exists) {
-  dispatcher::Notice n = dispatcher::NoticeOf("vulnerability.detected", Detected(1, 1), kLink);
+  dispatcher::Notice n = dispatcher::NoticeOf("vulnerability.detected", Detected(1, 1), kConsole);
   BOOST_TEST(n.headline == "CVE-2026-1000 (critical) detected in nginx:1.27.3");
   BOOST_TEST(n.items.at(0).fix == "no fix yet");
-  n = dispatcher::NoticeOf("vulnerability.fixed", Detected(2, 0), kLink);
+  n = dispatcher::NoticeOf("vulnerability.fixed", Detected(2, 0), kConsole);
   BOOST_TEST(n.headline == "2 vulnerabilities fixed in nginx:1.27.3");
   BOOST_TEST(n.items.at(1).fix == "fix available");
 }
 
 BOOST_AUTO_TEST_CASE(every_event_type_has_a_headline) {
-  BOOST_TEST(dispatcher::NoticeOf("scan.completed", Detected(0, 0), kLink).headline == "nginx:1.27.3 was scanned by trivy");
-  BOOST_TEST(dispatcher::NoticeOf("cve_watch.matched", R"({"image":{"name":"nginx"},"version":{"tag":"1"},"cveId":"CVE-2024-3094"})", kLink)
+  BOOST_TEST(dispatcher::NoticeOf("scan.completed", Detected(0, 0), kConsole).headline == "nginx:1.27.3 was scanned by trivy");
+  BOOST_TEST(dispatcher::NoticeOf("cve_watch.matched", R"({"image":{"name":"nginx"},"version":{"tag":"1"},"cveId":"CVE-2024-3094"})", kConsole)
                  .headline == "Watched CVE-2024-3094 found in nginx:1");
-  BOOST_TEST(dispatcher::NoticeOf("version.published", R"({"image":{"name":"nginx"},"version":{"digest":"sha256:ab"}})", kLink)
+  BOOST_TEST(dispatcher::NoticeOf("version.published", R"({"image":{"name":"nginx"},"version":{"digest":"sha256:ab"}})", kConsole)
                  .headline == "New version nginx@sha256:ab published");
-  BOOST_TEST(dispatcher::NoticeOf("vex.updated", R"({"image":{"name":"nginx"},"statements":[{},{}]})", kLink).headline ==
+  BOOST_TEST(dispatcher::NoticeOf("vex.updated", R"({"image":{"name":"nginx"},"statements":[{},{}]})", kConsole).headline ==
              "The vendor's VEX about nginx was updated (2 statements)");
-  dispatcher::Notice ping = dispatcher::NoticeOf("ping", R"({"webhook":{"id":"a"}})", kLink);
+  dispatcher::Notice ping = dispatcher::NoticeOf("ping", R"({"webhook":{"id":"a"}})", kConsole);
   BOOST_TEST(ping.headline == "Test message from icat: this channel works");
   BOOST_TEST(ping.link.empty());  // it names no image
 }
 
+BOOST_AUTO_TEST_CASE(links_go_to_the_tenants_console_page_of_the_image) {
+  BOOST_TEST(dispatcher::TenantConsole("https://{tenant}.icat.example.com", "demo") == "https://demo.icat.example.com");
+  BOOST_TEST(dispatcher::TenantConsole("", "demo").empty());
+  BOOST_TEST(dispatcher::NoticeOf("scan.completed", Detected(0, 0), "").link.empty());
+  BOOST_TEST(dispatcher::NoticeOf("scan.completed", Detected(0, 0), kConsole).link == kLink);
+}
+
 BOOST_AUTO_TEST_CASE(a_payload_that_is_not_an_object_is_refused) {
-  BOOST_CHECK_THROW(dispatcher::NoticeOf("ping", "[1]", kLink), std::invalid_argument);
-  BOOST_CHECK_THROW(dispatcher::NoticeOf("ping", "{", kLink), std::invalid_argument);
+  BOOST_CHECK_THROW(dispatcher::NoticeOf("ping", "[1]", kConsole), std::invalid_argument);
+  BOOST_CHECK_THROW(dispatcher::NoticeOf("ping", "{", kConsole), std::invalid_argument);
 }
 
 BOOST_AUTO_TEST_CASE(slack_gets_a_fallback_text_and_blocks_within_its_limits) {
-  dispatcher::Notice n = dispatcher::NoticeOf("vulnerability.detected", Detected(12, 2, "lib<x>&y"), kLink);
+  dispatcher::Notice n = dispatcher::NoticeOf("vulnerability.detected", Detected(12, 2, "lib<x>&y"), kConsole);
   n.headline = std::string(200, 'h');
   rapidjson::Document d = Parse(dispatcher::SlackMessage(n));
   BOOST_TEST(Text(d["text"]) == n.headline);
@@ -157,7 +165,7 @@ BOOST_AUTO_TEST_CASE(slack_gets_a_fallback_text_and_blocks_within_its_limits) {
 }
 
 BOOST_AUTO_TEST_CASE(teams_gets_one_adaptive_card_with_the_facts_and_a_link) {
-  dispatcher::Notice n = dispatcher::NoticeOf("vulnerability.detected", Detected(3, 1), kLink);
+  dispatcher::Notice n = dispatcher::NoticeOf("vulnerability.detected", Detected(3, 1), kConsole);
   rapidjson::Document d = Parse(dispatcher::TeamsMessage(n));
   BOOST_TEST(Text(d["type"]) == "message");
   BOOST_TEST_REQUIRE(d["attachments"].Size() == 1u);
@@ -175,7 +183,7 @@ BOOST_AUTO_TEST_CASE(teams_gets_one_adaptive_card_with_the_facts_and_a_link) {
 }
 
 BOOST_AUTO_TEST_CASE(a_mail_has_text_and_html_parts_and_one_click_unsubscribe) {
-  dispatcher::Notice n = dispatcher::NoticeOf("vulnerability.detected", Detected(2, 1, "a<b"), kLink);
+  dispatcher::Notice n = dispatcher::NoticeOf("vulnerability.detected", Detected(2, 1, "a<b"), kConsole);
   std::string mail = dispatcher::MailMessage(n, Envelope());
   auto [headers, body] = SplitMail(mail);
   BOOST_TEST(Header(headers, "Subject") == "[icat] " + n.headline);
@@ -215,7 +223,7 @@ BOOST_AUTO_TEST_CASE(a_subject_that_is_not_ascii_is_encoded_in_whole_characters)
 
 BOOST_AUTO_TEST_CASE(line_ends_in_event_text_never_reach_a_header) {
   dispatcher::Notice n = dispatcher::NoticeOf(
-      "vulnerability.detected", R"({"image":{"name":"nginx\r\nBcc: x@evil.test"},"vulnerabilities":[]})", kLink);
+      "vulnerability.detected", R"({"image":{"name":"nginx\r\nBcc: x@evil.test"},"vulnerabilities":[]})", kConsole);
   BOOST_TEST(n.image == "nginx  Bcc: x@evil.test");
   auto [headers, body] = SplitMail(dispatcher::MailMessage(n, Envelope()));
   BOOST_TEST(headers.find("\r\nBcc:") == std::string::npos);

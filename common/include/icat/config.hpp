@@ -95,6 +95,7 @@ class Config {
   int key_failure_limit_per_minute = 0;    // ICAT_KEY_FAILURE_LIMIT_PER_MINUTE, per client address
   int rate_limit_per_minute = 0;           // ICAT_RATE_LIMIT_PER_MINUTE (0 turns the limit off)
   long max_body_bytes = 0;                 // ICAT_MAX_BODY_BYTES
+  std::string console_url;                 // ICAT_CONSOLE_URL: the console of tenant {tenant}; empty: none
   std::string registry;                    // ICAT_REGISTRY: pull host and repository prefix of new images
   std::string registry_upstream;           // ICAT_REGISTRY_UPSTREAM: the registry itself (http://host:port)
   std::string registry_events_secret;      // read from ICAT_REGISTRY_EVENTS_SECRET_FILE; empty: no notifications

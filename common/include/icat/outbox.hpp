@@ -28,36 +28,48 @@ inline constexpr Statement kInsertPing{"outbox_insert_ping",
 
 // ---- The dispatcher
 inline constexpr Statement kTenantsWithWork{"dispatch_tenants", "SELECT tenant_id FROM dispatch_tenants_with_work($1)"};
-// Events are claimed with SKIP LOCKED, so dispatchers side by side never fan out one twice.
+// Events are claimed with SKIP LOCKED, so dispatchers side by side never fan out one twice. Each
+// event goes to the tenant's active webhook subscriptions and notification channels of its type;
+// to a channel only when channel_wants it (sql/V0034: its images, its minimum severity).
 inline constexpr Statement kFanOut{"dispatch_fan_out",
-    "WITH pending AS (SELECT id, tenant_id, type FROM events WHERE fanned_out_at IS NULL "
+    "WITH pending AS (SELECT id, tenant_id, type, payload FROM events WHERE fanned_out_at IS NULL "
     "  ORDER BY created_at LIMIT 200 FOR UPDATE SKIP LOCKED), "
-    "created AS (INSERT INTO deliveries (tenant_id, event_id, webhook_id) "
+    "to_webhooks AS (INSERT INTO deliveries (tenant_id, event_id, webhook_id) "
     "  SELECT p.tenant_id, p.id, w.id FROM pending p JOIN webhooks w "
     "  ON w.tenant_id = p.tenant_id AND w.active AND p.type = ANY (w.events) "
-    "  ON CONFLICT (event_id, webhook_id) DO NOTHING) "
+    "  ON CONFLICT (event_id, webhook_id) DO NOTHING), "
+    "to_channels AS (INSERT INTO deliveries (tenant_id, event_id, channel_id) "
+    "  SELECT p.tenant_id, p.id, c.id FROM pending p JOIN notification_channels c "
+    "  ON c.tenant_id = p.tenant_id AND c.active AND p.type = ANY (c.events) "
+    "  WHERE channel_wants(c.image_ids, c.min_severity, p.payload) "
+    "  ON CONFLICT (event_id, channel_id) DO NOTHING) "
     "UPDATE events SET fanned_out_at = now() WHERE id IN (SELECT id FROM pending)"};
 // $1 most to claim, $2 lease seconds, $3 limit per subscription, $4 the tenant's deliveries
-// this dispatcher has in flight. A subscription's in-flight deliveries count against its limit,
-// so a slow receiver holds only its own subscription's slots. Window functions cannot sit
-// beside FOR UPDATE: the candidates are locked first, then ranked per subscription; a backlog
-// of one subscription fills the candidates at most until it is at its limit and left out.
+// this dispatcher has in flight. A subscription (a webhook or a channel: `target`) counts its
+// in-flight deliveries against its limit, so a slow receiver holds only its own slots. Window
+// functions cannot sit beside FOR UPDATE: the candidates are locked first, then ranked per
+// subscription; a backlog of one subscription fills the candidates at most until it is at its
+// limit and left out. A channel's row names its type (slack, teams) and its tenant's subdomain
+// (the console's links); a webhook's, its secret.
 inline constexpr Statement kClaim{"dispatch_claim",
-    "WITH busy AS (SELECT webhook_id, count(*) AS n FROM deliveries WHERE id = ANY ($4::uuid[]) GROUP BY webhook_id), "
-    "candidate AS (SELECT id, webhook_id, next_attempt_at FROM deliveries "
+    "WITH busy AS (SELECT coalesce(webhook_id, channel_id) AS target, count(*) AS n FROM deliveries "
+    "  WHERE id = ANY ($4::uuid[]) GROUP BY 1), "
+    "candidate AS (SELECT id, coalesce(webhook_id, channel_id) AS target, next_attempt_at FROM deliveries "
     "  WHERE state = 'pending' AND next_attempt_at <= now() AND NOT id = ANY ($4::uuid[]) "
-    "  AND webhook_id NOT IN (SELECT webhook_id FROM busy WHERE n >= $3) "
+    "  AND coalesce(webhook_id, channel_id) NOT IN (SELECT target FROM busy WHERE n >= $3) "
     "  ORDER BY next_attempt_at LIMIT 200 FOR UPDATE SKIP LOCKED), "
     "ranked AS (SELECT c.id, c.next_attempt_at, coalesce(b.n, 0) "
-    "  + row_number() OVER (PARTITION BY c.webhook_id ORDER BY c.next_attempt_at) AS slot "
-    "  FROM candidate c LEFT JOIN busy b USING (webhook_id)), "
+    "  + row_number() OVER (PARTITION BY c.target ORDER BY c.next_attempt_at) AS slot "
+    "  FROM candidate c LEFT JOIN busy b USING (target)), "
     "due AS (SELECT id FROM ranked WHERE slot <= $3 ORDER BY next_attempt_at LIMIT $1), "
     "claimed AS (UPDATE deliveries d SET next_attempt_at = now() + make_interval(secs => $2), "
     "  updated_at = now() FROM due WHERE d.id = due.id "
-    "  RETURNING d.id, d.attempts, d.event_id, d.webhook_id) "
+    "  RETURNING d.id, d.attempts, d.event_id, d.webhook_id, d.channel_id) "
     "SELECT c.id AS delivery_id, c.attempts, e.id AS event_id, e.type, rfc3339(e.created_at) AS created_at, "
-    "e.payload::text AS payload, w.id AS webhook_id, w.url, w.secret, w.active, e.traceparent "
-    "FROM claimed c JOIN events e ON e.id = c.event_id JOIN webhooks w ON w.id = c.webhook_id"};
+    "e.payload::text AS payload, coalesce(w.id, n.id) AS target_id, coalesce(w.url, n.url) AS url, w.secret, "
+    "coalesce(w.active, n.active) AS active, e.traceparent, n.type AS channel_type, t.subdomain AS tenant "
+    "FROM claimed c JOIN events e ON e.id = c.event_id JOIN tenants t ON t.id = e.tenant_id "
+    "LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN notification_channels n ON n.id = c.channel_id"};
 // $1 delivery, $2 status
 inline constexpr Statement kSucceeded{"dispatch_succeeded",
     "UPDATE deliveries SET state = 'succeeded', attempts = attempts + 1, last_status = $2, last_error = NULL, "
@@ -73,6 +85,15 @@ inline constexpr Statement kFailed{"dispatch_failed",
 // $1 webhook, $2 reason
 inline constexpr Statement kDisable{"dispatch_disable_webhook",
     "UPDATE webhooks SET active = false, disabled_reason = $2, updated_at = now() WHERE id = $1"};
+// $1 channel, $2 refusals that disable it, $3 the reason then: a refusal for good (a 4xx) counts,
+// and the channel is disabled at the limit.
+inline constexpr Statement kChannelRefused{"dispatch_channel_refused",
+    "UPDATE notification_channels SET refusals = refusals + 1, active = active AND refusals + 1 < $2, "
+    "disabled_reason = CASE WHEN refusals + 1 >= $2 THEN $3 ELSE disabled_reason END, updated_at = now() "
+    "WHERE id = $1"};
+// $1 channel: a delivery went through, so its refusals start again from none.
+inline constexpr Statement kChannelDelivered{"dispatch_channel_delivered",
+    "UPDATE notification_channels SET refusals = 0 WHERE id = $1 AND refusals > 0"};
 // $1 days
 inline constexpr Statement kPrune{"dispatch_prune", "SELECT dispatch_prune(make_interval(days => $1)) AS pruned"};
 // $1 dispatcher (host:pid), $2 seconds between beats

@@ -1,0 +1,207 @@
+// icat-dispatcher and notification channels (issue 32): fed by the webhooks' outbox, a Slack channel
+// gets Block Kit with a text fallback, a Teams channel an Adaptive Card, both linking to the
+// tenant's console; a channel gets only the events of its images and severity; a service that
+// refuses for good disables the channel after three refusals in a row.
+#include <boost/test/unit_test.hpp>
+
+#include <thread>
+
+#include "receiver.hpp"
+#include "support.hpp"
+
+using namespace icat::test;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::string kImageId = "00000000-0000-4000-8000-000000000001";  // EventData's image
+
+// A channel written straight into the table: these tests are about delivery.
+std::string AddChannel(const Tenant& tenant, const std::string& type, const std::string& url,
+                       const std::string& events, std::optional<std::string> min_severity = std::nullopt,
+                       const std::string& image_ids = "{}") {
+  auto rows = PgQuery(
+      "INSERT INTO notification_channels (tenant_id, type, name, url, events, min_severity, image_ids) "
+      "VALUES ($1, $2, 'security', $3, $4::text[], $5, $6::uuid[]) RETURNING id",
+      {tenant.id(), type, url, "{" + events + "}", min_severity, image_ids});
+  return *rows.at(0).at(0);
+}
+
+// An outbox event as ingest writes it: `data` or the tests' usual data of its type.
+void Emit(const Tenant& tenant, const std::string& type, const std::string& data = "") {
+  PgQuery("INSERT INTO events (tenant_id, type, payload) VALUES ($1, $2, $3::jsonb)",
+          {tenant.id(), type, data.empty() ? EventData(type) : data});
+}
+
+// EventData of vulnerability.detected with one finding of this severity.
+std::string DetectedWith(const std::string& severity) {
+  std::string data = EventData("vulnerability.detected");
+  std::string from = R"("severity":"critical")";
+  return data.replace(data.find(from), from.size(), R"("severity":")" + severity + "\"");
+}
+
+rapidjson::Document Body(const ReceivedRequest& r) {
+  rapidjson::Document d;
+  d.Parse(r.body.c_str());
+  BOOST_TEST_REQUIRE(d.IsObject(), r.body);
+  return d;
+}
+
+std::string Text(const rapidjson::Value& v) {
+  BOOST_TEST_REQUIRE(v.IsString());
+  return std::string(v.GetString(), v.GetStringLength());
+}
+
+size_t Chars(const std::string& utf8) {
+  return static_cast<size_t>(std::count_if(utf8.begin(), utf8.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+// The parts of Slack's Block Kit a message uses, with Slack's limits (api.slack.com/reference/block-kit).
+void ExpectBlockKit(const rapidjson::Document& message) {
+  BOOST_TEST_REQUIRE(message["text"].IsString());  // the fallback notifications show
+  const rapidjson::Value& blocks = message["blocks"];
+  BOOST_TEST_REQUIRE(blocks.IsArray());
+  BOOST_TEST(blocks.Size() <= 50u);
+  for (const rapidjson::Value& block : blocks.GetArray()) {
+    std::string type = Text(block["type"]);
+    if (type == "header") {
+      BOOST_TEST(Text(block["text"]["type"]) == "plain_text");
+      BOOST_TEST(Chars(Text(block["text"]["text"])) <= 150u);
+    } else if (type == "section") {
+      if (block.HasMember("text")) BOOST_TEST(Chars(Text(block["text"]["text"])) <= 3000u);
+      if (block.HasMember("fields")) {
+        BOOST_TEST(block["fields"].Size() <= 10u);
+        for (const rapidjson::Value& f : block["fields"].GetArray()) BOOST_TEST(Chars(Text(f["text"])) <= 2000u);
+      }
+    } else if (type == "context") {
+      BOOST_TEST(block["elements"].Size() <= 10u);
+    } else if (type == "actions") {
+      for (const rapidjson::Value& e : block["elements"].GetArray()) {
+        BOOST_TEST(Text(e["type"]) == "button");
+        BOOST_TEST(Chars(Text(e["text"]["text"])) <= 75u);
+        BOOST_TEST(Text(e["url"]).rfind("https://", 0) == 0u);
+      }
+    } else {
+      BOOST_ERROR("a block of a type the message should not use: " << type);
+    }
+  }
+}
+
+std::optional<PgRow> ChannelRow(const std::string& id) {
+  auto rows = PgQuery("SELECT active, disabled_reason, refusals FROM notification_channels WHERE id = $1", {id});
+  if (rows.empty()) return std::nullopt;
+  return rows[0];
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(notification_channels)
+
+BOOST_AUTO_TEST_CASE(a_slack_channel_gets_block_kit_with_a_text_fallback_and_a_link_to_the_console) {
+  Tenant tenant;
+  Receiver slack;
+  AddChannel(tenant, "slack", slack.Url(), "vulnerability.detected");
+  Emit(tenant, "vulnerability.detected");
+  auto got = slack.WaitFor(1, 15s);
+  BOOST_TEST_REQUIRE(got.size() == 1u);
+  BOOST_TEST(got[0].method == "POST");
+  BOOST_TEST(got[0].headers.count("webhook-id") == 0u);  // a message for people, not a signed event
+  BOOST_TEST(got[0].headers["content-type"] == "application/json");
+  rapidjson::Document message = Body(got[0]);
+  ExpectBlockKit(message);
+  BOOST_TEST(Text(message["text"]) == "CVE-2024-3094 (critical) detected in demo:1.0");
+  const rapidjson::Value& blocks = message["blocks"];
+  std::string link = Text(blocks[blocks.Size() - 1]["elements"][0]["url"]);
+  BOOST_TEST(link.rfind("https://" + tenant.subdomain() + ".", 0) == 0u, link);
+  BOOST_TEST(link.size() > kImageId.size());
+  BOOST_TEST(link.substr(link.size() - kImageId.size() - 8) == "/images/" + kImageId);
+}
+
+BOOST_AUTO_TEST_CASE(a_teams_channel_gets_one_adaptive_card) {
+  Tenant tenant;
+  Receiver teams;
+  AddChannel(tenant, "teams", teams.Url(), "cve_watch.matched");
+  Emit(tenant, "cve_watch.matched");
+  auto got = teams.WaitFor(1, 15s);
+  BOOST_TEST_REQUIRE(got.size() == 1u);
+  rapidjson::Document message = Body(got[0]);
+  BOOST_TEST(Text(message["type"]) == "message");
+  BOOST_TEST_REQUIRE(message["attachments"].Size() == 1u);
+  const rapidjson::Value& attachment = message["attachments"][0];
+  BOOST_TEST(Text(attachment["contentType"]) == "application/vnd.microsoft.card.adaptive");
+  const rapidjson::Value& card = attachment["content"];
+  BOOST_TEST(Text(card["type"]) == "AdaptiveCard");
+  BOOST_TEST(Text(card["body"][0]["text"]) == "Watched CVE-2024-3094 found in demo:1.0");
+  BOOST_TEST(Text(card["actions"][0]["type"]) == "Action.OpenUrl");
+}
+
+BOOST_AUTO_TEST_CASE(a_channel_gets_only_its_events_images_and_severities) {
+  Tenant tenant;
+  Receiver critical_only, other_image, everything;
+  AddChannel(tenant, "slack", critical_only.Url(), "vulnerability.detected,scan.completed", "critical");
+  AddChannel(tenant, "slack", other_image.Url(), "vulnerability.detected", std::nullopt,
+             "{00000000-0000-4000-8000-00000000000f}");
+  AddChannel(tenant, "slack", everything.Url(), "vulnerability.detected");
+  Emit(tenant, "vulnerability.detected", DetectedWith("low"));
+  Emit(tenant, "vulnerability.detected", DetectedWith("critical"));
+  Emit(tenant, "scan.completed");  // carries no vulnerabilities: the severity does not filter it
+  BOOST_TEST_REQUIRE(everything.WaitFor(2, 15s).size() == 2u);
+  auto got = critical_only.WaitFor(2, 15s);
+  std::this_thread::sleep_for(1s);  // anything more would have come by now
+  got = critical_only.Received();
+  BOOST_TEST_REQUIRE(got.size() == 2u);
+  std::vector<std::string> texts = {Text(Body(got[0])["text"]), Text(Body(got[1])["text"])};
+  std::sort(texts.begin(), texts.end());
+  BOOST_TEST(texts[0] == "CVE-2024-3094 (critical) detected in demo:1.0");
+  BOOST_TEST(texts[1] == "demo:1.0 was scanned by trivy 0.50.0");
+  BOOST_TEST(other_image.Received().empty());
+  BOOST_TEST(everything.Received().size() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(three_refusals_in_a_row_disable_the_channel_and_say_why) {
+  Tenant tenant;
+  Receiver gone;
+  gone.Script({404, 404, 404});
+  std::string id = AddChannel(tenant, "slack", gone.Url(), "vulnerability.detected");
+  for (int i = 0; i < 3; i++) Emit(tenant, "vulnerability.detected");
+  BOOST_TEST_REQUIRE(WaitFor([&] { return *ChannelRow(id)->at(0) == "f"; }, 20s));
+  std::optional<PgRow> row = ChannelRow(id);
+  BOOST_TEST(row->at(1).value_or("").find("refused 3 messages in a row (last: HTTP 404)") != std::string::npos,
+             row->at(1).value_or(""));
+  // Refused for good: each delivery failed at its first attempt, none retried.
+  auto deliveries = PgQuery("SELECT state, attempts FROM deliveries WHERE channel_id = $1", {id});
+  BOOST_TEST(deliveries.size() == 3u);
+  for (const PgRow& d : deliveries) {
+    BOOST_TEST(*d[0] == "failed");
+    BOOST_TEST(*d[1] == "1");
+  }
+  Emit(tenant, "vulnerability.detected");  // a disabled channel gets nothing more
+  std::this_thread::sleep_for(2s);
+  BOOST_TEST(gone.Received().size() == 3u);
+}
+
+BOOST_AUTO_TEST_CASE(a_delivered_message_forgives_earlier_refusals_and_a_busy_service_is_retried) {
+  Tenant tenant;
+  Receiver flaky;
+  flaky.Script({404, 429, 200});
+  std::string id = AddChannel(tenant, "teams", flaky.Url(), "vulnerability.detected");
+  Emit(tenant, "vulnerability.detected");
+  BOOST_TEST_REQUIRE(WaitFor([&] { return *ChannelRow(id)->at(2) == "1"; }, 15s));
+  Emit(tenant, "vulnerability.detected");  // 429, then 200 on the retry
+  BOOST_TEST_REQUIRE(flaky.WaitFor(3, 20s).size() == 3u);
+  BOOST_TEST_REQUIRE(WaitFor([&] { return *ChannelRow(id)->at(2) == "0"; }, 10s));
+  BOOST_TEST(*ChannelRow(id)->at(0) == "t");
+}
+
+BOOST_AUTO_TEST_CASE(another_tenants_channel_gets_nothing) {
+  Tenant a, b;
+  Receiver for_a, for_b;
+  AddChannel(a, "slack", for_a.Url(), "vulnerability.detected");
+  AddChannel(b, "slack", for_b.Url(), "vulnerability.detected");
+  Emit(a, "vulnerability.detected");
+  BOOST_TEST_REQUIRE(for_a.WaitFor(1, 15s).size() == 1u);
+  std::this_thread::sleep_for(1s);
+  BOOST_TEST(for_b.Received().empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()

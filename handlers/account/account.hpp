@@ -31,6 +31,10 @@ Reply ListWebhooks(Context& ctx);  // webhooks.cpp
 Reply UpsertWebhook(Context& ctx);
 Reply UpdateWebhook(Context& ctx);
 Reply DeleteWebhook(Context& ctx);
+Reply ListChannels(Context& ctx);  // notification_channels.cpp
+Reply CreateChannel(Context& ctx);
+Reply UpdateChannel(Context& ctx);
+Reply DeleteChannel(Context& ctx);
 Reply ListWebhookDeliveries(Context& ctx);  // webhook_deliveries.cpp
 Reply PingWebhook(Context& ctx);
 Reply GetAdmissionPolicy(Context& ctx);  // admission.cpp

@@ -6,6 +6,7 @@
 
 #include <thread>
 
+#include "portal_support.hpp"
 #include "receiver.hpp"
 #include "support.hpp"
 
@@ -202,6 +203,109 @@ BOOST_AUTO_TEST_CASE(another_tenants_channel_gets_nothing) {
   BOOST_TEST_REQUIRE(for_a.WaitFor(1, 15s).size() == 1u);
   std::this_thread::sleep_for(1s);
   BOOST_TEST(for_b.Received().empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+// The portal's API of channels: admin only, audited, the URL checked and never shown again.
+BOOST_AUTO_TEST_SUITE(portal_notification_channels)
+
+BOOST_AUTO_TEST_CASE(an_admin_creates_lists_updates_and_deletes_a_channel_whose_url_is_never_shown) {
+  PortalTenant t;
+  Image image = t.tenant.AddImage("channel");
+  const std::string url = "https://93.184.215.14/services/T000/B000/secretpart";
+  Response created = Send("POST", "/api/notification-channels", t.As(t.admin),
+                          R"({"type": "slack", "name": "#security", "url": ")" + url +
+                              R"(", "events": ["vulnerability.detected"], "minSeverity": "high", "imageIds": [")" +
+                              image.id + R"("]})");
+  BOOST_TEST_REQUIRE(created.status == 201, created.Summary());
+  BOOST_TEST(created.body.find("secretpart") == std::string::npos);
+  rapidjson::Document channel = JsonOf(created);
+  std::string id = StringMember(channel, "id");
+  BOOST_TEST(StringMember(channel, "urlHost") == "93.184.215.14");
+  BOOST_TEST(StringMember(channel, "minSeverity") == "high");
+  BOOST_TEST_REQUIRE(channel["imageIds"].Size() == 1u);
+  BOOST_TEST(channel["imageIds"][0].GetString() == image.id);
+  BOOST_TEST(channel["active"].GetBool());
+  BOOST_TEST(*PgQuery("SELECT url FROM notification_channels WHERE id = $1", {id})[0][0] == url);
+
+  Response list = Get("/api/notification-channels", t.As(t.admin));
+  BOOST_TEST(list.body.find("secretpart") == std::string::npos);
+  BOOST_TEST_REQUIRE(JsonOf(list)["channels"].Size() == 1u);
+  ExpectError(Get("/api/notification-channels", t.As(t.user)), 403, "FORBIDDEN");
+
+  // Disabled by the dispatcher, enabled again by a PUT that keeps the URL it does not send.
+  PgQuery("UPDATE notification_channels SET active = false, refusals = 3, disabled_reason = 'refused' WHERE id = $1",
+          {id});
+  Response put = Send("PUT", "/api/notification-channels/" + id, t.As(t.admin),
+                      R"({"name": "#sec", "events": ["cve_watch.matched"], "active": true})");
+  rapidjson::Document updated = ExpectJson200(put);
+  BOOST_TEST(IsNullMember(updated, "disabledReason"));
+  BOOST_TEST(IsNullMember(updated, "minSeverity"));
+  BOOST_TEST(updated["imageIds"].Size() == 0u);
+  auto row = PgQuery("SELECT url, refusals, active FROM notification_channels WHERE id = $1", {id});
+  BOOST_TEST(*row[0][0] == url);
+  BOOST_TEST(*row[0][1] == "0");
+  BOOST_TEST(*row[0][2] == "t");
+  ExpectError(Send("PUT", "/api/notification-channels/" + id, t.As(t.admin),
+                   R"({"type": "teams", "name": "x", "events": ["scan.completed"]})"),
+              400, "VALIDATION_ERROR");
+
+  BOOST_TEST(Send("DELETE", "/api/notification-channels/" + id, t.As(t.admin), "").status == 204);
+  ExpectError(Send("DELETE", "/api/notification-channels/" + id, t.As(t.admin), ""), 404, "NOT_FOUND");
+  for (const char* action : {"notification_channel.created", "notification_channel.updated",
+                             "notification_channel.deleted"}) {
+    std::vector<PgRow> audit = AuditRows(t.id(), action);
+    BOOST_TEST(audit.size() == 1u, action);
+  }
+  std::vector<PgRow> all = PgQuery("SELECT detail::text FROM audit_log WHERE tenant_id = $1", {t.id()});
+  for (const PgRow& r : all) BOOST_TEST(r[0].value_or("").find("secretpart") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(bad_channels_are_refused_with_one_detail_each_and_nothing_is_written) {
+  PortalTenant t;
+  Image unlicensed = CreateImage("not-licensed");
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"type": "email", "name": "n", "url": "https://93.184.215.14/h", "events": ["scan.completed"]})", "type"},
+      {R"({"type": "slack", "name": "n", "url": "https://10.0.0.8/h", "events": ["scan.completed"]})", "url"},
+      {R"({"type": "slack", "name": "n", "url": "https://127.0.0.2/h", "events": ["scan.completed"]})", "url"},
+      {R"({"type": "slack", "name": "n", "url": "https://93.184.215.14/h", "events": ["ping"]})", "events[0]"},
+      {R"({"type": "slack", "name": "n", "url": "https://93.184.215.14/h", "events": []})", "events"},
+      {R"({"type": "teams", "name": "n", "url": "https://93.184.215.14/h", "events": ["scan.completed"], "minSeverity": "severe"})",
+       "minSeverity"},
+      {R"({"type": "teams", "name": "n", "url": "https://93.184.215.14/h", "events": ["scan.completed"], "imageIds": ["x"]})",
+       "imageIds"},
+      {R"({"type": "teams", "name": "n", "url": "https://93.184.215.14/h", "events": ["scan.completed"], "imageIds": [")" +
+           unlicensed.id + R"("]})",
+       "imageIds"},
+      {R"({"type": "teams", "name": "", "url": "https://93.184.215.14/h", "events": ["scan.completed"]})", "name"},
+      {R"({"type": "teams", "name": "n", "url": "https://93.184.215.14/h", "events": ["scan.completed"], "secret": 1})",
+       "secret"},
+  };
+  for (const auto& [body, field] : cases) {
+    Response r = Send("POST", "/api/notification-channels", t.As(t.admin), body);
+    BOOST_TEST_CONTEXT(body) {
+      ExpectError(r, 400, "VALIDATION_ERROR");
+      BOOST_TEST(DetailFields(r) == std::vector<std::string>{field}, boost::test_tools::per_element());
+    }
+  }
+  ExpectError(Send("POST", "/api/notification-channels", t.As(t.user),
+                   R"({"type": "slack", "name": "n", "url": "https://93.184.215.14/h", "events": ["scan.completed"]})"),
+              403, "FORBIDDEN");
+  BOOST_TEST(*PgQuery("SELECT count(*) FROM notification_channels WHERE tenant_id = $1", {t.id()})[0][0] == "0");
+}
+
+BOOST_AUTO_TEST_CASE(another_tenants_channel_is_not_found) {
+  PortalTenant a, b;
+  std::string id = StringMember(
+      JsonOf(Send("POST", "/api/notification-channels", a.As(a.admin),
+                  R"({"type": "teams", "name": "n", "url": "https://93.184.215.14/h", "events": ["scan.completed"]})")),
+      "id");
+  ExpectError(Send("PUT", "/api/notification-channels/" + id, b.As(b.admin),
+                   R"({"name": "n", "events": ["scan.completed"]})"),
+              404, "NOT_FOUND");
+  ExpectError(Send("DELETE", "/api/notification-channels/" + id, b.As(b.admin), ""), 404, "NOT_FOUND");
+  BOOST_TEST(JsonOf(Get("/api/notification-channels", b.As(b.admin)))["channels"].Size() == 0u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

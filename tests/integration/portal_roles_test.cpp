@@ -41,6 +41,9 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
       it::Send("POST", "/api/webhooks", admin, R"({"url": )" + it::Quote(receiver.Url()) + R"(, "events": ["ping"]})"));
   std::string pending_id =
       IdOf(it::Send("POST", "/api/users", admin, R"({"email": "roles-pending@roles.test", "role": "viewer"})"));
+  const std::string channel_body =
+      R"({"type": "slack", "name": "roles", "url": "https://93.184.215.14/roles", "events": ["scan.completed"]})";
+  std::string channel_id = IdOf(it::Send("POST", "/api/notification-channels", admin, channel_body));
 
   const std::vector<Write> writes = {
       {"POST", "/api/api-keys", R"({"name": "ci", "scopes": ["read:catalog"]})", 201, "/api/api-keys"},
@@ -54,6 +57,10 @@ BOOST_AUTO_TEST_CASE(every_write_is_403_for_user_and_viewer_and_succeeds_for_adm
        200, "/api/webhooks/{id}"},
       {"DELETE", "/api/webhooks/" + hook_id, "", 204, "/api/webhooks/{id}"},
       {"POST", "/api/webhooks/" + ping_id + "/ping", "", 202, "/api/webhooks/{id}/ping"},
+      {"POST", "/api/notification-channels", channel_body, 201, "/api/notification-channels"},
+      {"PUT", "/api/notification-channels/" + channel_id, R"({"name": "renamed", "events": ["scan.completed"]})", 200,
+       "/api/notification-channels/{id}"},
+      {"DELETE", "/api/notification-channels/" + channel_id, "", 204, "/api/notification-channels/{id}"},
       {"PUT", "/api/admission-policy", R"({"mode": "warn"})", 200, "/api/admission-policy"},
       {"POST", "/api/users", R"({"email": "roles-new@roles.test", "role": "viewer"})", 201, "/api/users"},
       {"PUT", "/api/users/" + pending_id, R"({"role": "user"})", 200, "/api/users/{id}"},

@@ -62,6 +62,8 @@ BOOST_AUTO_TEST_CASE(each_list_is_the_set_its_sql_check_allows) {
   BOOST_TEST((CheckedWords("feature_requests", "type") == Words(icat::kRequestTypes)));
   BOOST_TEST((CheckedWords("feature_requests", "status") == Words(icat::kRequestStatuses)));
   BOOST_TEST((CheckedWords("deliveries", "state") == Words(icat::kDeliveryStates)));
+  BOOST_TEST((CheckedWords("notification_channels", "type") == Words(icat::kChannelTypes)));
+  BOOST_TEST((CheckedWords("notification_channels", "min_severity") == Words(icat::kSeverities)));
   std::set<std::string> attestation_types;
   for (const icat::AttestationType& type : icat::kAttestationTypes) attestation_types.emplace(type.name);
   BOOST_TEST((CheckedWords("attestations", "type") == attestation_types));

@@ -36,6 +36,8 @@ inline constexpr std::array<std::string_view, 3> kRoles = {"admin", "user", "vie
 inline constexpr std::array<std::string_view, 7> kEventTypes = {
     "scan.completed", "vulnerability.detected", "vulnerability.fixed", "cve_watch.matched", "vex.updated",
     "ping",           "version.published"};
+// The services a notification channel posts to (docs/notifications.md).
+inline constexpr std::array<std::string_view, 2> kChannelTypes = {"slack", "teams"};
 // A vendor VEX statement's status, and the justification of a not_affected one, as OpenVEX names
 // them (docs/vex.md); CycloneDX analyses are mapped onto these.
 inline constexpr std::array<std::string_view, 4> kVexStatuses = {"not_affected", "affected", "fixed",

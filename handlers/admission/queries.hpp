@@ -30,16 +30,16 @@ inline constexpr Statement kResolveImages{"admission_resolve_images", ICAT_RESOL
 // the scanner marks not-affected never count (FixStateCounts, icat/vulnerability_rules.hpp);
 // vendor_not_affected says the vendor's VEX statement for the finding is not_affected (the policy's
 // trustVendorVex decides). The feeds match the id or a CVE alias. Columns: version id, vulnerability
-// id, aliases, severity, fix state, first seen (epoch s or NULL), vendor_not_affected, kev_added
-// (KEV's earliest dateAdded or NULL), epss (the highest score or NULL). The feed look-ups of the
+// id, aliases, severity, fix state, first seen (epoch s or NULL), vendor_not_affected, kev ("<CVE id>
+// <dateAdded>" of the earliest KEV entry of the id or an alias, or NULL), epss (the highest score or NULL). The feed look-ups of the
 // WHERE clause run only when their rule is on (AND stops at a false $4 or a NULL $5), and those of
 // the select list only for the rows kept: a review stays one statement and cheap.
 inline constexpr Statement kFindings{"admission_findings",
     "SELECT v.id AS version_id, f.vuln_id, f.aliases, f.severity, f.fix_state, "
     "extract(epoch FROM s.first_seen_at)::bigint AS first_seen, "
     "COALESCE(vx.status = 'not_affected', false) AS vendor_not_affected, "
-    "(SELECT min(k.date_added)::text FROM kev_entries k WHERE k.cve_id = ANY (ARRAY[f.vuln_id] || f.aliases)) "
-    "  AS kev_added, "
+    "(SELECT k.cve_id || ' ' || k.date_added::text FROM kev_entries k "
+    "  WHERE k.cve_id = ANY (ARRAY[f.vuln_id] || f.aliases) ORDER BY k.date_added, k.cve_id LIMIT 1) AS kev, "
     "(SELECT max(e.score)::float8 FROM epss_scores e WHERE e.cve_id = ANY (ARRAY[f.vuln_id] || f.aliases)) AS epss "
     "FROM image_versions v JOIN vulnerabilities f ON f.set_id = v.latest_findings_set_id "
     "LEFT JOIN vulnerability_first_seen s ON s.version_id = v.id AND s.vuln_id = f.vuln_id "

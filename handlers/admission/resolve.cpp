@@ -60,12 +60,17 @@ void ReadFindings(Context& ctx, const TenantRules& rules, const std::vector<Judg
   const int version_id = rows.Column("version_id"), vuln_id = rows.Column("vuln_id"),
             aliases_col = rows.Column("aliases"), severity = rows.Column("severity"),
             fix_state = rows.Column("fix_state"), first_seen_col = rows.Column("first_seen"),
-            vendor_not_affected = rows.Column("vendor_not_affected"), kev_col = rows.Column("kev_added"),
+            vendor_not_affected = rows.Column("vendor_not_affected"), kev_col = rows.Column("kev"),
             epss_col = rows.Column("epss");
   for (int row = 0; row < rows.size(); row++) {
     FindingFacts facts;
     if (!rows.IsNull(row, first_seen_col)) facts.first_seen = rows.Int(row, first_seen_col);
-    if (!rows.IsNull(row, kev_col)) facts.kev_added = std::string(rows.Text(row, kev_col));
+    if (!rows.IsNull(row, kev_col)) {  // "<CVE id> <dateAdded>"
+      std::string kev(rows.Text(row, kev_col));
+      size_t space = kev.find(' ');
+      facts.kev_cve = kev.substr(0, space);
+      facts.kev_added = space == std::string::npos ? "" : kev.substr(space + 1);
+    }
     if (!rows.IsNull(row, epss_col)) facts.epss = std::stod(std::string(rows.Text(row, epss_col)));
     std::vector<std::string> aliases = ParseTextArray(rows.Text(row, aliases_col));
     for (JudgedImage* image : asked) {

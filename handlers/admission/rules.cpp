@@ -179,11 +179,15 @@ std::string ImageTag(const JudgedImage& image) {
   return image.resolution->image_name + ":" + image.resolution->tag;
 }
 
-// denyKnownExploited, with exceptions: "CVE-2021-44228 (CISA KEV, added 2021-12-10)".
+// denyKnownExploited, with exceptions: "CVE-2021-44228 (CISA KEV, added 2021-12-10)", or for an id
+// listed under its CVE alias "GHSA-jfh8-c2jp-5v3q (CVE-2021-44228, CISA KEV, added 2021-12-10)".
 void JudgeKnownExploited(JudgedImage& image, const VulnerabilityView& view, const AdmissionPolicy& policy,
                          long long now) {
   if (!policy.deny_known_exploited) return;
-  auto describe = [](const Finding& f) { return f.vuln_id + " (CISA KEV, added " + *f.kev_added + ")"; };
+  auto describe = [](const Finding& f) {
+    std::string alias = f.kev_cve && *f.kev_cve != f.vuln_id ? *f.kev_cve + ", " : "";
+    return f.vuln_id + " (" + alias + "CISA KEV, added " + *f.kev_added + ")";
+  };
   auto found = Breaking(image, view, policy, now, BreaksKnownExploited, describe);
   std::string lead = Plural(found.size(), "known exploited vulnerability", "known exploited vulnerabilities") +
                      " in " + ImageTag(image) + ": ";

@@ -1107,7 +1107,7 @@ BOOST_AUTO_TEST_CASE(deny_known_exploited_denies_names_the_cve_and_its_date_and_
   it::AdmissionAnswer a = c.Pod({TagRef(image)});
   BOOST_TEST(!a.allowed);
   BOOST_TEST(Contains(a.message, "denyKnownExploited: 1 known exploited vulnerability in " + image.name +
-                                     ":1.0: GHSA-KEV1-2345-6789 (CISA KEV, added 2021-12-10)"),
+                                     ":1.0: GHSA-KEV1-2345-6789 (" + cve + ", CISA KEV, added 2021-12-10)"),
              a.message);
   BOOST_TEST(!Contains(a.message, "CVE-2099-0000001"), a.message);
   std::string future = it::Rfc3339(std::chrono::system_clock::now() + std::chrono::hours(24));

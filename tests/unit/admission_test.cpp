@@ -529,7 +529,9 @@ BOOST_AUTO_TEST_CASE(one_id_in_several_packages_merges_severity_and_fix_state) {
 adm::Finding FedFinding(const std::string& id, std::vector<std::string> aliases, std::optional<std::string> kev_added,
                         std::optional<double> epss) {
   std::vector<adm::Finding> findings;
-  adm::AddFinding(findings, id, aliases, "low", "not-fixed", {std::nullopt, kev_added, epss});
+  std::optional<std::string> kev_cve;
+  if (kev_added) kev_cve = aliases.empty() ? id : aliases.front();
+  adm::AddFinding(findings, id, aliases, "low", "not-fixed", {std::nullopt, kev_added, epss, kev_cve});
   return findings.at(0);
 }
 
@@ -544,10 +546,15 @@ BOOST_AUTO_TEST_CASE(deny_known_exploited_and_max_epss_deny_and_name_the_cves_wi
   JudgedImage image = Judge(Pending("nginx:1.27", version), policy);
   BOOST_TEST((Rules(image) == std::vector<std::string>{"denyKnownExploited", "maxEpss"}));
   BOOST_TEST(image.reasons.at(0).message ==
-             "1 known exploited vulnerability in nginx:1.27: GHSA-jfh8-c2jp-5v3q (CISA KEV, added 2021-12-10)");
+             "1 known exploited vulnerability in nginx:1.27: GHSA-jfh8-c2jp-5v3q (CVE-2021-44228, CISA KEV, added "
+             "2021-12-10)");
   BOOST_TEST(image.reasons.at(1).message ==
              "1 vulnerability with an EPSS score above 0.5 in nginx:1.27: GHSA-jfh8-c2jp-5v3q (EPSS 0.9445)");
   BOOST_TEST((image.reasons.at(0).cves == std::vector<std::string>{"GHSA-jfh8-c2jp-5v3q"}));
+  JudgedImage own_id = Judge(Pending("nginx:1.27", Resolved({FedFinding("CVE-2021-44228", {}, "2021-12-10", {})})),
+                             policy);
+  BOOST_TEST(own_id.reasons.at(0).message ==
+             "1 known exploited vulnerability in nginx:1.27: CVE-2021-44228 (CISA KEV, added 2021-12-10)");
   policy.max_epss = 0.25;
   BOOST_TEST(Judge(Pending("nginx:1.27", version), policy).reasons.at(1).cves.size() == 2u);
   // An exception on the CVE alias lifts both rules for it.

@@ -81,7 +81,7 @@ Judgement Judge(const std::vector<Finding>& findings, const icat::AdmissionPolic
     std::vector<icat::Finding>& into = !icat::FixStateCounts(f.fix_state) ? scanner_not_affected
                                        : f.vex_status == "not_affected"   ? vendor_not_affected
                                                                           : found;
-    icat::AddFinding(into, f.id, f.aliases, f.severity, f.fix_state, {std::nullopt, f.kev_added, f.epss});
+    icat::AddFinding(into, f.id, f.aliases, f.severity, f.fix_state, {std::nullopt, f.kev_added, f.epss, std::nullopt});
   }
   icat::VulnerabilityView view = icat::ViewOf(found, vendor_not_affected, policy.trust_vendor_vex);
   Judgement judgement;

@@ -117,6 +117,8 @@ std::string AdmissionPolicyJson(const AdmissionPolicy& p) {
   WriteBool(w, "trustVendorVex", p.trust_vendor_vex);
   WriteBool(w, "requireDigest", p.require_digest);
   WriteBool(w, "requireCatalogRegistry", p.require_catalog_registry);
+  WriteBool(w, "denyKnownExploited", p.deny_known_exploited);
+  WriteOptionalDouble(w, "maxEpss", p.max_epss);
   WriteKey(w, "exceptions");
   w.StartArray();
   for (const PolicyException& e : p.exceptions) {
@@ -170,6 +172,14 @@ AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vecto
   if (auto v = reader.Bool("trustVendorVex", Need::kOptional)) p.trust_vendor_vex = *v;
   if (auto v = reader.Bool("requireDigest", Need::kOptional)) p.require_digest = *v;
   if (auto v = reader.Bool("requireCatalogRegistry", Need::kOptional)) p.require_catalog_registry = *v;
+  if (auto v = reader.Bool("denyKnownExploited", Need::kOptional)) p.deny_known_exploited = *v;
+  if (const rapidjson::Value* v = reader.Member("maxEpss", Need::kOptional)) {  // null: rule off
+    if (!v->IsNumber() || v->GetDouble() < 0 || v->GetDouble() > 1) {
+      reader.Issue("maxEpss", "must be a number from 0 to 1 (an EPSS score), or null to turn the rule off");
+    } else {
+      p.max_epss = v->GetDouble();
+    }
+  }
   if (const rapidjson::Value* list = reader.Member("exceptions", Need::kOptional)) {
     if (!list->IsArray()) {
       reader.Issue("exceptions", "must be an array of objects");

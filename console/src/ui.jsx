@@ -363,13 +363,15 @@ export function Pager({ pages, nextCursor, label = "Pages" }) {
   );
 }
 
-// A list's table. Wide tables scroll sideways in their frame, which takes the keyboard's focus so
-// that the scrolling works without a mouse too; the caption names the table for screen readers.
-export function Table({ caption, children }) {
+// A list's table, the only way the console writes one. Wide tables scroll sideways in their frame
+// on a small screen, so the frame takes the keyboard's focus (the scrolling works without a mouse)
+// and is a region named by the caption (axe scrollable-region-focusable). The caption names the
+// table for screen readers; showCaption shows it to everyone too.
+export function Table({ caption, children, class: tableClass, showCaption = false }) {
   return (
     <div class="table-wrap" role="region" aria-label={caption} tabIndex={0}>
-      <table>
-        <caption class="visually-hidden">{caption}</caption>
+      <table class={tableClass}>
+        <caption class={showCaption ? undefined : "visually-hidden"}>{caption}</caption>
         {children}
       </table>
     </div>

@@ -15,6 +15,7 @@
 #include "icat/admission_policy.hpp"
 #include "icat/image_reference.hpp"
 #include "icat/pipeline.hpp"
+#include "icat/vulnerability_rules.hpp"
 
 namespace icat::admission {
 
@@ -85,20 +86,13 @@ inline constexpr std::string_view kRuleSeverity = "severityThreshold";
 inline constexpr std::string_view kRuleWatched = "denyWatchedCves";
 inline constexpr std::string_view kRuleDigest = "requireDigest";
 inline constexpr std::string_view kRuleCatalogRegistry = "requireCatalogRegistry";
+inline constexpr std::string_view kRuleKnownExploited = "denyKnownExploited";
+inline constexpr std::string_view kRuleMaxEpss = "maxEpss";
 
-// One vulnerability id of a version's latest scan, over all the packages it was found in.
-struct Finding {
-  std::string vuln_id;                  // CVE-... or GHSA-..., upper case
-  std::vector<std::string> aliases;     // other ids of the same vulnerability
-  int severity = 0;                     // highest SeverityRank (icat/vocabulary.hpp) over its findings
-  int fixed_severity = -1;              // highest rank over findings with fixState fixed; -1: none
-  std::optional<long long> first_seen;  // when the service first saw it on this version (epoch s)
-};
-
-// Adds one package finding (a row of the findings query) to a version's findings, merging rows of
-// the same id. Rows the scanner marks not-affected are excluded before they get here.
-void AddFinding(std::vector<Finding>& findings, std::string_view vuln_id, const std::vector<std::string>& aliases,
-                std::string_view severity, std::string_view fix_state, std::optional<long long> first_seen);
+// A version's findings, merged per id, and the rules on them: shared with `icat check`.
+using icat::AddFinding;
+using icat::Finding;
+using icat::FindingFacts;
 
 // The catalogue version an image reference resolved to (licensed to the tenant).
 struct Resolution {

@@ -23,22 +23,34 @@ inline constexpr Statement kAsyncCommit{"admission_async_commit",
 // $1 tenant, $2 digests ('' for none), $3 repositories, $4 tags: the versions the references resolve
 // to (icat/image_reference.hpp, shared with GET /v1/images?reference=).
 inline constexpr Statement kResolveImages{"admission_resolve_images", ICAT_RESOLVE_IMAGE_REFERENCES};
-// $1 version ids, $2 severity rank threshold (99: rule off), $3 watched ids ('{}': rule off).
+// $1 version ids, $2 severity rank threshold (99: rule off), $3 watched ids ('{}': rule off),
+// $4 denyKnownExploited, $5 maxEpss (NULL: rule off).
 // The package findings of each version's latest scan that a rule can count: at or above the
-// threshold, or carrying a watched id or alias. Findings the scanner marks not-affected never count;
+// threshold, carrying a watched id or alias, known exploited, or above the EPSS maximum. Findings
+// the scanner marks not-affected never count (FixStateCounts, icat/vulnerability_rules.hpp);
 // vendor_not_affected says the vendor's VEX statement for the finding is not_affected (the policy's
-// trustVendorVex decides). Columns: version id, vulnerability id, aliases, severity, fix state,
-// first seen (epoch s or NULL), vendor_not_affected.
+// trustVendorVex decides). The feeds match the id or a CVE alias. Columns: version id, vulnerability
+// id, aliases, severity, fix state, first seen (epoch s or NULL), vendor_not_affected, kev ("<CVE id>
+// <dateAdded>" of the earliest KEV entry of the id or an alias, or NULL), epss (the highest score or NULL). The feed look-ups of the
+// WHERE clause run only when their rule is on (AND stops at a false $4 or a NULL $5), and those of
+// the select list only for the rows kept: a review stays one statement and cheap.
 inline constexpr Statement kFindings{"admission_findings",
     "SELECT v.id AS version_id, f.vuln_id, f.aliases, f.severity, f.fix_state, "
     "extract(epoch FROM s.first_seen_at)::bigint AS first_seen, "
-    "COALESCE(vx.status = 'not_affected', false) AS vendor_not_affected "
+    "COALESCE(vx.status = 'not_affected', false) AS vendor_not_affected, "
+    "(SELECT k.cve_id || ' ' || k.date_added::text FROM kev_entries k "
+    "  WHERE k.cve_id = ANY (ARRAY[f.vuln_id] || f.aliases) ORDER BY k.date_added, k.cve_id LIMIT 1) AS kev, "
+    "(SELECT max(e.score)::float8 FROM epss_scores e WHERE e.cve_id = ANY (ARRAY[f.vuln_id] || f.aliases)) AS epss "
     "FROM image_versions v JOIN vulnerabilities f ON f.set_id = v.latest_findings_set_id "
     "LEFT JOIN vulnerability_first_seen s ON s.version_id = v.id AND s.vuln_id = f.vuln_id "
     "LEFT JOIN LATERAL vex_statement_for(v.image_id, v.id, f.vuln_id, f.aliases, f.purl) vx ON true "
     "WHERE v.id = ANY ($1::uuid[]) AND f.fix_state <> 'not-affected' "
     "AND (CASE f.severity WHEN 'critical' THEN 4 WHEN 'high' THEN 3 WHEN 'medium' THEN 2 WHEN 'low' THEN 1 "
-    "     ELSE 0 END >= $2::int OR f.vuln_id = ANY ($3::text[]) OR f.aliases && $3::text[])"};
+    "     ELSE 0 END >= $2::int OR f.vuln_id = ANY ($3::text[]) OR f.aliases && $3::text[] "
+    "     OR ($4::bool AND EXISTS (SELECT 1 FROM kev_entries k "
+    "                              WHERE k.cve_id = ANY (ARRAY[f.vuln_id] || f.aliases))) "
+    "     OR ($5::float8 IS NOT NULL AND EXISTS (SELECT 1 FROM epss_scores e "
+    "                              WHERE e.cve_id = ANY (ARRAY[f.vuln_id] || f.aliases) AND e.score > $5::float8)))"};
 // $1 tenant, $2 request uid, $3 operation, $4 kind, $5 namespace, $6 name, $7 images (JSON),
 // $8 allowed, $9 mode, $10 dry run, $11 reasons (JSON)
 inline constexpr Statement kRecordDecision{"admission_record_decision",

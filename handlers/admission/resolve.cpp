@@ -14,7 +14,9 @@ namespace {
 constexpr int kRuleOff = 99;
 
 bool NeedsFindings(const TenantRules& rules) {
-  return rules.policy.severity_threshold || (rules.policy.deny_watched_cves && !rules.watched.empty());
+  const AdmissionPolicy& p = rules.policy;
+  return p.severity_threshold || (p.deny_watched_cves && !rules.watched.empty()) || p.deny_known_exploited ||
+         p.max_epss;
 }
 
 // One cache per worker for each kind of value, sized and aged by the settings.
@@ -51,20 +53,31 @@ void ReadFindings(Context& ctx, const TenantRules& rules, const std::vector<Judg
   if (version_ids.empty() || !NeedsFindings(rules)) return;
   int threshold = rules.policy.severity_threshold ? SeverityRank(*rules.policy.severity_threshold) : kRuleOff;
   std::vector<std::string> watched = rules.policy.deny_watched_cves ? rules.watched : std::vector<std::string>{};
-  Rows rows = ctx.db.Run(kFindings, {TextArrayLiteral(version_ids), threshold, TextArrayLiteral(watched)});
+  std::optional<std::string> max_epss;
+  if (rules.policy.max_epss) max_epss = std::to_string(*rules.policy.max_epss);
+  Rows rows = ctx.db.Run(kFindings, {TextArrayLiteral(version_ids), threshold, TextArrayLiteral(watched),
+                                     rules.policy.deny_known_exploited, max_epss});
   const int version_id = rows.Column("version_id"), vuln_id = rows.Column("vuln_id"),
             aliases_col = rows.Column("aliases"), severity = rows.Column("severity"),
             fix_state = rows.Column("fix_state"), first_seen_col = rows.Column("first_seen"),
-            vendor_not_affected = rows.Column("vendor_not_affected");
+            vendor_not_affected = rows.Column("vendor_not_affected"), kev_col = rows.Column("kev"),
+            epss_col = rows.Column("epss");
   for (int row = 0; row < rows.size(); row++) {
-    std::optional<long long> first_seen;
-    if (!rows.IsNull(row, first_seen_col)) first_seen = rows.Int(row, first_seen_col);
+    FindingFacts facts;
+    if (!rows.IsNull(row, first_seen_col)) facts.first_seen = rows.Int(row, first_seen_col);
+    if (!rows.IsNull(row, kev_col)) {  // "<CVE id> <dateAdded>"
+      std::string kev(rows.Text(row, kev_col));
+      size_t space = kev.find(' ');
+      facts.kev_cve = kev.substr(0, space);
+      facts.kev_added = space == std::string::npos ? "" : kev.substr(space + 1);
+    }
+    if (!rows.IsNull(row, epss_col)) facts.epss = std::stod(std::string(rows.Text(row, epss_col)));
     std::vector<std::string> aliases = ParseTextArray(rows.Text(row, aliases_col));
     for (JudgedImage* image : asked) {
       if (!image->resolution || image->resolution->version_id != rows.Text(row, version_id)) continue;
       Resolution& r = *image->resolution;
       AddFinding(rows.Bool(row, vendor_not_affected) ? r.vendor_not_affected : r.findings, rows.Text(row, vuln_id),
-                 aliases, rows.Text(row, severity), rows.Text(row, fix_state), first_seen);
+                 aliases, rows.Text(row, severity), rows.Text(row, fix_state), facts);
     }
   }
 }

@@ -1,6 +1,7 @@
 // The policy's rules applied to each image of a review, and the verdict the webhook answers.
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 
 #include "admission.hpp"
 #include "icat/text.hpp"
@@ -28,6 +29,16 @@ bool Contains(const std::vector<std::string>& list, std::string_view item) {
 void SortUnique(std::vector<std::string>& items) {
   std::sort(items.begin(), items.end());
   items.erase(std::unique(items.begin(), items.end()), items.end());
+}
+
+// An EPSS score as the reasons show it: at most 4 decimals, no trailing zeros ("0.5", "0.9731").
+std::string FormatScore(double score) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.4f", score);
+  std::string out = text;
+  while (out.back() == '0') out.pop_back();
+  if (out.back() == '.') out.pop_back();
+  return out;
 }
 
 // "CVE-1, CVE-2 and 3 more": the ids a message shows.
@@ -90,41 +101,6 @@ void JudgeScan(JudgedImage& image, const AdmissionPolicy& policy, long long now)
                            {}});
 }
 
-// Merges one finding into a version's findings: one entry per id, at the highest severity (and
-// highest fixed severity) over its packages, with every alias, first seen at the earliest.
-void MergeFinding(std::vector<Finding>& findings, const Finding& f) {
-  auto it = std::find_if(findings.begin(), findings.end(), [&](const Finding& x) { return x.vuln_id == f.vuln_id; });
-  if (it == findings.end()) {
-    findings.push_back(f);
-    return;
-  }
-  it->severity = std::max(it->severity, f.severity);
-  it->fixed_severity = std::max(it->fixed_severity, f.fixed_severity);
-  for (const std::string& alias : f.aliases) {
-    if (!Contains(it->aliases, alias)) it->aliases.push_back(alias);
-  }
-  if (f.first_seen && (!it->first_seen || *f.first_seen < *it->first_seen)) it->first_seen = f.first_seen;
-}
-
-// What the vulnerability rules see of a version (docs/vex.md, "Admission"): the findings they count
-// and, with trustVendorVex (the default), the ids the vendor's VEX marks not_affected in every package
-// they were found in, which they do not count. Without it, the vendor's findings count like any other.
-struct VulnerabilityView {
-  std::vector<Finding> counted;
-  std::vector<Finding> vendor_not_affected;
-};
-
-VulnerabilityView ViewOf(const Resolution& resolved, const AdmissionPolicy& policy) {
-  VulnerabilityView view{resolved.findings, {}};
-  for (const Finding& f : resolved.vendor_not_affected) {
-    bool counted_elsewhere = std::any_of(resolved.findings.begin(), resolved.findings.end(),
-                                         [&](const Finding& c) { return c.vuln_id == f.vuln_id; });
-    if (!policy.trust_vendor_vex) MergeFinding(view.counted, f);
-    else if (!counted_elsewhere) view.vendor_not_affected.push_back(f);
-  }
-  return view;
-}
-
 // "; not counted, as the vendor's VEX marks them not_affected: CVE-1, CVE-2", for the ids of
 // `excluded` that would have counted; empty when none.
 std::string VendorNote(std::vector<std::string> excluded) {
@@ -136,11 +112,9 @@ std::string VendorNote(std::vector<std::string> excluded) {
 // severityThreshold, with onlyFixable, gracePeriodDays and exceptions.
 void JudgeSeverity(JudgedImage& image, const VulnerabilityView& view, const AdmissionPolicy& policy, long long now) {
   if (!policy.severity_threshold) return;
-  int threshold = SeverityRank(*policy.severity_threshold);
   std::vector<std::string> cves;
   for (const Finding& f : view.counted) {
-    int rank = policy.only_fixable ? f.fixed_severity : f.severity;
-    if (rank < threshold) continue;
+    if (!BreaksSeverity(f, policy)) continue;
     bool in_grace =
         policy.grace_period_days > 0 && f.first_seen && now - *f.first_seen < policy.grace_period_days * kSecondsPerDay;
     if (in_grace) continue;
@@ -158,9 +132,76 @@ void JudgeSeverity(JudgedImage& image, const VulnerabilityView& view, const Admi
   message += " in " + image.resolution->image_name + ":" + image.resolution->tag + ": " + CveList(cves);
   std::vector<std::string> excluded;
   for (const Finding& f : view.vendor_not_affected) {
-    if ((policy.only_fixable ? f.fixed_severity : f.severity) >= threshold) excluded.push_back(f.vuln_id);
+    if (BreaksSeverity(f, policy)) excluded.push_back(f.vuln_id);
   }
   image.reasons.push_back({std::string(kRuleSeverity), message + VendorNote(excluded), cves});
+}
+
+// The ids of the counted findings that break a rule, less those an exception lifts (recorded on
+// the image), each with what the reason says of it ("CVE-1 (0.97)"); sorted.
+std::vector<std::pair<std::string, std::string>> Breaking(JudgedImage& image, const VulnerabilityView& view,
+                                                          const AdmissionPolicy& policy, long long now,
+                                                          bool (*breaks)(const Finding&, const AdmissionPolicy&),
+                                                          std::string (*describe)(const Finding&)) {
+  std::vector<std::pair<std::string, std::string>> found;
+  for (const Finding& f : view.counted) {
+    if (!breaks(f, policy)) continue;
+    if (Excepted(f, policy, image.resolution->image_id, now)) {
+      image.excepted_cves.push_back(f.vuln_id);
+      continue;
+    }
+    found.emplace_back(f.vuln_id, describe(f));
+  }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+// Adds a reason naming the findings found (none: no reason), after its lead ("2 known exploited
+// vulnerabilities in nginx:1.27: "), with the vendor's not_affected ids the rule would have counted.
+void AddVulnerabilityReason(JudgedImage& image, std::string_view rule, const std::string& lead,
+                            const std::vector<std::pair<std::string, std::string>>& found,
+                            const VulnerabilityView& view, const AdmissionPolicy& policy,
+                            bool (*breaks)(const Finding&, const AdmissionPolicy&)) {
+  if (found.empty()) return;
+  std::vector<std::string> cves, described;
+  for (const auto& [id, text] : found) {
+    cves.push_back(id);
+    described.push_back(text);
+  }
+  std::vector<std::string> excluded;
+  for (const Finding& f : view.vendor_not_affected) {
+    if (breaks(f, policy)) excluded.push_back(f.vuln_id);
+  }
+  image.reasons.push_back({std::string(rule), lead + CveList(described) + VendorNote(excluded), cves});
+}
+
+std::string ImageTag(const JudgedImage& image) {
+  return image.resolution->image_name + ":" + image.resolution->tag;
+}
+
+// denyKnownExploited, with exceptions: "CVE-2021-44228 (CISA KEV, added 2021-12-10)", or for an id
+// listed under its CVE alias "GHSA-jfh8-c2jp-5v3q (CVE-2021-44228, CISA KEV, added 2021-12-10)".
+void JudgeKnownExploited(JudgedImage& image, const VulnerabilityView& view, const AdmissionPolicy& policy,
+                         long long now) {
+  if (!policy.deny_known_exploited) return;
+  auto describe = [](const Finding& f) {
+    std::string alias = f.kev_cve && *f.kev_cve != f.vuln_id ? *f.kev_cve + ", " : "";
+    return f.vuln_id + " (" + alias + "CISA KEV, added " + *f.kev_added + ")";
+  };
+  auto found = Breaking(image, view, policy, now, BreaksKnownExploited, describe);
+  std::string lead = Plural(found.size(), "known exploited vulnerability", "known exploited vulnerabilities") +
+                     " in " + ImageTag(image) + ": ";
+  AddVulnerabilityReason(image, kRuleKnownExploited, lead, found, view, policy, BreaksKnownExploited);
+}
+
+// maxEpss, with exceptions: "CVE-2024-3094 (EPSS 0.85)".
+void JudgeMaxEpss(JudgedImage& image, const VulnerabilityView& view, const AdmissionPolicy& policy, long long now) {
+  if (!policy.max_epss) return;
+  auto describe = [](const Finding& f) { return f.vuln_id + " (EPSS " + FormatScore(*f.epss) + ")"; };
+  auto found = Breaking(image, view, policy, now, BreaksMaxEpss, describe);
+  std::string lead = Plural(found.size(), "vulnerability", "vulnerabilities") + " with an EPSS score above " +
+                     FormatScore(*policy.max_epss) + " in " + ImageTag(image) + ": ";
+  AddVulnerabilityReason(image, kRuleMaxEpss, lead, found, view, policy, BreaksMaxEpss);
 }
 
 // denyWatchedCves, with exceptions.
@@ -251,16 +292,6 @@ std::set<std::string> NormalisedSet(const std::set<std::string>& references) {
 
 }  // namespace
 
-void AddFinding(std::vector<Finding>& findings, std::string_view vuln_id, const std::vector<std::string>& aliases,
-                std::string_view severity, std::string_view fix_state, std::optional<long long> first_seen) {
-  int rank = SeverityRank(severity);
-  std::vector<std::string> distinct;
-  for (const std::string& alias : aliases) {
-    if (!Contains(distinct, alias)) distinct.push_back(alias);
-  }
-  MergeFinding(findings, {std::string(vuln_id), distinct, rank, fix_state == "fixed" ? rank : -1, first_seen});
-}
-
 std::string_view OutcomeName(Outcome outcome) {
   switch (outcome) {
     case Outcome::kPending:
@@ -310,9 +341,12 @@ void JudgeImage(JudgedImage& image, const AdmissionPolicy& policy, const JudgeCo
   } else {
     JudgeReference(image, policy, context.registry_host);
     if (image.resolution) {
-      VulnerabilityView view = ViewOf(*image.resolution, policy);
+      const Resolution& resolved = *image.resolution;
+      VulnerabilityView view = ViewOf(resolved.findings, resolved.vendor_not_affected, policy.trust_vendor_vex);
       JudgeScan(image, policy, context.now);
       JudgeSeverity(image, view, policy, context.now);
+      JudgeKnownExploited(image, view, policy, context.now);
+      JudgeMaxEpss(image, view, policy, context.now);
       JudgeWatched(image, view, policy, context.watched, context.now);
       for (const Finding& f : view.vendor_not_affected) image.vendor_not_affected_cves.push_back(f.vuln_id);
     }

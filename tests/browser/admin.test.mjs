@@ -241,6 +241,8 @@ test("an admin changes the admission policy in its form, adds an exception, and 
     await retype(await byLabel(page, "Grace period in days"), "7");
     await check(page, "Only references pinned by digest");
     await check(page, "Only images from this service's registry");
+    await check(page, "Deny known exploited vulnerabilities");
+    await retype(await byLabel(page, "Highest EPSS score allowed"), "0.4");
     await clickButton(page, "Add an exception");
     const exception = await page.waitForSelector("fieldset.exception:last-of-type");
     // The page moves the focus after the new row renders (an effect): wait for it, do not race it.
@@ -262,6 +264,8 @@ test("an admin changes the admission policy in its form, adds an exception, and 
     assert.equal(policy.gracePeriodDays, 7);
     assert.equal(policy.requireDigest, true);
     assert.equal(policy.requireCatalogRegistry, true);
+    assert.equal(policy.denyKnownExploited, true);
+    assert.equal(policy.maxEpss, 0.4);
     assert.deepEqual(policy.exceptions, [{ cveId: "CVE-2024-3094", imageId: null, justification: "xz is not executed in these images", expiresAt }]);
 
     // A namespace Kubernetes would not accept: the API says which line and why.

@@ -359,7 +359,9 @@ BOOST_AUTO_TEST_CASE(get_without_a_stored_policy_is_the_defaults) {
   BOOST_TEST(p["trustVendorVex"].GetBool());
   BOOST_TEST(!p["requireDigest"].GetBool());
   BOOST_TEST(!p["requireCatalogRegistry"].GetBool());
-  BOOST_TEST(p.MemberCount() == 14u);
+  BOOST_TEST(!p["denyKnownExploited"].GetBool());
+  BOOST_TEST(p["maxEpss"].IsNull());
+  BOOST_TEST(p.MemberCount() == 16u);
 }
 
 // The registry and digest rules: booleans, each problem named by its field, nothing stored on a 400;
@@ -387,6 +389,29 @@ BOOST_AUTO_TEST_CASE(put_checks_and_stores_require_catalog_registry_and_require_
       it::ExpectJson200(it::Send("PUT", "/api/admission-policy", t.As(t.admin), R"({"mode": "warn"})"));
   BOOST_TEST(!off["requireDigest"].GetBool());
   BOOST_TEST(!off["requireCatalogRegistry"].GetBool());
+}
+
+// Issue 31's rules: a boolean and a number from 0 to 1 or null, each problem named, nothing stored
+// on a 400; the stored values are what GET shows and what the webhook reads.
+BOOST_AUTO_TEST_CASE(put_checks_and_stores_deny_known_exploited_and_max_epss) {
+  it::PortalTenant t;
+  it::Response bad = it::Send("PUT", "/api/admission-policy", t.As(t.admin),
+                              R"({"denyKnownExploited": "yes", "maxEpss": 1.5})");
+  it::ExpectError(bad, 400, "VALIDATION_ERROR");
+  BOOST_TEST(it::DetailFields(bad) == (std::vector<std::string>{"denyKnownExploited", "maxEpss"}),
+             boost::test_tools::per_element());
+  BOOST_TEST(bad.body.find("must be a number from 0 to 1") != std::string::npos, bad.body);
+  BOOST_TEST(it::PgQuery("SELECT 1 FROM admission_policies WHERE tenant_id = $1", {t.id()}).empty());
+  rapidjson::Document on = it::ExpectJson200(it::Send("PUT", "/api/admission-policy", t.As(t.admin),
+                                                      R"({"denyKnownExploited": true, "maxEpss": 0.35})"));
+  BOOST_TEST(on["denyKnownExploited"].GetBool());
+  BOOST_TEST(on["maxEpss"].GetDouble() == 0.35);
+  rapidjson::Document read = it::ExpectJson200(it::Get("/api/admission-policy", t.As(t.viewer)));
+  BOOST_TEST(read["maxEpss"].GetDouble() == 0.35);
+  rapidjson::Document off =
+      it::ExpectJson200(it::Send("PUT", "/api/admission-policy", t.As(t.admin), R"({"maxEpss": null})"));
+  BOOST_TEST(!off["denyKnownExploited"].GetBool());
+  BOOST_TEST(off["maxEpss"].IsNull());
 }
 
 BOOST_AUTO_TEST_CASE(put_stores_fields_given_and_defaults_the_rest) {

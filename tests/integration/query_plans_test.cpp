@@ -302,7 +302,11 @@ std::vector<PlanCase> AdmissionCases(const Sample& s) {
        {s.tenant_id, ArrayOf(no_digests), ArrayOf(s.review_repositories), ArrayOf(s.review_tags)}},
       {kFindings,
        "ten versions, high and above or the watched most common CVE",
-       {ArrayOf(s.review_version_ids), "3", ArrayOf({s.cve_id})}},
+       {ArrayOf(s.review_version_ids), "3", ArrayOf({s.cve_id}), "false", std::nullopt}},
+      // The feed rules look each finding up in kev_entries and epss_scores by primary key.
+      {kFindings,
+       "ten versions, critical, known exploited or EPSS above 0.1",
+       {ArrayOf(s.review_version_ids), "4", ArrayOf({}), "true", "0.1"}},
   };
 }
 

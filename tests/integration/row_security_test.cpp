@@ -208,7 +208,7 @@ std::vector<WallCase> WallCases(const TenantRows& a, const std::map<const Tenant
        },
        version},
       {icat::admission::kFindings, "the version's findings",
-       [](const TenantRows& of) { return Params{"{" + of.version_id + "}", "0", "{}"}; }, cve},
+       [](const TenantRows& of) { return Params{"{" + of.version_id + "}", "0", "{}", "false", std::nullopt}; }, cve},
       {icat::account::kWatchedImages, "a watch of the finding's id",
        [=](const TenantRows& of) { return Params{t, "{" + watch_of.at(&of) + "}"}; }, image},
   };

@@ -143,8 +143,10 @@ BOOST_AUTO_TEST_CASE(admission_findings_rank_severities_as_severity_rank_does) {
     for (std::string_view severity : icat::kSeverities) {
       if (icat::SeverityRank(severity) >= threshold) expected.insert("CVE-" + std::string(severity));
     }
-    for (const it::PgRow& row : it::PgQuery(std::string(icat::admission::kFindings.sql),
-                                            {"{" + image.versions[0].id + "}", std::to_string(threshold), "{}"})) {
+    // The feed rules off: denyKnownExploited false, maxEpss NULL.
+    for (const it::PgRow& row :
+         it::PgQuery(std::string(icat::admission::kFindings.sql),
+                     {"{" + image.versions[0].id + "}", std::to_string(threshold), "{}", "false", std::nullopt})) {
       got.insert(*row.at(1));
     }
     BOOST_TEST((got == expected), "threshold " << threshold);

@@ -83,7 +83,7 @@ adm::Resolution Resolved(std::vector<adm::Finding> findings = {}) {
 adm::Finding MakeFinding(const std::string& id, const std::string& severity, const std::string& fix_state,
                          std::optional<long long> first_seen = std::nullopt, std::vector<std::string> aliases = {}) {
   std::vector<adm::Finding> findings;
-  adm::AddFinding(findings, id, aliases, severity, fix_state, first_seen);
+  adm::AddFinding(findings, id, aliases, severity, fix_state, {first_seen});
   return findings.at(0);
 }
 
@@ -513,8 +513,8 @@ BOOST_AUTO_TEST_CASE(only_fixable_counts_findings_with_a_fix) {
 
 BOOST_AUTO_TEST_CASE(one_id_in_several_packages_merges_severity_and_fix_state) {
   std::vector<adm::Finding> findings;
-  adm::AddFinding(findings, "CVE-2024-0001", {"GHSA-aaaa-bbbb-cccc"}, "medium", "fixed", 200);
-  adm::AddFinding(findings, "CVE-2024-0001", {}, "critical", "not-fixed", 100);
+  adm::AddFinding(findings, "CVE-2024-0001", {"GHSA-aaaa-bbbb-cccc"}, "medium", "fixed", {200});
+  adm::AddFinding(findings, "CVE-2024-0001", {}, "critical", "not-fixed", {100});
   BOOST_TEST_REQUIRE(findings.size() == 1u);
   BOOST_TEST(findings[0].severity == 4);
   BOOST_TEST(findings[0].fixed_severity == 2);
@@ -523,6 +523,46 @@ BOOST_AUTO_TEST_CASE(one_id_in_several_packages_merges_severity_and_fix_state) {
   icat::AdmissionPolicy policy;
   policy.only_fixable = true;  // critical, but the fixed finding is only medium
   BOOST_TEST((Judge(Pending("nginx", Resolved(findings)), policy).outcome == Outcome::kPassed));
+}
+
+// A finding with its feed facts, as the findings query gives them.
+adm::Finding FedFinding(const std::string& id, std::vector<std::string> aliases, std::optional<std::string> kev_added,
+                        std::optional<double> epss) {
+  std::vector<adm::Finding> findings;
+  std::optional<std::string> kev_cve;
+  if (kev_added) kev_cve = aliases.empty() ? id : aliases.front();
+  adm::AddFinding(findings, id, aliases, "low", "not-fixed", {std::nullopt, kev_added, epss, kev_cve});
+  return findings.at(0);
+}
+
+BOOST_AUTO_TEST_CASE(deny_known_exploited_and_max_epss_deny_and_name_the_cves_with_their_facts) {
+  icat::AdmissionPolicy policy;
+  policy.severity_threshold.reset();
+  adm::Resolution version = Resolved({FedFinding("GHSA-jfh8-c2jp-5v3q", {"CVE-2021-44228"}, "2021-12-10", 0.9445),
+                                      FedFinding("CVE-2024-0002", {}, std::nullopt, 0.3)});
+  BOOST_TEST((Judge(Pending("nginx:1.27", version), policy).outcome == Outcome::kPassed));  // both rules off
+  policy.deny_known_exploited = true;
+  policy.max_epss = 0.5;
+  JudgedImage image = Judge(Pending("nginx:1.27", version), policy);
+  BOOST_TEST((Rules(image) == std::vector<std::string>{"denyKnownExploited", "maxEpss"}));
+  BOOST_TEST(image.reasons.at(0).message ==
+             "1 known exploited vulnerability in nginx:1.27: GHSA-jfh8-c2jp-5v3q (CVE-2021-44228, CISA KEV, added "
+             "2021-12-10)");
+  BOOST_TEST(image.reasons.at(1).message ==
+             "1 vulnerability with an EPSS score above 0.5 in nginx:1.27: GHSA-jfh8-c2jp-5v3q (EPSS 0.9445)");
+  BOOST_TEST((image.reasons.at(0).cves == std::vector<std::string>{"GHSA-jfh8-c2jp-5v3q"}));
+  JudgedImage own_id = Judge(Pending("nginx:1.27", Resolved({FedFinding("CVE-2021-44228", {}, "2021-12-10", {})})),
+                             policy);
+  BOOST_TEST(own_id.reasons.at(0).message ==
+             "1 known exploited vulnerability in nginx:1.27: CVE-2021-44228 (CISA KEV, added 2021-12-10)");
+  policy.max_epss = 0.25;
+  BOOST_TEST(Judge(Pending("nginx:1.27", version), policy).reasons.at(1).cves.size() == 2u);
+  // An exception on the CVE alias lifts both rules for it.
+  policy.max_epss = 0.5;
+  policy.exceptions.push_back({"CVE-2021-44228", std::nullopt, "patched by config", "2999-01-01T00:00:00Z", {}});
+  JudgedImage excepted = Judge(Pending("nginx:1.27", version), policy);
+  BOOST_TEST((excepted.outcome == Outcome::kPassed));
+  BOOST_TEST((excepted.excepted_cves == std::vector<std::string>{"GHSA-jfh8-c2jp-5v3q"}));
 }
 
 BOOST_AUTO_TEST_CASE(grace_period_ignores_cves_first_seen_recently) {
@@ -722,7 +762,7 @@ BOOST_AUTO_TEST_CASE(nothing_failed_is_allowed_in_every_mode) {
 BOOST_AUTO_TEST_CASE(long_cve_lists_are_cut_in_messages_but_kept_in_reasons) {
   std::vector<adm::Finding> findings;
   for (int i = 0; i < 25; i++) {
-    adm::AddFinding(findings, "CVE-2024-" + std::to_string(1000 + i), {}, "critical", "fixed", std::nullopt);
+    adm::AddFinding(findings, "CVE-2024-" + std::to_string(1000 + i), {}, "critical", "fixed", {});
   }
   JudgedImage image = Judge(Pending("nginx", Resolved(findings)), icat::AdmissionPolicy{});
   BOOST_TEST(image.reasons.at(0).cves.size() == 25u);

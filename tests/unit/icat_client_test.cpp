@@ -154,24 +154,27 @@ BOOST_AUTO_TEST_CASE(levels_are_the_four_severities_and_rank_in_order) {
   BOOST_TEST(client::SeverityRank("low") > client::SeverityRank("unknown"));
 }
 
-BOOST_AUTO_TEST_CASE(fail_on_counts_findings_at_or_above_the_level_except_not_affected_and_wont_fix) {
-  const int high = *client::ParseLevel("high");
-  auto counts = [](const char* severity, const char* state, int level, const char* vex = "") {
-    return client::CountsForFailOn({"CVE-1", severity, state, vex}, level);
-  };
-  for (const char* state : {"fixed", "not-fixed", "unknown"}) {
-    BOOST_TEST(counts("critical", state, high), state);
-    BOOST_TEST(counts("high", state, high), state);
-    BOOST_TEST(!counts("medium", state, high), state);
+// One package finding judged alone at a level: failed or not.
+bool FailsAlone(const char* severity, const char* state, const char* level, const char* vex = "") {
+  client::Finding finding{"CVE-1", severity, state, vex, {}, std::nullopt, std::nullopt};
+  return client::Judge({finding}, client::CheckPolicy(*client::ParseLevel(level), false, std::nullopt)).failed;
+}
+
+BOOST_AUTO_TEST_CASE(fail_on_counts_findings_at_or_above_the_level_except_not_affected) {
+  // wont-fix counts, as the webhook counts it: no fix will come, so the vulnerability stays.
+  for (const char* state : {"fixed", "not-fixed", "unknown", "wont-fix"}) {
+    BOOST_TEST(FailsAlone("critical", state, "high"), state);
+    BOOST_TEST(FailsAlone("high", state, "high"), state);
+    BOOST_TEST(!FailsAlone("medium", state, "high"), state);
     // The vendor's VEX: only not_affected takes a finding out.
-    BOOST_TEST(!counts("critical", state, high, "not_affected"), state);
-    for (const char* vex : {"affected", "fixed", "under_investigation"}) BOOST_TEST(counts("critical", state, high, vex));
+    BOOST_TEST(!FailsAlone("critical", state, "high", "not_affected"), state);
+    for (const char* vex : {"affected", "fixed", "under_investigation"}) {
+      BOOST_TEST(FailsAlone("critical", state, "high", vex));
+    }
   }
-  for (const char* state : {"not-affected", "wont-fix"}) {
-    BOOST_TEST(!counts("critical", state, high), state);
-  }
-  BOOST_TEST(!counts("unknown", "fixed", *client::ParseLevel("low")));
-  BOOST_TEST(counts("low", "fixed", *client::ParseLevel("low")));
+  BOOST_TEST(!FailsAlone("critical", "not-affected", "high"));
+  BOOST_TEST(!FailsAlone("unknown", "fixed", "low"));
+  BOOST_TEST(FailsAlone("low", "fixed", "low"));
 }
 
 BOOST_AUTO_TEST_CASE(a_judgement_counts_distinct_ids_and_names_those_left_out) {
@@ -181,16 +184,34 @@ BOOST_AUTO_TEST_CASE(a_judgement_counts_distinct_ids_and_names_those_left_out) {
       {"CVE-4", "medium", "fixed"},          {"CVE-5", "high", "not-affected"},
       {"CVE-5", "medium", "fixed"},  // counted as medium: its high finding is not_affected
       {"CVE-6", "unknown", "fixed"},         {"CVE-7", "critical", "fixed", "not_affected"}};
-  client::Judgement high = client::Judge(findings, *client::ParseLevel("high"));
+  auto policy = [](const char* level) { return client::CheckPolicy(*client::ParseLevel(level), false, std::nullopt); };
+  client::Judgement high = client::Judge(findings, policy("high"));
   BOOST_TEST(high.failed);
-  BOOST_TEST(high.at_or_above == 1);
-  BOOST_TEST(high.excluded == 4);  // CVE-2, CVE-3, CVE-5, CVE-7
-  BOOST_TEST(client::CountsText(high.counts) == "critical 1, high 0, medium 2, low 0, unknown 1");
-  client::Judgement critical_only = client::Judge({findings.begin() + 2, findings.end()}, *client::ParseLevel("critical"));
+  BOOST_TEST(high.at_or_above == 2);  // CVE-1, CVE-2
+  BOOST_TEST(high.excluded == 2);     // CVE-3, CVE-7
+  BOOST_TEST(client::CountsText(high.counts) == "critical 1, high 1, medium 2, low 0, unknown 1");
+  client::Judgement critical_only = client::Judge({findings.begin() + 2, findings.end()}, policy("critical"));
   BOOST_TEST(!critical_only.failed);
   BOOST_TEST(critical_only.at_or_above == 0);
   BOOST_TEST(critical_only.excluded == 2);  // CVE-3, CVE-7
-  BOOST_TEST(!client::Judge({}, 1).failed);
+  BOOST_TEST(!client::Judge({}, policy("low")).failed);
+}
+
+BOOST_AUTO_TEST_CASE(known_exploited_and_epss_fail_a_counted_finding_by_its_id_or_alias_merged_per_id) {
+  std::vector<client::Finding> findings = {
+      {"GHSA-jfh8-c2jp-5v3q", "low", "fixed", "", {"CVE-2021-44228"}, std::string("2021-12-10"), 0.94},
+      {"CVE-2024-0002", "low", "fixed", "", {}, std::nullopt, 0.2},
+      {"CVE-2024-0002", "low", "not-fixed", "", {}, std::nullopt, 0.6},  // the id's highest score counts
+      {"CVE-2024-0003", "low", "fixed", "not_affected", {}, std::string("2024-01-01"), 0.99}};
+  client::Judgement plain = client::Judge(findings, client::CheckPolicy(4, false, std::nullopt));
+  BOOST_TEST(!plain.failed);
+  client::Judgement kev = client::Judge(findings, client::CheckPolicy(4, true, std::nullopt));
+  BOOST_TEST(kev.failed);
+  BOOST_TEST(kev.known_exploited == std::vector<std::string>{"GHSA-jfh8-c2jp-5v3q"});
+  BOOST_TEST(kev.excluded == 1);  // CVE-2024-0003: the vendor's VEX
+  client::Judgement epss = client::Judge(findings, client::CheckPolicy(4, false, 0.5));
+  BOOST_TEST(epss.above_epss == (std::vector<std::string>{"CVE-2024-0002", "GHSA-jfh8-c2jp-5v3q"}));
+  BOOST_TEST(!client::Judge(findings, client::CheckPolicy(4, false, 0.95)).failed);  // above, not at
 }
 
 BOOST_AUTO_TEST_CASE(a_download_whose_bytes_differ_from_its_checksums_is_named) {

@@ -34,8 +34,10 @@ BOOST_AUTO_TEST_CASE(defaults_are_those_of_design_section_8) {
   BOOST_TEST(d["trustVendorVex"].GetBool());
   BOOST_TEST(!d["requireDigest"].GetBool());
   BOOST_TEST(!d["requireCatalogRegistry"].GetBool());
+  BOOST_TEST(!d["denyKnownExploited"].GetBool());
+  BOOST_TEST(d["maxEpss"].IsNull());
   BOOST_TEST(d["exceptions"].Size() == 0u);
-  BOOST_TEST(d.MemberCount() == 14u);
+  BOOST_TEST(d.MemberCount() == 16u);
 }
 
 BOOST_AUTO_TEST_CASE(trust_vendor_vex_reads_like_the_other_switches) {
@@ -48,6 +50,31 @@ BOOST_AUTO_TEST_CASE(trust_vendor_vex_reads_like_the_other_switches) {
   BOOST_TEST(icat::StoredAdmissionPolicy("{}").trust_vendor_vex);  // a policy saved before it: the default
   (void)icat::ReadAdmissionPolicy(icat::ParseJson(R"({"trustVendorVex": "no"})"), issues);
   BOOST_TEST(Fields(issues) == std::vector<std::string>{"trustVendorVex"}, boost::test_tools::per_element());
+}
+
+BOOST_AUTO_TEST_CASE(deny_known_exploited_and_max_epss_read_checked_and_off_by_default) {
+  std::vector<icat::FieldIssue> issues;
+  icat::AdmissionPolicy p =
+      icat::ReadAdmissionPolicy(icat::ParseJson(R"({"denyKnownExploited": true, "maxEpss": 0.25})"), issues);
+  BOOST_TEST(issues.empty());
+  BOOST_TEST(p.deny_known_exploited);
+  BOOST_TEST(p.max_epss.value_or(-1) == 0.25);
+  auto d = icat::ParseJson(icat::AdmissionPolicyJson(p));
+  BOOST_TEST(d["denyKnownExploited"].GetBool());
+  BOOST_TEST(d["maxEpss"].GetDouble() == 0.25);
+  BOOST_TEST(icat::StoredAdmissionPolicy(icat::AdmissionPolicyJson(p)).max_epss.value_or(-1) == 0.25);
+  BOOST_TEST(!icat::StoredAdmissionPolicy("{}").max_epss.has_value());  // saved before it: the rule is off
+  BOOST_TEST(!icat::ReadAdmissionPolicy(icat::ParseJson(R"({"maxEpss": null})"), issues).max_epss.has_value());
+  BOOST_TEST(icat::ReadAdmissionPolicy(icat::ParseJson(R"({"maxEpss": 0})"), issues).max_epss.value_or(-1) == 0);
+  BOOST_TEST(issues.empty());
+  for (const char* bad : {R"({"maxEpss": 1.5})", R"({"maxEpss": -0.1})", R"({"maxEpss": "0.5"})",
+                          R"({"maxEpss": true})"}) {
+    std::vector<icat::FieldIssue> found;
+    (void)icat::ReadAdmissionPolicy(icat::ParseJson(bad), found);
+    BOOST_TEST(Fields(found) == std::vector<std::string>{"maxEpss"}, boost::test_tools::per_element());
+  }
+  (void)icat::ReadAdmissionPolicy(icat::ParseJson(R"({"denyKnownExploited": 1})"), issues);
+  BOOST_TEST(Fields(issues) == std::vector<std::string>{"denyKnownExploited"}, boost::test_tools::per_element());
 }
 
 // A policy stored before requireCatalogRegistry existed keeps behaving as it did: the rule is off.

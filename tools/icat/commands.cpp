@@ -7,11 +7,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
 #include "icat/attestation.hpp"
 #include "icat/json.hpp"
+#include "icat/text.hpp"
 #include "icat/vocabulary.hpp"
 #include "rules.hpp"
 #include "verify.hpp"
@@ -489,10 +491,47 @@ int Verify(const Args& args, const GetEnvFn& getenv) {
   return errors ? kExitError : kExitNotVerified;
 }
 
-// icat check REFERENCE... --fail-on LEVEL
+// --max-epss N: a number from 0 to 1.
+std::optional<double> ParseMaxEpss(const Args& args) {
+  std::optional<std::string> text = args.Optional("max-epss");
+  if (!text) return std::nullopt;
+  char* end = nullptr;
+  double value = std::strtod(text->c_str(), &end);
+  if (text->empty() || *end != '\0' || !(value >= 0 && value <= 1)) {
+    throw UsageError("--max-epss: '" + *text + "' is not a number from 0 to 1");
+  }
+  return value;
+}
+
+// One finding of GET .../vulnerabilities. kev and epss are read when the service sends them; a rule
+// that needs them fails the reference with an error when it does not (rather than passing it blind).
+Finding ReadFinding(const Value& f, const icat::AdmissionPolicy& policy) {
+  const Value& vex = Member(f, "vex");
+  Finding finding{Str(f, "id"), Str(f, "severity"), Str(f, "fixState"), vex.IsObject() ? Str(vex, "status") : "", {},
+                  std::nullopt, std::nullopt};
+  const Value& aliases = Member(f, "aliases");
+  if (aliases.IsArray()) {
+    for (const Value& alias : aliases.GetArray()) {
+      if (alias.IsString()) finding.aliases.push_back(alias.GetString());
+    }
+  }
+  bool has_feeds = f.IsObject() && f.HasMember("kev") && f.HasMember("epss");
+  if ((policy.deny_known_exploited || policy.max_epss) && !has_feeds) {
+    throw Failure("the service does not send the findings' kev and epss fields, which --deny-known-exploited and "
+                  "--max-epss need");
+  }
+  const Value& kev = Member(f, "kev");
+  if (kev.IsObject()) finding.kev_added = Str(kev, "dateAdded");
+  const Value& epss = Member(f, "epss");
+  if (epss.IsObject() && Member(epss, "score").IsNumber()) finding.epss = Member(epss, "score").GetDouble();
+  return finding;
+}
+
+// icat check REFERENCE... --fail-on LEVEL [--deny-known-exploited] [--max-epss N]
 int Check(const Args& args, const GetEnvFn& getenv) {
   std::optional<int> level = ParseLevel(args.Value("fail-on"));
   if (!level) throw UsageError("--fail-on: '" + args.Value("fail-on") + "' is not critical, high, medium or low");
+  const icat::AdmissionPolicy policy = CheckPolicy(*level, args.Has("deny-known-exploited"), ParseMaxEpss(args));
   Api api(ResolveConnection(args, getenv));
   bool any_error = false, any_failed = false;
   const std::string& level_name = args.Value("fail-on");
@@ -517,18 +556,21 @@ int Check(const Args& args, const GetEnvFn& getenv) {
           continue;
         }
         std::vector<Finding> findings;
-        for (const Value& f : Member(all, "vulnerabilities").GetArray()) {
-          const Value& vex = Member(f, "vex");
-          findings.push_back({Str(f, "id"), Str(f, "severity"), Str(f, "fixState"), vex.IsObject() ? Str(vex, "status") : ""});
-        }
-        Judgement judgement = Judge(findings, *level);
+        for (const Value& f : Member(all, "vulnerabilities").GetArray()) findings.push_back(ReadFinding(f, policy));
+        Judgement judgement = Judge(findings, policy);
         any_failed = any_failed || judgement.failed;
         std::cout << (judgement.failed ? "FAIL  " : "PASS  ") << reference << "  " << what << ": "
                   << judgement.at_or_above << " at or above " << level_name << " (" << CountsText(judgement.counts)
                   << ")";
+        if (!judgement.known_exploited.empty()) {
+          std::cout << "; known exploited (CISA KEV): " << Join(judgement.known_exploited, ", ");
+        }
+        if (!judgement.above_epss.empty()) {
+          std::cout << "; EPSS above " << *args.Optional("max-epss") << ": " << Join(judgement.above_epss, ", ");
+        }
         if (judgement.excluded > 0) {
-          std::cout << "; " << judgement.excluded << " more at or above " << level_name
-                    << " not counted (not affected, by the vendor's VEX or the scanner, or wont-fix)";
+          std::cout << "; " << judgement.excluded
+                    << " more not counted (not affected, by the vendor's VEX or the scanner)";
         }
         std::cout << '\n';
       }

@@ -71,15 +71,21 @@ const std::vector<Command>& AllCommands() {
               "openvex (OpenVEX 0.2.0, the default) or cyclonedx (CycloneDX 1.5)"},
              {"output", FlagKind::kOptional, "FILE", "write the verified document here (default: stdout)", 'o'}}}),
        Vex},
-      {"check", "Judges image references: exit 1 when one has a finding at or above --fail-on.",
+      {"check", "Judges image references: exit 1 when one breaks --fail-on (or the other rules given).",
        "Each REFERENCE (registry/path:tag, registry/path@sha256:HEX or registry/path:tag@sha256:HEX) is\n"
-       "resolved by the service (GET /v1/images?reference=) and its version's findings are read. A finding\n"
-       "counts when its severity is at or above LEVEL and its fix state is fixed, not-fixed or unknown:\n"
-       "not-affected (a VEX statement) and wont-fix (no fix will come) do not count, nor does an unknown\n"
-       "severity (grype --fail-on LEVEL with --ignore-states wont-fix). A version never scanned fails.\n"
+       "resolved by the service (GET /v1/images?reference=) and its version's findings are read, then judged\n"
+       "by the admission webhook's own rules: --fail-on LEVEL is a policy's severityThreshold LEVEL.\n"
+       "A finding counts unless the scanner marks it not-affected or the vendor's VEX not_affected; wont-fix\n"
+       "counts (the vulnerability stays). An unknown severity is below every LEVEL. A version never scanned\n"
+       "fails (requireScan). --deny-known-exploited (denyKnownExploited) fails a counted finding in CISA's\n"
+       "KEV catalogue, --max-epss N (maxEpss) one whose EPSS score is above N; both read the findings'\n"
+       "kev and epss fields, and fail with an error when the service does not send them.\n"
        "One line per reference: PASS, FAIL or ERROR, the version, and its counts of distinct ids.\n"
        "Exit 0 all pass, 1 one fails, 2 one could not be judged (unknown reference, network, key).\n",
-       WithConnection({{"REFERENCE..."}, {{"fail-on", FlagKind::kRequired, "LEVEL", "critical, high, medium or low"}}}),
+       WithConnection({{"REFERENCE..."},
+                       {{"fail-on", FlagKind::kRequired, "LEVEL", "critical, high, medium or low"},
+                        {"deny-known-exploited", FlagKind::kSwitch, "", "fail on a finding in CISA's KEV catalogue"},
+                        {"max-epss", FlagKind::kOptional, "N", "fail on a finding whose EPSS score is above N (0..1)"}}}),
        Check},
       {"verify", "Verifies every attestation of a version: signature, subject digest and document.",
        "Fetches the service's keys (GET /v1/signing-keys), the version's attestations (GET\n"

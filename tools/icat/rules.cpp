@@ -6,6 +6,7 @@
 
 #include "icat/image_reference.hpp"
 #include "icat/vocabulary.hpp"
+#include "icat/vulnerability_rules.hpp"
 
 namespace icat::client {
 
@@ -14,8 +15,8 @@ namespace {
 // The catalogue's version digests are sha256 (image_versions.digest); the grammar's check of it.
 bool IsDigest(std::string_view digest) { return digest.rfind("sha256:", 0) == 0 && IsImageDigest(digest); }
 
-bool Excluded(const Finding& f) {
-  return f.fix_state == "not-affected" || f.fix_state == "wont-fix" || f.vex_status == "not_affected";
+bool BreaksAny(const icat::Finding& f, const icat::AdmissionPolicy& policy) {
+  return icat::BreaksSeverity(f, policy) || icat::BreaksKnownExploited(f, policy) || icat::BreaksMaxEpss(f, policy);
 }
 
 }  // namespace
@@ -63,30 +64,46 @@ std::optional<int> ParseLevel(std::string_view level) {
   return rank;
 }
 
-bool CountsForFailOn(const Finding& finding, int level) {
-  int rank = SeverityRank(finding.severity);
-  return rank > 0 && rank >= level && !Excluded(finding);
+icat::AdmissionPolicy CheckPolicy(int level, bool deny_known_exploited, std::optional<double> max_epss) {
+  icat::AdmissionPolicy policy;
+  policy.severity_threshold = std::string(SeverityOfRank(level));
+  policy.only_fixable = false;
+  policy.grace_period_days = 0;
+  policy.trust_vendor_vex = true;
+  policy.deny_known_exploited = deny_known_exploited;
+  policy.max_epss = max_epss;
+  return policy;
 }
 
-Judgement Judge(const std::vector<Finding>& findings, int level) {
-  Judgement judgement;
-  std::map<std::string, int> counted_rank;  // id -> highest rank among its counted findings
-  std::set<std::string> blocking, excluded_only;
+Judgement Judge(const std::vector<Finding>& findings, const icat::AdmissionPolicy& policy) {
+  std::vector<icat::Finding> found, vendor_not_affected, scanner_not_affected;
   for (const Finding& f : findings) {
-    if (CountsForFailOn(f, level)) blocking.insert(f.id);
-    if (Excluded(f)) {
-      if (SeverityRank(f.severity) >= level && SeverityRank(f.severity) > 0) excluded_only.insert(f.id);
-      continue;
-    }
-    auto [entry, added] = counted_rank.emplace(f.id, SeverityRank(f.severity));
-    if (!added) entry->second = std::max(entry->second, SeverityRank(f.severity));
+    std::vector<icat::Finding>& into = !icat::FixStateCounts(f.fix_state) ? scanner_not_affected
+                                       : f.vex_status == "not_affected"   ? vendor_not_affected
+                                                                          : found;
+    icat::AddFinding(into, f.id, f.aliases, f.severity, f.fix_state, {std::nullopt, f.kev_added, f.epss, std::nullopt});
   }
+  icat::VulnerabilityView view = icat::ViewOf(found, vendor_not_affected, policy.trust_vendor_vex);
+  Judgement judgement;
   for (std::string_view severity : kSeverities) judgement.counts[std::string(severity)] = 0;
-  for (const auto& [id, rank] : counted_rank) judgement.counts[std::string(SeverityOfRank(rank))]++;
-  for (const std::string& id : blocking) excluded_only.erase(id);
-  judgement.at_or_above = static_cast<int>(blocking.size());
-  judgement.excluded = static_cast<int>(excluded_only.size());
-  judgement.failed = judgement.at_or_above > 0;
+  std::set<std::string> counted;
+  for (const icat::Finding& f : view.counted) {
+    counted.insert(f.vuln_id);
+    judgement.counts[std::string(SeverityOfRank(f.severity))]++;
+    if (icat::BreaksSeverity(f, policy)) judgement.at_or_above++;
+    if (icat::BreaksKnownExploited(f, policy)) judgement.known_exploited.push_back(f.vuln_id);
+    if (icat::BreaksMaxEpss(f, policy)) judgement.above_epss.push_back(f.vuln_id);
+    judgement.failed = judgement.failed || BreaksAny(f, policy);
+  }
+  std::set<std::string> excluded;
+  for (const auto* list : {&view.vendor_not_affected, &scanner_not_affected}) {
+    for (const icat::Finding& f : *list) {
+      if (!counted.count(f.vuln_id) && BreaksAny(f, policy)) excluded.insert(f.vuln_id);
+    }
+  }
+  judgement.excluded = static_cast<int>(excluded.size());
+  std::sort(judgement.known_exploited.begin(), judgement.known_exploited.end());
+  std::sort(judgement.above_epss.begin(), judgement.above_epss.end());
   return judgement;
 }
 

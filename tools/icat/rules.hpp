@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "icat/admission_policy.hpp"
 #include "icat/vocabulary.hpp"
 
 namespace icat::client {
@@ -31,29 +32,33 @@ using icat::SeverityRank;
 // --fail-on / level values: critical, high, medium, low; nullopt otherwise.
 std::optional<int> ParseLevel(std::string_view level);
 
+// One package finding as GET .../vulnerabilities answers it.
 struct Finding {
   std::string id, severity, fix_state;
   std::string vex_status;  // the image vendor's VEX statement's status (docs/vex.md); empty: none applies
+  std::vector<std::string> aliases;
+  std::optional<std::string> kev_added;  // kev.dateAdded when the service sends it
+  std::optional<double> epss;            // epss.score when the service sends it
 };
 
-// The fail-on rule. A finding counts when its severity is at or above the level, its fixState is
-// neither `not-affected` (the scanner's VEX: the code is not there) nor `wont-fix` (the distributor
-// states no fix will ever come: fix unavailable), and the image vendor's VEX does not mark it
-// `not_affected`. `fixed`, `not-fixed` and `unknown` count: a pending fix is still a present
-// vulnerability. This is grype's `--fail-on LEVEL` with its VEX handling and `--ignore-states
-// wont-fix`; a finding of unknown severity never counts.
-bool CountsForFailOn(const Finding& finding, int level);
+// What icat check's flags mean as an admission policy (docs/client.md): --fail-on LEVEL is
+// severityThreshold LEVEL, --deny-known-exploited is denyKnownExploited, --max-epss N is maxEpss N;
+// onlyFixable off, no grace period, trustVendorVex on, no exceptions. The rules themselves are the
+// webhook's (icat/vulnerability_rules.hpp), so the two decide a version alike.
+icat::AdmissionPolicy CheckPolicy(int level, bool deny_known_exploited, std::optional<double> max_epss);
 
 struct Judgement {
   bool failed = false;
-  // Distinct ids per severity among the findings that count for the rule's fix states (each id at
-  // its highest severity among them), every severity listed.
+  // Distinct counted ids per severity (each id at its highest severity), every severity listed.
   std::map<std::string, int> counts;
-  int at_or_above = 0;  // distinct ids at or above the level: failed exactly when above 0
-  int excluded = 0;     // distinct ids at or above the level seen only as not affected or wont-fix
+  int at_or_above = 0;                       // distinct counted ids at or above the level
+  std::vector<std::string> known_exploited;  // counted ids in CISA's KEV catalogue (--deny-known-exploited)
+  std::vector<std::string> above_epss;       // counted ids above --max-epss
+  int excluded = 0;  // distinct ids a rule would take that are seen only as not affected (scanner or vendor)
 };
 
-Judgement Judge(const std::vector<Finding>& findings, int level);
+// The version's findings under the policy: failed when any rule takes a counted finding.
+Judgement Judge(const std::vector<Finding>& findings, const icat::AdmissionPolicy& policy);
 
 // "critical 1, high 2, medium 0, low 4, unknown 0"
 std::string CountsText(const std::map<std::string, int>& counts);

@@ -42,6 +42,10 @@ struct AdmissionPolicy {
   bool require_digest = false;  // a reference must carry a digest (@sha256:...)
   // An image must come from the service's own registry: the host (and port) of ICAT_REGISTRY.
   bool require_catalog_registry = false;
+  // A counted finding whose id or a CVE alias is in CISA's KEV catalogue is denied (issue 31).
+  bool deny_known_exploited = false;
+  // A counted finding whose EPSS score is above this (0..1) is denied; none: rule off.
+  std::optional<double> max_epss;
   std::vector<PolicyException> exceptions;
 };
 
@@ -53,7 +57,7 @@ inline constexpr int kMaxGracePeriodDays = 365;
 std::string AdmissionPolicyJson(const AdmissionPolicy& policy);
 
 // Reads a PUT body: fields left out (or null, except severityThreshold where null turns the rule
-// off) keep their defaults; each problem is appended to issues with its field name
+// off, and maxEpss, where null turns it off) keep their defaults; each problem is appended to issues with its field name
 // ("exceptions[2].expiresAt"), and unknown fields are problems too.
 AdmissionPolicy ReadAdmissionPolicy(const rapidjson::Value& document, std::vector<FieldIssue>& issues);
 

@@ -38,6 +38,7 @@ const kSwitches = {
   requireCatalogRegistry: ["Only images from this service's registry", "Every image must be pulled from the registry that serves your licensed images; Docker Hub and every other registry or mirror are denied."],
   onlyFixable: ["Count only fixable vulnerabilities", "A vulnerability counts only at the highest severity among its findings that have a fix."],
   denyWatchedCves: ["Deny watched CVEs", "Deny images carrying a CVE of your watch list, whatever its severity; no grace period applies."],
+  denyKnownExploited: ["Deny known exploited vulnerabilities", "Deny images carrying a vulnerability (by its id or a CVE alias) in CISA's Known Exploited Vulnerabilities catalogue, whatever its severity."],
   trustVendorVex: ["Trust the vendor's VEX", "A CVE the image vendor's VEX statement marks not_affected for that version counts toward no rule."],
 };
 
@@ -55,6 +56,7 @@ const kLifts = [
 ];
 
 const kMaxGraceDays = 365;
+const kMaxEpssLabel = "Highest EPSS score allowed";
 const kMaxJustificationChars = 1000;
 const kEveryImage = "";
 
@@ -89,6 +91,8 @@ function toForm(policy) {
     onlyFixable: policy.onlyFixable,
     gracePeriodDays: String(policy.gracePeriodDays),
     denyWatchedCves: policy.denyWatchedCves,
+    denyKnownExploited: policy.denyKnownExploited,
+    maxEpss: policy.maxEpss === null ? "" : String(policy.maxEpss),
     trustVendorVex: policy.trustVendorVex,
     exceptions: policy.exceptions.map(exceptionRow),
   };
@@ -115,6 +119,8 @@ function toPolicy(form) {
     onlyFixable: form.onlyFixable,
     gracePeriodDays: Number(form.gracePeriodDays),
     denyWatchedCves: form.denyWatchedCves,
+    denyKnownExploited: form.denyKnownExploited,
+    maxEpss: form.maxEpss.trim() === "" ? null : Number(form.maxEpss),
     trustVendorVex: form.trustVendorVex,
     exceptions: form.exceptions.map((row) => ({
       ...(row.lifts === "cveId" ? { cveId: row.cveId } : { rule: row.lifts }),
@@ -197,6 +203,10 @@ function PolicyView({ policy, images }) {
           <dd>{policy.gracePeriodDays} days</dd>
           <dt>{kSwitches.denyWatchedCves[0]}</dt>
           <dd>{yesNo(policy.denyWatchedCves)}</dd>
+          <dt>{kSwitches.denyKnownExploited[0]}</dt>
+          <dd>{yesNo(policy.denyKnownExploited)}</dd>
+          <dt>{kMaxEpssLabel}</dt>
+          <dd>{policy.maxEpss === null ? "No limit" : policy.maxEpss}</dd>
           <dt>{kSwitches.trustVendorVex[0]}</dt>
           <dd>{yesNo(policy.trustVendorVex)}</dd>
         </dl>
@@ -380,6 +390,17 @@ function PolicyForm({ policy, images }) {
           onInput={(gracePeriodDays) => change({ gracePeriodDays })}
         />
         <Switch name="denyWatchedCves" form={form} change={change} />
+        <Switch name="denyKnownExploited" form={form} change={change} />
+        <TextField
+          label={kMaxEpssLabel}
+          hint="Deny a vulnerability whose EPSS score (the probability of exploitation in the next 30 days, 0 to 1) is above this. Empty: no limit."
+          type="number"
+          min={0}
+          max={1}
+          step="any"
+          value={form.maxEpss}
+          onInput={(maxEpss) => change({ maxEpss })}
+        />
         <Switch name="trustVendorVex" form={form} change={change} />
       </Section>
       <Section title="Exemptions">

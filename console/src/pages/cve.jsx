@@ -6,7 +6,7 @@
 import { useState } from "preact/hooks";
 import { getJson } from "../api.js";
 import { Link, navigate, useQuery } from "../router.jsx";
-import { Package, Page, Pending, SelectField, Severity, TextField, When, useLoad } from "../ui.jsx";
+import { Package, Page, Pending, SelectField, Severity, TextField, When, useLoad, Table } from "../ui.jsx";
 import { imagePath } from "../paths.js";
 
 const kVersionChoices = [
@@ -73,9 +73,7 @@ function AffectedImage({ image }) {
       <p>
         <code class="muted">{image.repository}</code>
       </p>
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">Affected packages of {image.name}, by version</caption>
+      <Table caption={`Affected packages of ${image.name}, by version`}>
           <thead>
             <tr>
               <th scope="col">Version</th>
@@ -112,8 +110,7 @@ function AffectedImage({ image }) {
               )),
             )}
           </tbody>
-        </table>
-      </div>
+        </Table>
     </section>
   );
 }

@@ -4,7 +4,7 @@
 // so a link or a reload shows the same one.
 import { getJson, session } from "../api.js";
 import { Link, useQuery } from "../router.jsx";
-import { CommandBox, Counts, Empty, Page, Pending, When, formatBytes, useLoad } from "../ui.jsx";
+import { CommandBox, Counts, Empty, Page, Pending, When, formatBytes, useLoad, Table } from "../ui.jsx";
 import { Attestations } from "./image_detail/attestations.jsx";
 import { SbomCompleteness, SbomDownloads } from "./image_detail/sbom.jsx";
 import { ScanHistory } from "./image_detail/scan_history.jsx";
@@ -100,9 +100,7 @@ function ScanState({ version }) {
 
 function VersionTable({ image, chosenId }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="visually-hidden">Versions of {image.name}, newest first; choose one to see its findings and SBOMs</caption>
+    <Table caption={`Versions of ${image.name}, newest first; choose one to see its findings and SBOMs`}>
         <thead>
           <tr>
             <th scope="col">Version</th>
@@ -148,8 +146,7 @@ function VersionTable({ image, chosenId }) {
             );
           })}
         </tbody>
-      </table>
-    </div>
+      </Table>
   );
 }
 

@@ -4,7 +4,7 @@
 import { useState } from "preact/hooks";
 import { getJson } from "../api.js";
 import { Link, useQuery } from "../router.jsx";
-import { Empty, Page, Pager, Pending, TextField, When, useCursorPages, useLoad } from "../ui.jsx";
+import { Empty, Page, Pager, Pending, TextField, When, useCursorPages, useLoad, Table } from "../ui.jsx";
 import { imagePath } from "../paths.js";
 
 const kPageSize = 25;
@@ -52,9 +52,7 @@ function ImageList({ q }) {
   }
   return (
     <>
-      <div class="table-wrap">
-        <table>
-          <caption class="visually-hidden">Licensed images{q ? ` whose name contains “${q}”` : ""}, page {pages.page}</caption>
+      <Table caption={`Licensed images${q ? ` whose name contains “${q}”` : ""}, page ${pages.page}`}>
           <thead>
             <tr>
               <th scope="col">Image</th>
@@ -71,8 +69,7 @@ function ImageList({ q }) {
               <ImageRow key={image.id} image={image} />
             ))}
           </tbody>
-        </table>
-      </div>
+        </Table>
       <Pager pages={pages} nextCursor={nextCursor} label="Pages of images" />
     </>
   );

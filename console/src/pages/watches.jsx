@@ -4,7 +4,7 @@
 import { useState } from "preact/hooks";
 import { sendJson, session } from "../api.js";
 import { Link } from "../router.jsx";
-import { ConfirmButton, Empty, ErrorNotice, Field, Page, Pager, Pending, TextField, When, useIsAdmin, usePagedList, useSubmit } from "../ui.jsx";
+import { ConfirmButton, Empty, ErrorNotice, Field, Page, Pager, Pending, TextField, When, useIsAdmin, usePagedList, useSubmit, Table } from "../ui.jsx";
 import { imagePath } from "../paths.js";
 
 const kNoteMaxChars = 500;
@@ -80,9 +80,7 @@ function WatchList({ isAdmin }) {
 
 function WatchTable({ watches, isAdmin, onDeleted }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="visually-hidden">Watched CVE ids, newest first</caption>
+    <Table caption={"Watched CVE ids, newest first"}>
         <thead>
           <tr>
             <th scope="col">Id</th>
@@ -97,8 +95,7 @@ function WatchTable({ watches, isAdmin, onDeleted }) {
             <WatchRow key={watch.id} watch={watch} isAdmin={isAdmin} onDeleted={onDeleted} />
           ))}
         </tbody>
-      </table>
-    </div>
+      </Table>
   );
 }
 

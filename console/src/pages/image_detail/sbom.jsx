@@ -5,7 +5,7 @@
 // <a download> on an object URL. The page hashes the bytes itself and compares with the ETag, and
 // gives the commands that check the signature the service sent with them.
 import { fetchAttachment } from "../../api.js";
-import { ErrorNotice, formatBytes, useDownload } from "../../ui.jsx";
+import { ErrorNotice, formatBytes, useDownload, Table } from "../../ui.jsx";
 
 const kFormats = [
   { key: "spdx", label: "SPDX 2.3", mediaType: "application/spdx+json", extension: "spdx.json" },
@@ -145,9 +145,7 @@ export function SbomCompleteness({ completeness }) {
     return <p class="muted">Not measured: the version was never scanned, or its scan was ingested before the service measured SBOMs.</p>;
   }
   return (
-    <div class="table-wrap">
-      <table>
-        <caption class="visually-hidden">What each SBOM of the latest scan holds</caption>
+    <Table caption={"What each SBOM of the latest scan holds"}>
         <thead>
           <tr>
             <th scope="col">Figure</th>
@@ -168,7 +166,6 @@ export function SbomCompleteness({ completeness }) {
             </tr>
           ))}
         </tbody>
-      </table>
-    </div>
+      </Table>
   );
 }

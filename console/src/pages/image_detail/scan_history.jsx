@@ -4,7 +4,7 @@
 import { useEffect, useRef } from "preact/hooks";
 import uPlot from "uplot";
 import { getAllPages } from "../../api.js";
-import { Empty, Pending, When, useLoad } from "../../ui.jsx";
+import { Empty, Pending, When, useLoad, Table } from "../../ui.jsx";
 import { kSeverities } from "../../vocabulary.js";
 
 const kChartHeight = 260;
@@ -19,7 +19,8 @@ export function ScanHistory({ imageId, version }) {
   if (points.length === 0) return <Empty>This version has not been scanned yet.</Empty>;
   return (
     <>
-      <figure class="chart">
+      {/* The chart scrolls sideways on a small screen: it takes the keyboard's focus, named by its caption. */}
+      <figure class="chart" tabIndex={0}>
         <ScanChart points={points} />
         <figcaption>
           Vulnerabilities of {version.tag} by severity at each of its {points.length} scans; the table below gives the same
@@ -79,9 +80,7 @@ function ScanChart({ points }) {
 
 function HistoryTable({ points, tag }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <caption>Scans of {tag}, oldest first</caption>
+    <Table caption={`Scans of ${tag}, oldest first`} showCaption>
         <thead>
           <tr>
             <th scope="col">Scanned</th>
@@ -116,7 +115,6 @@ function HistoryTable({ points, tag }) {
             </tr>
           ))}
         </tbody>
-      </table>
-    </div>
+      </Table>
   );
 }

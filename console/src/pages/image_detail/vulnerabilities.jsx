@@ -7,7 +7,7 @@
 // hundreds, a few requests at most, and changing a filter or the sort costs no request.
 import { getAllPages } from "../../api.js";
 import { Link, useQuery } from "../../router.jsx";
-import { Counts, Empty, Package, Pager, Pending, SelectField, Severity, When, useLoad } from "../../ui.jsx";
+import { Counts, Empty, Package, Pager, Pending, SelectField, Severity, When, useLoad, Table } from "../../ui.jsx";
 import { kFixStates, kSeverities } from "../../vocabulary.js";
 
 const kFindingsPerPage = 50;
@@ -128,9 +128,7 @@ function FindingsTable({ findings }) {
       {shown.length === 0 ? (
         <Empty>{findings.length === 0 ? "The latest scan found no vulnerabilities." : "No finding matches these filters."}</Empty>
       ) : (
-        <div class="table-wrap">
-          <table class="findings">
-            <caption class="visually-hidden">Findings of the version's latest scan</caption>
+        <Table caption={"Findings of the version's latest scan"} class="findings">
             <thead>
               <tr>
                 <SortHeader column="id" view={view} />
@@ -148,8 +146,7 @@ function FindingsTable({ findings }) {
                 <FindingRow key={`${finding.id} ${finding.package.name} ${index}`} finding={finding} />
               ))}
             </tbody>
-          </table>
-        </div>
+          </Table>
       )}
       <Pager pages={pages} nextCursor={page < pageCount ? String(page + 1) : null} label="Pages of findings" />
     </>

@@ -33,9 +33,9 @@ constexpr std::string_view NameOf(Scope scope) { return kScopes[static_cast<size
 // A portal user's role, most powerful first.
 inline constexpr std::array<std::string_view, 3> kRoles = {"admin", "user", "viewer"};
 // The outbox events a webhook can subscribe to.
-inline constexpr std::array<std::string_view, 7> kEventTypes = {
+inline constexpr std::array<std::string_view, 8> kEventTypes = {
     "scan.completed", "vulnerability.detected", "vulnerability.fixed", "cve_watch.matched", "vex.updated",
-    "ping",           "version.published"};
+    "ping",           "version.published",      "vulnerability.exploited"};
 // A vendor VEX statement's status, and the justification of a not_affected one, as OpenVEX names
 // them (docs/vex.md); CycloneDX analyses are mapped onto these.
 inline constexpr std::array<std::string_view, 4> kVexStatuses = {"not_affected", "affected", "fixed",

@@ -2,6 +2,9 @@
 // recorded KEV catalogue and the demo's EPSS sample, their entries on findings, the CVE look-up and the
 // image's versions; refusals that change nothing; risk order and the feed filters; the reply caches
 // after a load; and the vulnerability.exploited event, sent once.
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <boost/test/unit_test.hpp>
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 #include "tests/fuzz/fuzz.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  std::string bytes = icat::fuzz::Text(data, size);
+  std::string bytes(icat::fuzz::Text(data, size));
   try {
     std::string text = icat::ctl::IsGzip(bytes) ? icat::ctl::Gunzip(bytes, 1 << 20) : bytes;
     icat::ctl::Feed feed = icat::ctl::ParseFeed(text);

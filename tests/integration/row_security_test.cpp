@@ -162,9 +162,10 @@ std::vector<WallCase> WallCases(const TenantRows& a, const std::map<const Tenant
   auto cve = [](const TenantRows& of) { return of.cve; };
   return {
       {icat::vulns::kFindingsOfLatestVersion, "the image's findings",
-       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50"}; }, cve},
+       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50", none, none}; }, cve},
       {icat::vulns::kFindingsOfVersion, "the version's findings",
-       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50", of.version_id, none}; }, cve},
+       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50", none, none, of.version_id, none}; },
+       cve},
       {icat::vulns::kCveLookupLatest, "the finding's id", [=](const TenantRows& of) { return Params{t, of.cve}; },
        image},
       {icat::vulns::kCveLookupAll, "the finding's alias", [=](const TenantRows& of) { return Params{t, of.alias}; },
@@ -436,7 +437,8 @@ BOOST_AUTO_TEST_CASE(handler_statements_without_their_licence_condition_show_not
   }
   // A's finding still carries the vendor's statement on it (through its alias and its document).
   std::vector<PgRow> page = app.Rows(std::string(icat::vulns::kFindingsOfLatestVersion.sql),
-                                     {a.tenant.id(), a.image.id, std::nullopt, std::nullopt, std::nullopt, "50"});
+                                     {a.tenant.id(), a.image.id, std::nullopt, std::nullopt, std::nullopt, "50",
+                                      std::nullopt, std::nullopt});
   BOOST_TEST_REQUIRE(page.size() == 1u);
   BOOST_TEST(Mentions(page, "not_affected"));
   app.Scalar("ROLLBACK");

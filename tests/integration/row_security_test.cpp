@@ -91,6 +91,9 @@ const std::map<std::string, std::string> kPublicOnPurpose = {
     {"signing_keys", "the public keys of every signature, listed to anyone at GET /v1/signing-keys"},
     {"dispatcher_heartbeats", "the webhook dispatchers' beats: process names, nothing of a tenant"},
     {"tenants", "sign-in finds the tenant by its subdomain before any tenant is set"},
+    {"epss_scores", "FIRST's public EPSS scores, the same for every tenant (docs/feeds.md)"},
+    {"kev_entries", "CISA's public KEV catalogue, the same for every tenant (docs/feeds.md)"},
+    {"feed_loads", "which public feed files are loaded: nothing of a tenant (docs/feeds.md)"},
 };
 
 // The catalogue tables a tenant reaches only through a licence, each with the owner's count of its

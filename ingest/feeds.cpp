@@ -17,7 +17,8 @@ const std::regex kCveId("CVE-[0-9]{4}-[0-9]{4,}");
 const std::regex kDate("[0-9]{4}-[0-9]{2}-[0-9]{2}");
 // score_date and dateReleased: a date and time with a zone, as both publishers write it (EPSS
 // "+0000" or "Z", KEV fractions of a second).
-const std::regex kTimestamp("[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:?[0-9]{2})");
+const std::regex kTimestamp(
+    "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:?[0-9]{2})");
 // An EPSS probability or percentile: a decimal, perhaps with an exponent (4e-05).
 const std::regex kDecimal("[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
 
@@ -67,7 +68,8 @@ Feed ParseEpss(std::string_view text) {
     throw FeedError("EPSS: the first line's score_date is not a date and time such as 2025-08-25T00:00:00Z");
   }
   feed.score_date = feed.published_at.substr(0, 10);
-  if (NextLine(text, pos) != "cve,epss,percentile") throw FeedError("EPSS: line 2 is not the header cve,epss,percentile");
+  if (NextLine(text, pos) != "cve,epss,percentile")
+    throw FeedError("EPSS: line 2 is not the header cve,epss,percentile");
   std::set<std::string> seen;
   for (size_t line_number = 3; pos < text.size(); line_number++) {
     std::string_view line = NextLine(text, pos);

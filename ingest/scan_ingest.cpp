@@ -49,7 +49,8 @@ constexpr std::string_view kUpdateVersion =
     "WHERE id = $1";
 constexpr std::string_view kSameFiles = "SELECT id FROM scans WHERE version_id = $1 AND input_sha256 = $2";
 constexpr std::string_view kScanFindings =
-    "SELECT x.vuln_id, x.severity, x.package_name, x.fix_state, " ICAT_FINDING_FEEDS_COLUMNS "FROM scans s "
+    "SELECT x.vuln_id, x.severity, x.package_name, x.fix_state, " ICAT_FINDING_FEEDS_COLUMNS
+    "FROM scans s "
     "JOIN vulnerabilities x ON x.set_id = s.findings_set_id " ICAT_FINDING_FEEDS_JOIN "WHERE s.id = $1 ORDER BY x.id";
 // The counts are written after the findings, by scan_recount (sql/V0017): one counting rule for scan
 // ingest and VEX ingest, which applies the vendor's VEX statements already stored.

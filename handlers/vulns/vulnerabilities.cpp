@@ -119,7 +119,8 @@ std::optional<long long> CursorAfter(const QueryValues& query, const std::option
   std::optional<std::vector<std::string>> cursor = query.Cursor();
   if (!cursor) return std::nullopt;
   if (!scan_id || (*cursor)[0] != (risk ? "risk:" : "") + *scan_id) {
-    ThrowInvalid("cursor", "belongs to an earlier scan of this version or to another sort; start again without a cursor");
+    ThrowInvalid("cursor",
+                 "belongs to an earlier scan of this version or to another sort; start again without a cursor");
   }
   return std::atoll((*cursor)[1].c_str());
 }
@@ -145,8 +146,14 @@ std::vector<Param> PageParams(const Context& ctx, const std::string& image_id, c
   auto array = [](const std::optional<std::vector<std::string>>& values) {
     return values ? std::optional(TextArrayLiteral(*values)) : std::nullopt;
   };
-  return {ctx.principal.tenant_id, image_id,  array(filters.severities), array(filters.fix_states), RowSeen(ctx.query),
-          limit + 1,               filters.kev, filters.epss_above};
+  return {ctx.principal.tenant_id,
+          image_id,
+          array(filters.severities),
+          array(filters.fix_states),
+          RowSeen(ctx.query),
+          limit + 1,
+          filters.kev,
+          filters.epss_above};
 }
 
 // The listing the rows of findings_of_* hold (one round trip: the scan and its page together);
@@ -290,7 +297,8 @@ Reply ListImageVersionVulnerabilities(Context& ctx) {
   return Listing(ctx, id, version, IsUuid(id) && version);
 }
 
-// GET /api/docker-images/{imageId}/versions/{versionId}/vulnerabilities?severity=&fixState=&kev=&epssAbove=&sort=&limit=&cursor=
+// GET
+// /api/docker-images/{imageId}/versions/{versionId}/vulnerabilities?severity=&fixState=&kev=&epssAbove=&sort=&limit=&cursor=
 //   (portal: token + X-Tenant)
 //   200 as above, for that version's latest scan
 //   400 VALIDATION_ERROR (X-Tenant, Authorization, severity, fixState, limit, cursor); 401

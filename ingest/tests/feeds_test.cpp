@@ -92,15 +92,18 @@ BOOST_AUTO_TEST_CASE(malformed_feeds_are_refused_saying_why) {
   BOOST_TEST(RefusalOf("#model_version:v1\ncve,epss,percentile\n") ==
              "EPSS: the first line's score_date is not a date and time such as 2025-08-25T00:00:00Z");
   BOOST_TEST(RefusalOf(kEpssHead) == "EPSS: no rows after the header");
-  BOOST_TEST(RefusalOf(kEpssHead + "CVE-2022-22965,1.5,0.9\n") == "EPSS line 3: epss and percentile must be decimals from 0 to 1");
+  BOOST_TEST(RefusalOf(kEpssHead + "CVE-2022-22965,1.5,0.9\n") ==
+             "EPSS line 3: epss and percentile must be decimals from 0 to 1");
   BOOST_TEST(RefusalOf(kEpssHead + "CVE-2022-22965,0.5\n") == "EPSS line 3: not three cells cve,epss,percentile");
   BOOST_TEST(RefusalOf(kEpssHead + "GHSA-1,0.5,0.5\n") == "EPSS line 3: 'GHSA-1' is not a CVE id");
   BOOST_TEST(RefusalOf(kEpssHead + "CVE-2022-22965,0.5,0.5\nCVE-2022-22965,0.5,0.5\n") ==
              "EPSS line 4: CVE-2022-22965 appears twice");
   BOOST_TEST(RefusalOf("{\"catalogVersion\": \"1\"").starts_with("KEV: not JSON"));
-  std::string kev = R"({"catalogVersion": "1", "dateReleased": "2025-08-25T17:04:19.9796Z", "count": 1, "vulnerabilities": [)";
+  std::string kev =
+      R"({"catalogVersion": "1", "dateReleased": "2025-08-25T17:04:19.9796Z", "count": 1, "vulnerabilities": [)";
   BOOST_TEST(RefusalOf(kev + "]}") == "KEV: count is not the number of vulnerabilities");
-  BOOST_TEST(RefusalOf(kev + R"({"cveID": "CVE-2022-22965"}]})") == "KEV vulnerabilities[0]: vendorProject is not a string");
+  BOOST_TEST(RefusalOf(kev + R"({"cveID": "CVE-2022-22965"}]})") ==
+             "KEV vulnerabilities[0]: vendorProject is not a string");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

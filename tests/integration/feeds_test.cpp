@@ -5,9 +5,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include <boost/test/unit_test.hpp>
-
 #include <algorithm>
+#include <boost/test/unit_test.hpp>
 #include <iostream>
 #include <thread>
 
@@ -20,9 +19,11 @@ using namespace std::chrono_literals;
 
 namespace {
 
-constexpr const char* kSpring = "scans/trivy-integration-v0.50.0/spring4shell-jre11.trivy-image-scan.json";  // CVE-2022-22965
+constexpr const char* kSpring =
+    "scans/trivy-integration-v0.50.0/spring4shell-jre11.trivy-image-scan.json";  // CVE-2022-22965
 constexpr const char* kFluentd = "scans/trivy-integration-v0.50.0/fluentd-multiple-lockfiles.trivy-image-scan.json";
-constexpr const char* kMinecraft = "scans/msusel-2022-07-01/itzg_minecraft-server_java8.trivy-0.29.1.json";  // 224 findings
+constexpr const char* kMinecraft =
+    "scans/msusel-2022-07-01/itzg_minecraft-server_java8.trivy-0.29.1.json";  // 224 findings
 const std::string kKevFixture = "feeds/cisa-kev-2025.08.25.json";
 
 std::string DemoEpss() { return it::GetEnv().repo + "/tools/demo/feeds/epss_scores-demo.csv"; }
@@ -83,7 +84,8 @@ std::string FeedState() {
   std::string state;
   for (const char* sql :
        {"SELECT string_agg(kind || version || published_at || sha256, ',' ORDER BY kind) FROM feed_loads",
-        "SELECT md5(COALESCE(string_agg(cve_id || score || percentile || score_date, ',' ORDER BY cve_id), '')) FROM epss_scores",
+        "SELECT md5(COALESCE(string_agg(cve_id || score || percentile || score_date, ',' ORDER BY cve_id), '')) FROM "
+        "epss_scores",
         "SELECT md5(COALESCE(string_agg(cve_id || date_added || due_date, ',' ORDER BY cve_id), '')) FROM kev_entries",
         "SELECT count(*) FROM kev_seen", "SELECT count(*) FROM events"}) {
     state += it::PgQuery(sql).at(0).at(0).value_or("NULL") + "\n";
@@ -162,9 +164,10 @@ BOOST_AUTO_TEST_CASE(recorded_kev_catalogue_and_epss_sample_show_on_findings_cve
   BOOST_TEST(FindingOf(other["vulnerabilities"], "CVE-2020-8165")["epss"].IsNull());
 
   // The portal's listing and both look-ups say the same.
-  rapidjson::Document portal = it::ExpectJson200(
-      it::Get(it::PortalVersionPath(spring.image.id, spring.version_id) + "/vulnerabilities", it::PortalHeaders(tenant)));
-  BOOST_TEST(it::StringMember(FindingOf(portal["vulnerabilities"], "CVE-2022-22965")["kev"], "dateAdded") == "2022-04-04");
+  rapidjson::Document portal = it::ExpectJson200(it::Get(
+      it::PortalVersionPath(spring.image.id, spring.version_id) + "/vulnerabilities", it::PortalHeaders(tenant)));
+  BOOST_TEST(it::StringMember(FindingOf(portal["vulnerabilities"], "CVE-2022-22965")["kev"], "dateAdded") ==
+             "2022-04-04");
   for (const std::string& path : {std::string("/v1/cve/CVE-2022-22965")}) {
     rapidjson::Document found = it::ExpectJson200(it::Get(path, it::Bearer(key)));
     BOOST_TEST_REQUIRE(found["images"].Size() == 1u);
@@ -194,8 +197,11 @@ BOOST_AUTO_TEST_CASE(malformed_or_older_feeds_are_refused_with_one_line_and_chan
   std::string before = FeedState();
   std::vector<std::pair<std::string, std::string>> refused = {
       {dir.Write("not-a-feed.txt", "hello\n"), "neither an EPSS CSV"},
-      {dir.Write("bad-row.csv", Epss({{"CVE-2021-44228", "1.7"}})), "EPSS line 3: epss and percentile must be decimals"},
-      {dir.Write("bad-kev.json", R"({"catalogVersion": "x", "dateReleased": "2026-01-01T00:00:00Z", "count": 2, "vulnerabilities": []})"),
+      {dir.Write("bad-row.csv", Epss({{"CVE-2021-44228", "1.7"}})),
+       "EPSS line 3: epss and percentile must be decimals"},
+      {dir.Write(
+           "bad-kev.json",
+           R"({"catalogVersion": "x", "dateReleased": "2026-01-01T00:00:00Z", "count": 2, "vulnerabilities": []})"),
        "count is not the number of vulnerabilities"},
   };
   for (const auto& [path, why] : refused) {
@@ -210,10 +216,13 @@ BOOST_AUTO_TEST_CASE(malformed_or_older_feeds_are_refused_with_one_line_and_chan
   // Older than the one loaded, of either kind.
   LoadOk({good});
   before = FeedState();
-  for (const auto& [path, why] : std::vector<std::pair<std::string, std::string>>{
-           {dir.Write("old.csv", Epss({{"CVE-2021-44228", "0.1"}}, "2020-01-01T00:00:00Z")), "is older than the epss"},
-           {dir.Write("old-kev.json", R"({"catalogVersion": "2020.01.01", "dateReleased": "2020-01-01T00:00:00Z", "count": 0, "vulnerabilities": []})"),
-            "is older than the kev"}}) {
+  for (
+      const auto& [path, why] : std::vector<std::pair<std::string, std::string>>{
+          {dir.Write("old.csv", Epss({{"CVE-2021-44228", "0.1"}}, "2020-01-01T00:00:00Z")), "is older than the epss"},
+          {dir.Write(
+               "old-kev.json",
+               R"({"catalogVersion": "2020.01.01", "dateReleased": "2020-01-01T00:00:00Z", "count": 0, "vulnerabilities": []})"),
+           "is older than the kev"}}) {
     it::ProcessResult old = Load({path});
     BOOST_TEST(old.exit_code == 1);
     BOOST_TEST(old.err.find(why) != std::string::npos, old.err);
@@ -227,9 +236,10 @@ BOOST_AUTO_TEST_CASE(risk_order_pages_with_its_cursor_and_filters_select_by_kev_
   it::ScannedImage image = it::ScanNewImage(tenant, dir, "feedrisk", kMinecraft);
   std::string key = tenant.CreateKey("read:vulns");
   // Scores for some of its CVEs, not in severity order; CVE-2020-15999 is in CISA's catalogue.
-  LoadOk({dir.Write("kev.json", NewerKev({})),
-          dir.Write("epss.csv", Epss({{"CVE-2019-1551", "0.81"}, {"CVE-2019-1549", "0.42"},
-                                      {"CVE-2019-14697", "0.63"}, {"CVE-2020-15999", "0.05"}}))});
+  LoadOk({dir.Write("kev.json", NewerKev({})), dir.Write("epss.csv", Epss({{"CVE-2019-1551", "0.81"},
+                                                                           {"CVE-2019-1549", "0.42"},
+                                                                           {"CVE-2019-14697", "0.63"},
+                                                                           {"CVE-2020-15999", "0.05"}}))});
   std::string path = Listing(image.image.id);
   std::vector<Ranked> stored = Walk(path, "", key, 200);
   BOOST_TEST_REQUIRE(stored.size() == 224u);
@@ -316,11 +326,11 @@ BOOST_AUTO_TEST_CASE(kev_load_refreshes_cached_findings_and_sends_vulnerability_
   LoadOk({dir.Write("back.json", NewerKev({fresh}))});
   std::this_thread::sleep_for(2s);  // the dispatcher has sent everything due by now
   BOOST_TEST(receiver.Received().size() == 1u);
-  BOOST_TEST(it::PgQuery("SELECT count(*) FROM events WHERE tenant_id = $1 AND type = 'vulnerability.exploited'",
-                         {t.id()})
-                 .at(0)
-                 .at(0)
-                 .value_or("") == "1");
+  BOOST_TEST(
+      it::PgQuery("SELECT count(*) FROM events WHERE tenant_id = $1 AND type = 'vulnerability.exploited'", {t.id()})
+          .at(0)
+          .at(0)
+          .value_or("") == "1");
 }
 
 BOOST_AUTO_TEST_CASE(three_hundred_thousand_epss_rows_load_in_seconds) {

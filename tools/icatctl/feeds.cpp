@@ -1,12 +1,13 @@
 // icatctl feeds load FILE_OR_URL...: EPSS scores and CISA's KEV catalogue (docs/feeds.md). Every file is
 // read and checked before anything is stored; then each replaces its feed's rows whole, in a
 // transaction of its own, unless it is older than the feed loaded (refused) or the same (skipped).
+#include "ingest/feeds.hpp"
+
 #include <iostream>
 
 #include "commands.hpp"
 #include "icat/crypto.hpp"
 #include "icat/json.hpp"
-#include "ingest/feeds.hpp"
 #include "ingest/fetch.hpp"
 #include "ingest/session.hpp"
 
@@ -40,10 +41,11 @@ std::vector<std::string> Column(const std::vector<EpssRow>& rows, std::string Ep
 // One round trip of three arrays: as fast as COPY for this table (docs/feeds.md, "Loading speed").
 void StoreEpss(Db& db, const Feed& feed) {
   db.ExecSql("DELETE FROM epss_scores");
-  db.ExecSql("INSERT INTO epss_scores (cve_id, score, percentile, score_date) "
-             "SELECT c, s::numeric, p::numeric, $4::date FROM unnest($1::text[], $2::text[], $3::text[]) AS r(c, s, p)",
-             {TextArrayLiteral(Column(feed.epss, &EpssRow::cve_id)), TextArrayLiteral(Column(feed.epss, &EpssRow::score)),
-              TextArrayLiteral(Column(feed.epss, &EpssRow::percentile)), feed.score_date});
+  db.ExecSql(
+      "INSERT INTO epss_scores (cve_id, score, percentile, score_date) "
+      "SELECT c, s::numeric, p::numeric, $4::date FROM unnest($1::text[], $2::text[], $3::text[]) AS r(c, s, p)",
+      {TextArrayLiteral(Column(feed.epss, &EpssRow::cve_id)), TextArrayLiteral(Column(feed.epss, &EpssRow::score)),
+       TextArrayLiteral(Column(feed.epss, &EpssRow::percentile)), feed.score_date});
 }
 
 std::string KevRowsJson(const std::vector<KevEntry>& entries) {

@@ -12,9 +12,9 @@
 
 // The feeds of finding alias x (a row of vulnerabilities), as ff.
 #define ICAT_FINDING_FEEDS_JOIN "LEFT JOIN LATERAL finding_feeds(x.vuln_id, x.aliases) ff ON true "
-#define ICAT_FINDING_FEEDS_COLUMNS                                                                           \
-  "ff.epss_score::text AS epss_score, ff.epss_percentile::text AS epss_percentile, "                         \
-  "ff.epss_date::text AS epss_date, ff.kev_date_added::text AS kev_date_added, "                             \
+#define ICAT_FINDING_FEEDS_COLUMNS                                                   \
+  "ff.epss_score::text AS epss_score, ff.epss_percentile::text AS epss_percentile, " \
+  "ff.epss_date::text AS epss_date, ff.kev_date_added::text AS kev_date_added, "     \
   "ff.kev_due_date::text AS kev_due_date, ff.kev_ransomware AS kev_ransomware "
 
 namespace icat {
@@ -25,7 +25,7 @@ struct EpssView {
 };
 
 struct KevView {
-  std::string date_added, due_date;                         // YYYY-MM-DD
+  std::string date_added, due_date;                          // YYYY-MM-DD
   std::optional<std::string> known_ransomware_campaign_use;  // "Known" or "Unknown", as CISA writes it
 };
 

@@ -11,7 +11,7 @@ CXXFLAGS += -I.
 # valijson (JSON Schema validation, header-only): tools/install-deps extracts its Debian package here.
 VALIJSON := .deps/valijson/usr/include
 CXXFLAGS += -isystem $(VALIJSON)
-LDLIBS   := -lfcgi -lpq -lhiredis -lssl -lcrypto
+LDLIBS   := -lfcgi -lpq -lhiredis -lssl -lcrypto -lz
 BUILD    := build
 BIN      := $(BUILD)/bin
 OBJ      := $(BUILD)/obj
@@ -186,11 +186,11 @@ FUZZ_FLAGS    := -std=c++20 -O1 -gline-tables-only -fno-omit-frame-pointer -fsan
                  -fno-sanitize-recover=all -fsanitize-ignorelist=tests/fuzz/ubsan_ignore.txt \
                  -Icommon/include -I. -I/usr/include/postgresql -isystem $(VALIJSON)
 FUZZ_OBJ      := $(BUILD)/fuzz/obj
-FUZZ_LIB_SRCS := $(addprefix common/src/,api_key.cpp attestation.cpp cli_args.cpp crypto.cpp errors.cpp http.cpp image_reference.cpp json.cpp jwt.cpp oidc.cpp paging.cpp query.cpp registry.cpp \
+FUZZ_LIB_SRCS := $(addprefix common/src/,api_key.cpp attestation.cpp cli_args.cpp crypto.cpp errors.cpp feeds.cpp http.cpp image_reference.cpp json.cpp jwt.cpp oidc.cpp paging.cpp query.cpp registry.cpp \
                    fastcgi_client.cpp redis_url.cpp text.cpp trace.cpp url_guard.cpp validate.cpp) \
                  handlers/admission/reference.cpp handlers/admission/review.cpp handlers/registry/request.cpp \
                  $(addprefix ingest/,ingest_model.cpp purl.cpp reports.cpp sbom_completeness.cpp sbom_docs.cpp sbom_schema.cpp \
-                   vex_docs.cpp) \
+                   vex_docs.cpp feeds.cpp) \
                  tools/icat/rules.cpp \
                  $(BUILD)/gen/schemas.cpp
 FUZZ_HARNESSES := $(wildcard tests/fuzz/*_fuzz.cpp ingest/fuzz/*_fuzz.cpp)
@@ -207,7 +207,7 @@ $(BUILD)/fuzz/libfuzzed.a: $(patsubst %.cpp,$(FUZZ_OBJ)/%.o,$(FUZZ_LIB_SRCS))
 define fuzz_rule
 $(BUILD)/fuzz/bin/$(basename $(notdir $(1))): $(FUZZ_OBJ)/$(1:.cpp=.o) $(BUILD)/fuzz/libfuzzed.a
 	@mkdir -p $$(@D)
-	$$(FUZZ_CXX) $$(FUZZ_FLAGS) -fsanitize=fuzzer -o $$@ $$^ -lssl -lcrypto
+	$$(FUZZ_CXX) $$(FUZZ_FLAGS) -fsanitize=fuzzer -o $$@ $$^ -lssl -lcrypto -lz
 endef
 $(foreach harness,$(FUZZ_HARNESSES),$(eval $(call fuzz_rule,$(harness))))
 

@@ -349,6 +349,7 @@ std::string EventData(const EventSubject& s, const std::vector<EventFinding>* vu
       Pair(w, "severity", f.severity);
       Pair(w, "package", f.package);
       Pair(w, "fixState", f.fix_state);
+      WriteFeeds(w, f.feeds);
       w.EndObject();
     }
     w.EndArray();

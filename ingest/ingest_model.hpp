@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "icat/feeds.hpp"
 #include "icat/text.hpp"
 #include "icat/vocabulary.hpp"
 
@@ -196,10 +197,12 @@ struct EventSubject {
 // A finding as events carry it (also what ingest reads back of the previous scan).
 struct EventFinding {
   std::string vuln_id, severity, package, fix_state;
+  FeedFacts feeds;  // EPSS and KEV as loaded when the event is written (docs/feeds.md)
 };
 
 // The event's `data` object: {"image":{"id","name"},"version":{"id","tag","digest"},
-// "scan":{"id","scanner","scannedAt"}}, plus "vulnerabilities" when given, plus "cveId" when given.
+// "scan":{"id","scanner","scannedAt"}}, plus "vulnerabilities" when given (each with "epss" and "kev"),
+// plus "cveId" when given.
 std::string EventData(const EventSubject& subject, const std::vector<EventFinding>* vulnerabilities = nullptr,
                       const std::string* cve_id = nullptr);
 

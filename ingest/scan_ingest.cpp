@@ -48,9 +48,10 @@ constexpr std::string_view kUpdateVersion =
     "hardening_tags = COALESCE($4::text[], hardening_tags), published_at = COALESCE($5::timestamptz, published_at) "
     "WHERE id = $1";
 constexpr std::string_view kSameFiles = "SELECT id FROM scans WHERE version_id = $1 AND input_sha256 = $2";
-constexpr std::string_view kPreviousFindings =
-    "SELECT x.vuln_id, x.severity, x.package_name, x.fix_state FROM scans s "
-    "JOIN vulnerabilities x ON x.set_id = s.findings_set_id WHERE s.id = $1 ORDER BY x.id";
+constexpr std::string_view kScanFindings =
+    "SELECT x.vuln_id, x.severity, x.package_name, x.fix_state, " ICAT_FINDING_FEEDS_COLUMNS
+    "FROM scans s "
+    "JOIN vulnerabilities x ON x.set_id = s.findings_set_id " ICAT_FINDING_FEEDS_JOIN "WHERE s.id = $1 ORDER BY x.id";
 // The counts are written after the findings, by scan_recount (sql/V0017): one counting rule for scan
 // ingest and VEX ingest, which applies the vendor's VEX statements already stored.
 constexpr std::string_view kInsertScan =
@@ -286,21 +287,17 @@ StoredScan InsertScan(Db& db, const Target& target, const Inputs& inputs, const 
   return stored;
 }
 
-std::vector<EventFinding> EventFindings(const std::vector<Finding>& findings) {
-  std::vector<EventFinding> out;
-  for (const Finding& f : findings) out.push_back({f.vuln_id, f.severity, f.package_name, f.fix_state});
-  return out;
-}
-
-std::vector<EventFinding> PreviousFindings(Db& db, const std::optional<std::string>& scan_id) {
+// The findings of a stored scan as events carry them, with their feeds.
+std::vector<EventFinding> ScanFindings(Db& db, const std::optional<std::string>& scan_id) {
   std::vector<EventFinding> out;
   if (!scan_id) return out;
-  Rows rows = db.RunSql(kPreviousFindings, {*scan_id});
+  Rows rows = db.RunSql(kScanFindings, {*scan_id});
   const int vuln_id = rows.Column("vuln_id"), severity = rows.Column("severity"),
             package_name = rows.Column("package_name"), fix_state = rows.Column("fix_state");
+  const FeedColumns feeds(rows);
   for (int i = 0; i < rows.size(); ++i) {
     out.push_back({std::string(rows.Text(i, vuln_id)), std::string(rows.Text(i, severity)),
-                   std::string(rows.Text(i, package_name)), std::string(rows.Text(i, fix_state))});
+                   std::string(rows.Text(i, package_name)), std::string(rows.Text(i, fix_state)), feeds.At(rows, i)});
   }
   return out;
 }
@@ -342,8 +339,8 @@ void WriteEvents(Db& db, const Target& target, const EventSubject& subject, cons
   };
   announce("scan.completed", nullptr);
   if (!became_latest) return;
-  std::vector<EventFinding> current = EventFindings(findings);
-  std::vector<EventFinding> previous = PreviousFindings(db, target.previous_scan_id);
+  std::vector<EventFinding> current = ScanFindings(db, subject.scan_id);
+  std::vector<EventFinding> previous = ScanFindings(db, target.previous_scan_id);
   std::vector<EventFinding> detected = NewlyPresent(current, previous);
   std::vector<EventFinding> fixed = NewlyPresent(previous, current);
   if (!detected.empty()) announce("vulnerability.detected", &detected);

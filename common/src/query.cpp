@@ -33,6 +33,7 @@ QueryParam Text(std::string_view name, size_t min_chars, size_t max_chars) {
 QueryParam Digest(std::string_view name) { return {.name = name, .kind = QueryKind::kDigest}; }
 QueryParam Reference(std::string_view name) { return {.name = name, .kind = QueryKind::kReference}; }
 QueryParam Number(std::string_view name, long max) { return {.name = name, .kind = QueryKind::kNumber, .max = max}; }
+QueryParam Fraction(std::string_view name) { return {.name = name, .kind = QueryKind::kFraction}; }
 QueryParam RefusedOnRead(QueryParam param) {
   param.refused_on_read = true;
   return param;
@@ -195,6 +196,14 @@ QueryValues::QueryValues(const std::vector<QueryParam>& params, const QueryPairs
               "...nginx@sha256:<64 hex> or ...nginx:1.27@sha256:<64 hex>");
         }
         break;
+      case QueryKind::kFraction: {
+        // Digits only (no sign, exponent or hex), so that Postgres reads the same number.
+        bool decimal = !v.text.empty() && v.text.size() <= 20 && v.text.front() != '.' && v.text.back() != '.' &&
+                       v.text.find_first_not_of("0123456789.") == std::string::npos &&
+                       std::count(v.text.begin(), v.text.end(), '.') <= 1;
+        if (!decimal || std::strtod(v.text.c_str(), nullptr) > 1) refuse("must be a decimal from 0 to 1, such as 0.5");
+        break;
+      }
       case QueryKind::kNumber: {
         char* end = nullptr;
         v.number = std::strtol(v.text.c_str(), &end, 10);

@@ -34,6 +34,7 @@ export const kEvents = [
   ["cve_watch.matched", "cve_watch.matched: a watched CVE newly appears on a licensed image"],
   ["vex.updated", "vex.updated: the image vendor's VEX statements about a licensed image were ingested"],
   ["version.published", "version.published: a new version of a licensed image was pushed to the registry"],
+  ["vulnerability.exploited", "vulnerability.exploited: CISA added a CVE your latest versions carry to its Known Exploited Vulnerabilities catalogue"],
   ["ping", "ping: the test event this console sends on request"],
 ];
 

@@ -34,6 +34,9 @@ struct VersionView {
   // Detail only: {"cyclonedx": {...}, "spdx": {...}}, what the latest scan's SBOMs hold of rule 3
   // (JSON text from Postgres); none when unscanned or measured before ingest measured it.
   std::optional<std::string> sbom_completeness;
+  // Detail only: the latest scan's distinct vulnerability ids known to be exploited (CISA's KEV
+  // catalogue, docs/feeds.md); none when unscanned.
+  std::optional<long long> known_exploited;
   // Read with the version's own rows (VersionsAt) and shown wherever set; the lists' latestVersion
   // has none.
   std::optional<VersionPulls> pulls;

@@ -96,6 +96,7 @@ void WriteVersion(JsonWriter& w, const VersionView& v, bool with_counts) {
   if (with_counts) {
     WriteVulnerabilityCounts(w, v.counts);
     WriteCompleteness(w, v.sbom_completeness);
+    WriteOptionalInt(w, "knownExploited", v.known_exploited);
   }
   if (v.pulls) WritePulls(w, *v.pulls);
   w.EndObject();
@@ -147,12 +148,13 @@ std::string ImageLookupJson(const std::vector<ImageMatch>& matches) {
 std::vector<VersionView> VersionsAt(const Rows& rows, int count) {
   const VersionColumns columns(rows);
   const int completeness = rows.Column("sbom_completeness"), pull_count = rows.Column("pull_count"),
-            last_pulled_at = rows.Column("last_pulled_at");
+            last_pulled_at = rows.Column("last_pulled_at"), known_exploited = rows.Column("known_exploited");
   std::vector<VersionView> versions;
   for (int row = 0; row < rows.size() && static_cast<int>(versions.size()) < count; row++) {
     if (rows.IsNull(row, columns.id)) continue;
     VersionView& v = versions.emplace_back(VersionAt(rows, columns, row));
     v.sbom_completeness = rows.OptionalText(row, completeness);
+    if (!rows.IsNull(row, known_exploited)) v.known_exploited = rows.Int(row, known_exploited);
     v.pulls = VersionPulls{rows.Int(row, pull_count), rows.OptionalText(row, last_pulled_at)};
   }
   return versions;

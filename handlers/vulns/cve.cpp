@@ -21,6 +21,7 @@ std::vector<CveMatch> MatchesAt(const Rows& rows) {
             package_type = rows.Column("package_type"), purl = rows.Column("purl"), severity = rows.Column("severity"),
             fix_state = rows.Column("fix_state"), fixed_version = rows.Column("fixed_version");
   const VexColumns vex(rows);
+  const FeedColumns feeds(rows);
   std::vector<CveMatch> matches;
   for (int row = 0; row < rows.size(); row++) {
     CveMatch& m = matches.emplace_back();
@@ -42,6 +43,7 @@ std::vector<CveMatch> MatchesAt(const Rows& rows) {
     m.fix_state = rows.Text(row, fix_state);
     m.fixed_version = rows.OptionalText(row, fixed_version);
     m.vex = vex.At(rows, row);
+    m.feeds = feeds.At(rows, row);
   }
   return matches;
 }
@@ -57,6 +59,7 @@ void WritePackage(JsonWriter& w, const CveMatch& m) {
   WriteString(w, "fixState", m.fix_state);
   WriteOptionalString(w, "fixedVersion", m.fixed_version);
   WriteVex(w, m.vex);
+  WriteFeeds(w, m.feeds);
   w.EndObject();
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "icat/db.hpp"
+#include "icat/feeds.hpp"
 #include "icat/image_reference.hpp"
 
 namespace icat::vulns {
@@ -33,19 +34,32 @@ namespace icat::vulns {
   "s.findings_unknown, s.fixable_count, "                                                                             \
   "x.id AS finding_id, x.vuln_id, x.aliases, x.package_name, x.package_version, x.package_type, x.purl, x.severity, " \
   "x.cvss_score::text AS cvss_score, x.fix_state, x.fixed_version, x.title, x.primary_url, x.severity_sources, "      \
-  "x.severity_source, " ICAT_VEX_COLUMNS "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+  "x.severity_source, x.epss_score, x.epss_percentile, x.epss_date, x.kev_date_added, x.kev_due_date, "             \
+  "x.kev_ransomware, " ICAT_VEX_COLUMNS "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
 
-// A page of the scan's findings in stored order (severity first), walked on (set_id, id) from the
-// row after the cursor's ($5; ids start at 1), each with its VEX statement. A left join: the scan's
-// row comes back without findings. The cursor's bound is a CASE, not a COALESCE: Postgres runs no
-// condition it does not know to be leakproof ahead of the row policy (sql/V0024), COALESCE among
-// them, so it could not bound the index scan and every finding before the cursor was read.
-#define ICAT_FINDINGS_PAGE                                                                           \
-  "LEFT JOIN LATERAL (SELECT * FROM vulnerabilities x WHERE x.set_id = s.findings_set_id "           \
-  "AND ($3::text[] IS NULL OR x.severity = ANY($3::text[])) "                                        \
-  "AND ($4::text[] IS NULL OR x.fix_state = ANY($4::text[])) "                                       \
-  "AND x.id > CASE WHEN $5::bigint IS NULL THEN 0 ELSE $5::bigint END ORDER BY x.id LIMIT $6) x ON " \
-  "true " ICAT_VEX_OF_PAGE_FINDING
+// A page of the scan's findings, each with its feeds (sql/V0031 finding_feeds) and VEX statement,
+// filtered by $3 severities, $4 fix states, $7 known exploited or not and $8 an EPSS score above, then
+// ordered by `page` (ICAT_BY_ID or ICAT_BY_RISK). A left join: the scan's row comes back without
+// findings.
+#define ICAT_FINDINGS_PAGE(page)                                                                                    \
+  "LEFT JOIN LATERAL (SELECT x.*, ff.kev_known, ff.risk_epss, " ICAT_FINDING_FEEDS_COLUMNS                         \
+  "FROM vulnerabilities x " ICAT_FINDING_FEEDS_JOIN "WHERE x.set_id = s.findings_set_id "                          \
+  "AND ($3::text[] IS NULL OR x.severity = ANY($3::text[])) "                                                      \
+  "AND ($4::text[] IS NULL OR x.fix_state = ANY($4::text[])) "                                                     \
+  "AND ($7::boolean IS NULL OR ff.kev_known = $7::boolean) AND ($8::numeric IS NULL OR ff.epss_score > $8::numeric) " \
+  page ") x ON true " ICAT_VEX_OF_PAGE_FINDING
+
+// Stored order (severity first), walked on (set_id, id) from the row after the cursor's ($5; ids start
+// at 1). The cursor's bound is a CASE, not a COALESCE: Postgres runs no condition it does not know to be
+// leakproof ahead of the row policy (sql/V0024), COALESCE among them, so it could not bound the index
+// scan and every finding before the cursor was read.
+#define ICAT_BY_ID "AND x.id > CASE WHEN $5::bigint IS NULL THEN 0 ELSE $5::bigint END ORDER BY x.id LIMIT $6"
+#define ICAT_BY_ID_OUTER "ORDER BY x.id"
+// Risk order (docs/feeds.md): known exploited first, then EPSS score descending (unscored last), then
+// stored order, which is severity rank descending with a stable tie-break. The cursor ($5) is the
+// number of rows already shown: the order is of computed values, and a scan's findings never change.
+#define ICAT_BY_RISK "ORDER BY ff.kev_known DESC, ff.risk_epss DESC, x.id OFFSET COALESCE($5::bigint, 0) LIMIT $6"
+#define ICAT_BY_RISK_OUTER "ORDER BY x.kev_known DESC, x.risk_epss DESC, x.id"
 
 // The look-up starts from the current findings of the id (the findings of each version's latest
 // findings set, sql/V0021), by its partial index, and of an alias of it, by their ids in
@@ -62,11 +76,11 @@ namespace icat::vulns {
   "SELECT i.id AS image_id, i.name AS image_name, i.repository, v.id AS version_id, v.tag, v.digest, "              \
   "v.id = i.latest_version_id AS latest, s.id AS scan_id, rfc3339(s.scanned_at) AS scanned_at, x.vuln_id, "         \
   "x.package_name, x.package_version, x.package_type, x.purl, x.severity, "                                         \
-  "x.fix_state, x.fixed_version, " ICAT_VEX_COLUMNS                                                                 \
+  "x.fix_state, x.fixed_version, " ICAT_FINDING_FEEDS_COLUMNS ", " ICAT_VEX_COLUMNS                           \
   "FROM hits x JOIN LATERAL (SELECT * FROM image_versions v WHERE v.latest_findings_set_id = x.set_id OFFSET 0) v " \
   "ON true JOIN LATERAL (SELECT * FROM images i WHERE i.id = v.image_id OFFSET 0) i ON true " version_filter        \
   "JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 JOIN scans s ON s.id = "                               \
-  "v.latest_scan_id " ICAT_VEX_OF_FINDING "ORDER BY i.name, i.id, v.published_at DESC, v.id, x.id"
+  "v.latest_scan_id " ICAT_VEX_OF_FINDING ICAT_FINDING_FEEDS_JOIN "ORDER BY i.name, i.id, v.published_at DESC, v.id, x.id"
 
 // The licensed versions never scanned. image_versions_latest_scan (V0006) holds the NULLs too, so the
 // few of them are found without walking the tenant's licences.
@@ -79,20 +93,26 @@ namespace icat::vulns {
 
 // Each statement reads as SQL, a line per clause.
 // clang-format off
-// $1 tenant, $2 image id, $3 severities or NULL, $4 fix states or NULL, $5 last row seen or NULL,
-// $6 limit: the image's latest version, that version's latest scan and a page of its findings;
-// no row when the image is unknown or unlicensed
-inline constexpr Statement kFindingsOfLatestVersion{"findings_of_latest_version",
-    "SELECT " ICAT_LISTING_COLUMNS
-    "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id "
-    ICAT_FINDINGS_PAGE "WHERE i.id = $2::uuid ORDER BY x.id"};
-// $1 to $6 as above, $7 version id or NULL, $8 tag or NULL (a VersionRef; the portal names versions
+// $1 tenant, $2 image id, $3 severities or NULL, $4 fix states or NULL, $5 the cursor's row or NULL,
+// $6 limit, $7 kev or NULL, $8 epssAbove or NULL: the image's latest version, that version's latest
+// scan and a page of its findings; no row when the image is unknown or unlicensed
+#define ICAT_OF_LATEST_VERSION(page, outer)                                                                   \
+  "SELECT " ICAT_LISTING_COLUMNS                                                                              \
+  "LEFT JOIN image_versions v ON v.id = i.latest_version_id LEFT JOIN scans s ON s.id = v.latest_scan_id " \
+  ICAT_FINDINGS_PAGE(page) "WHERE i.id = $2::uuid " outer
+// $1 to $8 as above, $9 version id or NULL, $10 tag or NULL (a VersionRef; the portal names versions
 // by id only): that version, its latest scan and a page of its findings
-inline constexpr Statement kFindingsOfVersion{"findings_of_version",
-    "SELECT " ICAT_LISTING_COLUMNS
-    "JOIN image_versions v ON v.image_id = i.id AND v.id = " ICAT_VERSION_OF_REF("$2::uuid", "$7", "$8") " "
-    "LEFT JOIN scans s ON s.id = v.latest_scan_id "
-    ICAT_FINDINGS_PAGE "WHERE i.id = $2::uuid ORDER BY x.id"};
+#define ICAT_OF_VERSION(page, outer)                                                                 \
+  "SELECT " ICAT_LISTING_COLUMNS                                                                     \
+  "JOIN image_versions v ON v.image_id = i.id AND v.id = " ICAT_VERSION_OF_REF("$2::uuid", "$9", "$10") " " \
+  "LEFT JOIN scans s ON s.id = v.latest_scan_id " ICAT_FINDINGS_PAGE(page) "WHERE i.id = $2::uuid " outer
+inline constexpr Statement kFindingsOfLatestVersion{"findings_of_latest_version",
+    ICAT_OF_LATEST_VERSION(ICAT_BY_ID, ICAT_BY_ID_OUTER)};
+inline constexpr Statement kFindingsOfVersion{"findings_of_version", ICAT_OF_VERSION(ICAT_BY_ID, ICAT_BY_ID_OUTER)};
+// The same in risk order (?sort=risk).
+inline constexpr Statement kRiskOfLatestVersion{"risk_of_latest_version",
+    ICAT_OF_LATEST_VERSION(ICAT_BY_RISK, ICAT_BY_RISK_OUTER)};
+inline constexpr Statement kRiskOfVersion{"risk_of_version", ICAT_OF_VERSION(ICAT_BY_RISK, ICAT_BY_RISK_OUTER)};
 // $1 tenant, $2 vulnerability id (upper case): the findings of that id (or an alias of it) in the
 // latest scan of each licensed image's latest version (_latest) or of each licensed version (_all).
 // Two statements rather than a flag, so each keeps one cached plan instead of being planned per call.
@@ -105,7 +125,7 @@ inline constexpr Statement kUnscannedAll{"unscanned_all", ICAT_UNSCANNED("")};
 
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
-    kFindingsOfLatestVersion, kFindingsOfVersion, kCveLookupLatest, kCveLookupAll, kUnscannedLatest,
+    kFindingsOfLatestVersion, kFindingsOfVersion, kRiskOfLatestVersion, kRiskOfVersion, kCveLookupLatest, kCveLookupAll, kUnscannedLatest,
     kUnscannedAll,
 };
 // clang-format on
@@ -113,6 +133,12 @@ inline const std::vector<Statement> kStatements = {
 #undef ICAT_UNSCANNED
 #undef ICAT_CVE_LOOKUP
 #undef ICAT_FINDINGS_PAGE
+#undef ICAT_OF_LATEST_VERSION
+#undef ICAT_OF_VERSION
+#undef ICAT_BY_ID
+#undef ICAT_BY_ID_OUTER
+#undef ICAT_BY_RISK
+#undef ICAT_BY_RISK_OUTER
 #undef ICAT_LISTING_COLUMNS
 #undef ICAT_VEX_COLUMNS
 #undef ICAT_VEX_OF_FINDING

@@ -4,10 +4,16 @@
 namespace icat::vulns {
 
 namespace {
-// A finding list's filters and page; its cursor belongs to a scan, judged once the image is found
-// (an unknown image is a 404 whatever the cursor), so it is refused when read.
+// A finding list's filters, order and page (docs/feeds.md for kev, epssAbove and sort=risk); its
+// cursor belongs to a scan and an order, judged once the image is found (an unknown image is a 404
+// whatever the cursor), so it is refused when read.
 std::vector<QueryParam> FindingsQuery() {
-  return {query::Words("severity", AsList(kSeverities)), query::Words("fixState", AsList(kFixStates)), query::Limit(),
+  return {query::Words("severity", AsList(kSeverities)),
+          query::Words("fixState", AsList(kFixStates)),
+          query::Word("kev", {"true", "false"}, "must be true or false"),
+          query::Fraction("epssAbove"),
+          query::Word("sort", {"severity", "risk"}, "must be severity (the default) or risk"),
+          query::Limit(),
           query::RefusedOnRead(query::Cursor({CursorField::kText, CursorField::kDigits}))};
 }
 

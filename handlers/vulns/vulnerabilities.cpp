@@ -44,6 +44,7 @@ void WriteFinding(JsonWriter& w, const FindingView& f) {
   w.RawValue(f.severity_sources.data(), f.severity_sources.size(), rapidjson::kArrayType);
   WriteOptionalString(w, "severitySource", f.severity_source);
   WriteVex(w, f.vex);
+  WriteFeeds(w, f.feeds);
   w.EndObject();
 }
 
@@ -82,6 +83,7 @@ std::vector<FindingView> FindingsAt(const Rows& rows, int count) {
             url = rows.Column("primary_url"), severity_sources = rows.Column("severity_sources"),
             severity_source = rows.Column("severity_source");
   const VexColumns vex(rows);
+  const FeedColumns feeds(rows);
   std::vector<FindingView> findings;
   for (int row = 0; row < rows.size() && row < count; row++) {
     if (rows.IsNull(row, row_id)) continue;
@@ -104,40 +106,54 @@ std::vector<FindingView> FindingsAt(const Rows& rows, int count) {
     f.severity_sources = rows.Text(row, severity_sources);
     f.severity_source = rows.OptionalText(row, severity_source);
     f.vex = vex.At(rows, row);
+    f.feeds = feeds.At(rows, row);
   }
   return findings;
 }
 
-// A cursor holds the scan it belongs to and the last row seen: a page of one scan never
-// continues into another after a new scan arrives.
+// A cursor holds the scan it belongs to (marked "risk:" in risk order) and where the page ends: the
+// last row seen, or in risk order the rows shown so far. A page of one scan never continues into
+// another after a new scan arrives, nor into the other order.
 // The cursor is refused when read (routes.cpp): malformed, it is a 400 only once the image is found.
-std::optional<long long> CursorAfter(const QueryValues& query, const std::optional<std::string>& scan_id) {
+std::optional<long long> CursorAfter(const QueryValues& query, const std::optional<std::string>& scan_id, bool risk) {
   std::optional<std::vector<std::string>> cursor = query.Cursor();
   if (!cursor) return std::nullopt;
-  if (!scan_id || (*cursor)[0] != *scan_id) {
-    ThrowInvalid("cursor", "belongs to an earlier scan of this version; start again without a cursor");
+  if (!scan_id || (*cursor)[0] != (risk ? "risk:" : "") + *scan_id) {
+    ThrowInvalid("cursor",
+                 "belongs to an earlier scan of this version or to another sort; start again without a cursor");
   }
   return std::atoll((*cursor)[1].c_str());
 }
+
+bool ByRisk(const QueryValues& query) { return query.Text("sort") == "risk"; }
 
 // The row a well-formed cursor continues after. The statement needs it before the scan is known;
 // ListingReply judges the cursor afterwards, so an unknown image is a 404 whatever the cursor.
 std::optional<long long> RowSeen(const QueryValues& query) {
   try {
     std::optional<std::vector<std::string>> cursor = query.Cursor();
-    return cursor ? CursorAfter(query, (*cursor)[0]) : std::nullopt;
+    if (!cursor) return std::nullopt;
+    std::string scan = ByRisk(query) && (*cursor)[0].starts_with("risk:") ? (*cursor)[0].substr(5) : (*cursor)[0];
+    return CursorAfter(query, scan, ByRisk(query));
   } catch (const ApiError&) {
     return std::nullopt;
   }
 }
 
-// $1 to $6 of findings_of_*: tenant, image, filters, the row the page starts after, one more than a page.
+// $1 to $8 of findings_of_* and risk_of_*: tenant, image, filters, where the page starts, one more
+// than a page, the feed filters.
 std::vector<Param> PageParams(const Context& ctx, const std::string& image_id, const Filters& filters, int limit) {
   auto array = [](const std::optional<std::vector<std::string>>& values) {
     return values ? std::optional(TextArrayLiteral(*values)) : std::nullopt;
   };
-  return {ctx.principal.tenant_id,   image_id,           array(filters.severities),
-          array(filters.fix_states), RowSeen(ctx.query), limit + 1};
+  return {ctx.principal.tenant_id,
+          image_id,
+          array(filters.severities),
+          array(filters.fix_states),
+          RowSeen(ctx.query),
+          limit + 1,
+          filters.kev,
+          filters.epss_above};
 }
 
 // The listing the rows of findings_of_* hold (one round trip: the scan and its page together);
@@ -145,10 +161,14 @@ std::vector<Param> PageParams(const Context& ctx, const std::string& image_id, c
 Reply ListingReply(const QueryValues& query, const Rows& rows, const char* not_found, int limit) {
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, not_found);
   ScanView scan = ScanAt(rows);
-  CursorAfter(query, scan.scan_id);  // 400 for a cursor that is malformed or of another scan
+  bool risk = ByRisk(query);
+  std::optional<long long> after = CursorAfter(query, scan.scan_id, risk);  // 400: malformed or of another scan
   std::vector<FindingView> findings = FindingsAt(rows, limit);
   std::optional<std::string> next;
-  if (rows.size() > limit) next = EncodeCursor({*scan.scan_id, std::to_string(findings.back().row_id)});
+  if (rows.size() > limit) {
+    next = risk ? EncodeCursor({"risk:" + *scan.scan_id, std::to_string(after.value_or(0) + limit)})
+                : EncodeCursor({*scan.scan_id, std::to_string(findings.back().row_id)});
+  }
   return Reply::Json(200, VulnerabilityListJson(scan, findings, next));
 }
 
@@ -156,7 +176,8 @@ Reply ListingReply(const QueryValues& query, const Rows& rows, const char* not_f
 // is nullopt, else of the version it names; `known_form` false (a malformed id) is the 404 of an
 // unknown one, after the filters are checked as for any other.
 Reply Listing(Context& ctx, const std::string& image_id, const std::optional<VersionRef>& version, bool known_form) {
-  Filters filters{ctx.query.Words("severity"), ctx.query.Words("fixState")};
+  Filters filters{ctx.query.Words("severity"), ctx.query.Words("fixState"), ctx.query.Text("kev"),
+                  ctx.query.Text("epssAbove")};
   int limit = ctx.query.Limit();
   const char* not_found = version ? "No such image or version." : "No such image.";
   if (!known_form) throw ApiError(Error::kNOT_FOUND, not_found);
@@ -165,7 +186,9 @@ Reply Listing(Context& ctx, const std::string& image_id, const std::optional<Ver
     params.push_back(version->id);
     params.push_back(version->tag);
   }
-  Rows rows = ctx.db.Run(version ? kFindingsOfVersion : kFindingsOfLatestVersion, params);
+  const Statement& statement = ByRisk(ctx.query) ? (version ? kRiskOfVersion : kRiskOfLatestVersion)
+                                                 : (version ? kFindingsOfVersion : kFindingsOfLatestVersion);
+  Rows rows = ctx.db.Run(statement, params);
   return ListingReply(ctx.query, rows, not_found, limit);
 }
 
@@ -251,21 +274,22 @@ std::string VulnerabilityListJson(const ScanView& s, const std::vector<FindingVi
   return buffer.GetString();
 }
 
-// GET /v1/images/{id}/vulnerabilities?severity=&fixState=&limit=&cursor=   (scope read:vulns)
-//   200 the findings of the latest scan of the image's latest version, severity first, with the
+// GET /v1/images/{id}/vulnerabilities?severity=&fixState=&kev=&epssAbove=&sort=&limit=&cursor=   (scope read:vulns)
+//   200 the findings of the latest scan of the image's latest version, severity first (sort=risk:
+//       known exploited, then EPSS, then severity; docs/feeds.md), each with epss and kev, with the
 //       stored counts and scanStatus "scanned"; before the first version or scan, scanStatus
 //       "unscanned" with version/scan, counts and vulnerabilities null (never an empty list)
-//   400 VALIDATION_ERROR (severity, fixState, limit, cursor); 401; 403 INSUFFICIENT_SCOPE; 429
+//   400 VALIDATION_ERROR (severity, fixState, kev, epssAbove, sort, limit, cursor); 401; 403 INSUFFICIENT_SCOPE; 429
 //   404 NOT_FOUND: unknown, malformed or unlicensed id, all alike
 Reply ListImageVulnerabilities(Context& ctx) {
   std::string id = ctx.request.PathParam("id");
   return Listing(ctx, id, std::nullopt, IsUuid(id));
 }
 
-// GET /v1/images/{id}/versions/{versionId}/vulnerabilities?severity=&fixState=&limit=&cursor=
+// GET /v1/images/{id}/versions/{versionId}/vulnerabilities?severity=&fixState=&kev=&epssAbove=&sort=&limit=&cursor=
 //   (scope read:vulns)
 //   200 as above, for the latest scan of the version {versionId} names: its id or its tag
-//   400 VALIDATION_ERROR (severity, fixState, limit, cursor); 401; 403 INSUFFICIENT_SCOPE; 429
+//   400 VALIDATION_ERROR (severity, fixState, kev, epssAbove, sort, limit, cursor); 401; 403 INSUFFICIENT_SCOPE; 429
 //   404 NOT_FOUND: unknown, malformed or unlicensed image, or no such version of it
 Reply ListImageVersionVulnerabilities(Context& ctx) {
   std::string id = ctx.request.PathParam("id");
@@ -273,7 +297,8 @@ Reply ListImageVersionVulnerabilities(Context& ctx) {
   return Listing(ctx, id, version, IsUuid(id) && version);
 }
 
-// GET /api/docker-images/{imageId}/versions/{versionId}/vulnerabilities?severity=&fixState=&limit=&cursor=
+// GET
+// /api/docker-images/{imageId}/versions/{versionId}/vulnerabilities?severity=&fixState=&kev=&epssAbove=&sort=&limit=&cursor=
 //   (portal: token + X-Tenant)
 //   200 as above, for that version's latest scan
 //   400 VALIDATION_ERROR (X-Tenant, Authorization, severity, fixState, limit, cursor); 401

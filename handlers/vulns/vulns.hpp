@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "icat/feeds.hpp"
 #include "icat/json.hpp"
 #include "icat/pipeline.hpp"
 #include "icat/scan_status.hpp"
@@ -64,16 +65,19 @@ struct FindingView {
   std::string severity_sources = "[]";         // the stored JSON array, sent as it is
   std::optional<std::string> severity_source;  // whose rating severity and cvss_score are
   std::optional<VexView> vex;
+  FeedFacts feeds;  // EPSS and KEV (docs/feeds.md)
 };
 
-// ?severity= and ?fixState=: words of kSeverities / kFixStates (routes.cpp); nullopt when absent.
+// ?severity= and ?fixState=: words of kSeverities / kFixStates; ?kev=true|false; ?epssAbove= a
+// fraction (routes.cpp); nullopt when absent.
 struct Filters {
   std::optional<std::vector<std::string>> severities, fix_states;
+  std::optional<std::string> kev, epss_above;
 };
 
 // {"image", "version", "scan", "scanStatus", "lastScannedAt", "vulnerabilityCounts", "vexExcludedCount",
 //  "findingCounts", "fixableCount", "vulnerabilities": [...], "nextCursor"}; counts, list and cursor are
-//  null when the version was never scanned. Each finding carries "vex" (WriteVex).
+//  null when the version was never scanned. Each finding carries "vex" (WriteVex), "epss" and "kev" (WriteFeeds).
 std::string VulnerabilityListJson(const ScanView& scan, const std::vector<FindingView>& findings,
                                   const std::optional<std::string>& next_cursor);
 
@@ -88,6 +92,7 @@ struct CveMatch {
   std::string severity, fix_state;
   std::optional<std::string> fixed_version;
   std::optional<VexView> vex;
+  FeedFacts feeds;
 };
 
 // A licensed version that was never scanned: the look-up cannot say whether it carries the id.

@@ -92,8 +92,9 @@ constexpr int kEveryRow = 100000;
 // The cursor of the finding half-way down a version's findings, taken through the handlers' own
 // statement, whatever the schema stores findings in.
 std::string MiddleFindingOf(icat::Db& owner, const Sample& s, const std::string& version_id) {
-  icat::Rows rows = owner.Run(icat::vulns::kFindingsOfVersion, {s.tenant_id, s.image_id, std::nullopt, std::nullopt,
-                                                                std::nullopt, kEveryRow, version_id, std::nullopt});
+  icat::Rows rows =
+      owner.Run(icat::vulns::kFindingsOfVersion, {s.tenant_id, s.image_id, std::nullopt, std::nullopt, std::nullopt,
+                                                  kEveryRow, std::nullopt, std::nullopt, version_id, std::nullopt});
   if (rows.size() < 2) throw std::runtime_error("version " + version_id + " has fewer than two findings");
   return std::string(rows.Text(rows.size() / 2, rows.Column("finding_id")));
 }
@@ -241,16 +242,20 @@ std::vector<PlanCase> VulnsCases(const Sample& s) {
   using namespace icat::vulns;
   const auto& none = std::nullopt;
   return {
-      {kFindingsOfLatestVersion, "first page", {s.tenant_id, s.image_id, none, none, none, kPageRows}},
+      {kFindingsOfLatestVersion, "first page", {s.tenant_id, s.image_id, none, none, none, kPageRows, none, none}},
       {kFindingsOfLatestVersion,
        "critical and high, a page from the middle",
-       {s.tenant_id, s.image_id, "{critical,high}", none, s.latest_findings_cursor, kPageRows}},
+       {s.tenant_id, s.image_id, "{critical,high}", none, s.latest_findings_cursor, kPageRows, none, none}},
       {kFindingsOfVersion,
        "a version by id, first page",
-       {s.tenant_id, s.image_id, none, none, none, kPageRows, s.version_id, none}},
+       {s.tenant_id, s.image_id, none, none, none, kPageRows, none, none, s.version_id, none}},
       {kFindingsOfVersion,
        "a version by tag, fixed findings, a page from the middle",
-       {s.tenant_id, s.image_id, none, "{fixed}", s.version_findings_cursor, kPageRows, none, s.version_tag}},
+       {s.tenant_id, s.image_id, none, "{fixed}", s.version_findings_cursor, kPageRows, none, none, none, s.version_tag}},
+      {kRiskOfLatestVersion, "risk order, known exploited only, a later page",
+       {s.tenant_id, s.image_id, none, none, "100", kPageRows, "true", none}},
+      {kRiskOfVersion, "risk order, a version by id, EPSS above 0.5",
+       {s.tenant_id, s.image_id, none, none, none, kPageRows, none, "0.5", s.version_id, none}},
       {kCveLookupLatest, "the most common CVE", {s.tenant_id, s.cve_id}},
       {kCveLookupAll, "the most common CVE", {s.tenant_id, s.cve_id}},
       {kUnscannedLatest, "the tenant", {s.tenant_id}},

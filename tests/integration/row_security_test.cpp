@@ -91,9 +91,9 @@ const std::map<std::string, std::string> kPublicOnPurpose = {
     {"signing_keys", "the public keys of every signature, listed to anyone at GET /v1/signing-keys"},
     {"dispatcher_heartbeats", "the webhook dispatchers' beats: process names, nothing of a tenant"},
     {"tenants", "sign-in finds the tenant by its subdomain before any tenant is set"},
-    {"feed_loads", "which EPSS and KEV files were loaded: public facts, the same for every tenant (sql/V0030)"},
-    {"epss_scores", "FIRST's EPSS scores of CVEs: public facts, the same for every tenant (sql/V0030)"},
-    {"kev_entries", "CISA's catalogue of known exploited CVEs: public facts, the same for every tenant (sql/V0030)"},
+    {"epss_scores", "FIRST's public EPSS scores, the same for every tenant (docs/feeds.md)"},
+    {"kev_entries", "CISA's public KEV catalogue, the same for every tenant (docs/feeds.md)"},
+    {"feed_loads", "which public feed files are loaded: nothing of a tenant (docs/feeds.md)"},
 };
 
 // The catalogue tables a tenant reaches only through a licence, each with the owner's count of its
@@ -165,9 +165,10 @@ std::vector<WallCase> WallCases(const TenantRows& a, const std::map<const Tenant
   auto cve = [](const TenantRows& of) { return of.cve; };
   return {
       {icat::vulns::kFindingsOfLatestVersion, "the image's findings",
-       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50"}; }, cve},
+       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50", none, none}; }, cve},
       {icat::vulns::kFindingsOfVersion, "the version's findings",
-       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50", of.version_id, none}; }, cve},
+       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50", none, none, of.version_id, none}; },
+       cve},
       {icat::vulns::kCveLookupLatest, "the finding's id", [=](const TenantRows& of) { return Params{t, of.cve}; },
        image},
       {icat::vulns::kCveLookupAll, "the finding's alias", [=](const TenantRows& of) { return Params{t, of.alias}; },
@@ -439,7 +440,8 @@ BOOST_AUTO_TEST_CASE(handler_statements_without_their_licence_condition_show_not
   }
   // A's finding still carries the vendor's statement on it (through its alias and its document).
   std::vector<PgRow> page = app.Rows(std::string(icat::vulns::kFindingsOfLatestVersion.sql),
-                                     {a.tenant.id(), a.image.id, std::nullopt, std::nullopt, std::nullopt, "50"});
+                                     {a.tenant.id(), a.image.id, std::nullopt, std::nullopt, std::nullopt, "50",
+                                      std::nullopt, std::nullopt});
   BOOST_TEST_REQUIRE(page.size() == 1u);
   BOOST_TEST(Mentions(page, "not_affected"));
   app.Scalar("ROLLBACK");

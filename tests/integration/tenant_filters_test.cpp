@@ -112,17 +112,19 @@ BOOST_AUTO_TEST_CASE(vulns_statements_show_only_the_tenants_licensed_findings) {
   const std::string t = a.tenant.id();
   auto latest = [&](const TenantRows& of) {
     return db.Run(icat::vulns::kFindingsOfLatestVersion,
-                  {t, of.image.id, std::nullopt, std::nullopt, std::nullopt, "50"});
+                  {t, of.image.id, std::nullopt, std::nullopt, std::nullopt, "50", std::nullopt, std::nullopt});
   };
   ExpectANotB(latest(a), a.cve, latest(b), b.cve);
   auto version = [&](const TenantRows& of) {
     return db.Run(icat::vulns::kFindingsOfVersion,
-                  {t, of.image.id, std::nullopt, std::nullopt, std::nullopt, "50", of.version_id, std::nullopt});
+                  {t, of.image.id, std::nullopt, std::nullopt, std::nullopt, "50", std::nullopt, std::nullopt,
+                   of.version_id, std::nullopt});
   };
   ExpectANotB(version(a), a.cve, version(b), b.cve);
   auto by_tag = [&](const TenantRows& of) {
     return db.Run(icat::vulns::kFindingsOfVersion, {t, of.image.id, std::nullopt, std::nullopt, std::nullopt, "50",
-                                                    std::nullopt, of.image.versions.at(0).tag});
+                                                    std::nullopt, std::nullopt, std::nullopt,
+                                                    of.image.versions.at(0).tag});
   };
   ExpectANotB(by_tag(a), a.cve, by_tag(b), b.cve);
   for (const icat::Statement& lookup : {icat::vulns::kCveLookupLatest, icat::vulns::kCveLookupAll}) {

@@ -116,6 +116,11 @@ const std::vector<Command>& AllCommands() {
        "catalogue images, in one transaction; prints a summary per file.",
        {{"FILE..."}, {}},
        VexIngest},
+      {"feeds load",
+       "Loads EPSS scores (CSV, plain or gzip) and CISA's KEV catalogue (JSON), told apart by content, each file "
+       "(or https:// URL) replacing its feed in one transaction; refuses a file older than the one loaded.",
+       {{"FILE..."}, {}},
+       FeedsLoad},
       {"vex check", "Checks VEX files as vex ingest would (official schema, statements), without a database.",
        {{"FILE..."}, {}},
        VexCheck},

@@ -27,6 +27,7 @@ enum class QueryKind {
   kDigest,     // sha256: and 64 lower-case hexadecimal digits
   kReference,  // an image reference (ParseImageReference)
   kNumber,     // a decimal number from 0 to `max`
+  kFraction,   // a decimal fraction from 0 to 1, such as 0.5 (an EPSS probability); read with Text
 };
 
 // The form of one field of a cursor: what the list wrote there, so a forged cursor is refused
@@ -67,6 +68,7 @@ QueryParam Text(std::string_view name, size_t min_chars = 0, size_t max_chars = 
 QueryParam Digest(std::string_view name);
 QueryParam Reference(std::string_view name);
 QueryParam Number(std::string_view name, long max);
+QueryParam Fraction(std::string_view name);
 // The same parameter, refused when the handler reads it rather than before the handler runs.
 QueryParam RefusedOnRead(QueryParam param);
 }  // namespace query

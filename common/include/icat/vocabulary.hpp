@@ -33,9 +33,9 @@ constexpr std::string_view NameOf(Scope scope) { return kScopes[static_cast<size
 // A portal user's role, most powerful first.
 inline constexpr std::array<std::string_view, 3> kRoles = {"admin", "user", "viewer"};
 // The outbox events a webhook can subscribe to.
-inline constexpr std::array<std::string_view, 7> kEventTypes = {
+inline constexpr std::array<std::string_view, 8> kEventTypes = {
     "scan.completed", "vulnerability.detected", "vulnerability.fixed", "cve_watch.matched", "vex.updated",
-    "ping",           "version.published"};
+    "ping",           "version.published",      "vulnerability.exploited"};
 // The services a notification channel posts to (docs/notifications.md).
 inline constexpr std::array<std::string_view, 2> kChannelTypes = {"slack", "teams"};
 // A vendor VEX statement's status, and the justification of a not_affected one, as OpenVEX names

@@ -83,6 +83,12 @@ struct SbomCompleteness {
 };
 
 // An SBOM, checked for its format; its bytes are stored verbatim elsewhere.
+// A package an SBOM lists, by its purl (entries without one are not packages anyone can look up).
+struct SbomPackage {
+  std::string purl, name;
+  std::optional<std::string> version;
+};
+
 struct SbomDocument {
   std::string format;        // "spdx" or "cyclonedx"
   std::string spec_version;  // "2.3" or "1.5"
@@ -95,6 +101,7 @@ struct SbomDocument {
   bool describes_image = false;  // CycloneDX metadata.component of type container; SPDX: a container it DESCRIBES
   long long entries = 0;         // components (CycloneDX) or packages (SPDX) besides the image itself
   bool vex = false;              // CycloneDX vulnerabilities carrying `analysis`: VEX statements
+  std::vector<SbomPackage> packages;  // every entry with a purl, the image itself left out
 };
 
 // The counts stored on a scan row, indexed like kSeverities. The one rule that counts them is SQL

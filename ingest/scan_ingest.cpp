@@ -55,7 +55,8 @@ constexpr std::string_view kPreviousFindings =
 // ingest and VEX ingest, which applies the vendor's VEX statements already stored.
 constexpr std::string_view kInsertScan =
     "INSERT INTO scans (version_id, scanner_name, scanner_version, scanned_at, vulndb_updated_at, input_sha256, "
-    "findings_set_id) VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5::timestamptz, $6, $7) "
+    "findings_set_id, package_set_id) VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5::timestamptz, $6, $7, "
+    "$8) "
     "RETURNING id, rfc3339(scanned_at) AS scanned_at";
 constexpr std::string_view kRecount =
     "SELECT critical_count, high_count, medium_count, low_count, unknown_count, findings_critical, findings_high, "
@@ -68,6 +69,9 @@ constexpr std::string_view kInsertSbom =
 // sources come as a JSON text inside the text, so that they are stored as written (via jsonb they
 // would come out with their keys reordered and spaced).
 constexpr std::string_view kStoreFindings = "SELECT findings_set_id, stored_now FROM store_findings($1, $2::jsonb)";
+// The image's package set listing exactly the scan's packages (sql/V0032 store_packages: the set it
+// already has when a rescan or another version lists the same, else a new one).
+constexpr std::string_view kStorePackages = "SELECT package_set_id FROM store_packages($1, $2::jsonb)";
 // The version's latest scan is its newest by scan time; an equal time goes to the later ingest.
 constexpr std::string_view kUpdateLatestScan =
     "UPDATE image_versions SET latest_scan_id = (SELECT id FROM scans WHERE version_id = $1 "
@@ -248,6 +252,43 @@ std::string FindingsJson(const std::vector<Finding>& findings) {
   return buffer.GetString();
 }
 
+}  // namespace
+
+std::string PackagesJson(const std::vector<const SbomDocument*>& docs) {
+  // One entry per purl: a scan's CycloneDX and SPDX documents list the same packages.
+  std::map<std::string, const SbomPackage*> by_purl;
+  for (const SbomDocument* doc : docs) {
+    for (const SbomPackage& p : doc->packages) by_purl.emplace(p.purl, &p);
+  }
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartArray();
+  for (const auto& [purl, p] : by_purl) {
+    w.StartObject();
+    WriteString(w, "purl", purl);
+    WriteString(w, "name", p->name);
+    WriteOptionalString(w, "version", p->version);
+    w.EndObject();
+  }
+  w.EndArray();
+  return buffer.GetString();
+}
+
+std::optional<std::string> StorePackageSet(Db& db, const std::string& image_id,
+                                           const std::vector<const SbomDocument*>& docs) {
+  if (docs.empty()) return std::nullopt;  // a scan without SBOMs lists no packages, which is not "none"
+  Rows set = db.RunSql(kStorePackages, {image_id, PackagesJson(docs)});
+  return std::string(set.Text(0, set.Column("package_set_id")));
+}
+
+namespace {
+
+std::optional<std::string> StorePackages(Db& db, const std::string& image_id, const std::vector<Sbom>& sboms) {
+  std::vector<const SbomDocument*> docs;
+  for (const Sbom& sbom : sboms) docs.push_back(&sbom.doc);
+  return StorePackageSet(db, image_id, docs);
+}
+
 struct StoredScan {
   std::string id, scanned_at, findings_set_id;
   bool findings_stored = false;  // false: the version already had a set of exactly these findings
@@ -270,8 +311,9 @@ StoredScan InsertScan(Db& db, const Target& target, const Inputs& inputs, const 
   const ScanReport& r = inputs.report;
   Rows set = db.RunSql(kStoreFindings, {target.version_id, FindingsJson(r.findings)});
   std::string set_id(set.Text(0, set.Column("findings_set_id")));
+  std::optional<std::string> package_set_id = StorePackages(db, target.image_id, inputs.sboms);
   Rows scan = db.RunSql(kInsertScan, {target.version_id, r.scanner_name, r.scanner_version, inputs.scanned_at,
-                                      r.vulndb_updated_at, inputs.input_sha256, set_id});
+                                      r.vulndb_updated_at, inputs.input_sha256, set_id, package_set_id});
   StoredScan stored{std::string(scan.Text(0, scan.Column("id"))),
                     std::string(scan.Text(0, scan.Column("scanned_at"))),
                     set_id,

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 
+#include "icat_client_support.hpp"
 #include "scans_support.hpp"
 
 namespace it = icat::test;
@@ -276,6 +277,31 @@ BOOST_AUTO_TEST_CASE(bad_parameters_unknown_versions_and_unscanned_versions_are_
       it::ExpectError(it::Get("/v1/packages?" + query, it::Bearer(key)), 400, "VALIDATION_ERROR");
     }
   }
+}
+
+BOOST_AUTO_TEST_CASE(icat_diff_prints_the_comparison_and_its_json) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Compared c = IngestBoth(dir);
+  tenant.License(c.image);
+  std::string key = tenant.CreateKey("read:catalog,read:vulns");
+  it::ProcessResult text = it::RunIcat(dir, key, {"diff", c.image.name, "3.9", "3.15"});
+  BOOST_TEST_REQUIRE(text.exit_code == 0, it::Shown(text));
+  Counts expected = CountChanges(PurlsOf(c.old_sbom), PurlsOf(c.new_sbom));
+  BOOST_TEST(text.out.find(c.image.name + " 3.9 -> 3.15: packages " + std::to_string(expected.added) + " added, " +
+                           std::to_string(expected.removed) + " removed, " + std::to_string(expected.changed) +
+                           " changed") == 0u,
+             text.out);
+  BOOST_TEST(text.out.find("changed  musl-utils") != std::string::npos, text.out);
+  it::ProcessResult json = it::RunIcat(dir, key, {"diff", c.image.name, "3.9", "3.15", "--format", "json"});
+  BOOST_TEST_REQUIRE(json.exit_code == 0, it::Shown(json));
+  rapidjson::Document d;
+  d.Parse(json.out.c_str());
+  BOOST_TEST_REQUIRE(d.IsObject());
+  BOOST_TEST(d["packages"]["changedCount"].GetInt64() == static_cast<long long>(expected.changed));
+  // A version the image does not have: the API's 404, exit 2.
+  it::ProcessResult unknown = it::RunIcat(dir, key, {"diff", c.image.name, "3.9", "9.9"});
+  BOOST_TEST(unknown.exit_code == 2, it::Shown(unknown));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

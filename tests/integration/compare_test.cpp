@@ -279,6 +279,32 @@ BOOST_AUTO_TEST_CASE(bad_parameters_unknown_versions_and_unscanned_versions_are_
   }
 }
 
+BOOST_AUTO_TEST_CASE(scans_stored_before_packages_get_them_from_their_sboms_by_backfill) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Compared c = IngestBoth(dir);
+  tenant.License(c.image);
+  std::string key = tenant.CreateKey("read:vulns");
+  std::string path = "/v1/images/" + c.image.id + "/compare?from=3.9";
+  long long changed = it::ExpectJson200(it::Get(path, it::Bearer(key)))["packages"]["changedCount"].GetInt64();
+  // As a scan ingested before sql/V0032 is: no package set.
+  it::PgQuery("UPDATE scans SET package_set_id = NULL WHERE image_id = $1", {c.image.id});
+  // Read past the workers' reply caches: the change above is no commit of the service's.
+  it::Headers fresh = it::Bearer(key);
+  fresh.emplace_back("Cache-Control", "no-cache");
+  it::Response before = it::Get(path, fresh);
+  it::ExpectError(before, 409, "CONFLICT");
+  BOOST_TEST(it::MessageOf(before).find("icatctl packages backfill") != std::string::npos);
+  std::string out = it::IcatctlOk({"packages", "backfill"});
+  BOOST_TEST(out.find("packages backfill: ") == 0u, out);
+  BOOST_TEST(*it::PgQuery("SELECT count(*) FROM scans WHERE image_id = $1 AND package_set_id IS NULL", {c.image.id})
+                  .at(0)
+                  .at(0) == "0");
+  BOOST_TEST(it::ExpectJson200(it::Get(path, fresh))["packages"]["changedCount"].GetInt64() == changed);
+  // Again: nothing left to do.
+  BOOST_TEST(it::IcatctlOk({"packages", "backfill"}).find("backfill: 0 scans") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(icat_diff_prints_the_comparison_and_its_json) {
   it::Tenant tenant;
   it::TempDir dir;

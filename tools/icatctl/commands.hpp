@@ -37,6 +37,7 @@ void SigningKeyCreate(const Args& args);   // signing_keys.cpp
 void SigningKeyRotate(const Args& args);   // signing_keys.cpp
 void SigningKeyList(const Args& args);     // signing_keys.cpp
 void Attest(const Args& args);             // attest.cpp
+void PackagesBackfill(const Args& args);   // packages.cpp
 
 // 'text' for sh and bash, each ' written '\'' (config.cpp; unit-tested through bash).
 std::string ShellQuoted(std::string_view text);

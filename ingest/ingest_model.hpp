@@ -205,10 +205,20 @@ struct EventFinding {
   std::string vuln_id, severity, package, fix_state;
 };
 
+// What a new latest version fixes against the image's previous latest version (docs/compare.md):
+// the vulnerability ids that version's latest scan found and this scan does not.
+struct EventFixes {
+  std::string version_id, tag;   // the previous latest version
+  long long count = 0;           // every such id
+  std::vector<std::string> ids;  // the first kEventFixesShown of them, by id
+};
+inline constexpr size_t kEventFixesShown = 100;
+
 // The event's `data` object: {"image":{"id","name"},"version":{"id","tag","digest"},
-// "scan":{"id","scanner","scannedAt"}}, plus "vulnerabilities" when given, plus "cveId" when given.
+// "scan":{"id","scanner","scannedAt"}}, plus "vulnerabilities" when given, plus "cveId" when given,
+// plus "fixes": {"against": {"id", "tag"}, "count", "ids"} when given.
 std::string EventData(const EventSubject& subject, const std::vector<EventFinding>* vulnerabilities = nullptr,
-                      const std::string* cve_id = nullptr);
+                      const std::string* cve_id = nullptr, const EventFixes* fixes = nullptr);
 
 // Findings of `current` whose (id, package) pair `previous` lacks; not-affected findings are no
 // vulnerability of the image and never count as present.

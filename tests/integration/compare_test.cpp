@@ -305,6 +305,47 @@ BOOST_AUTO_TEST_CASE(scans_stored_before_packages_get_them_from_their_sboms_by_b
   BOOST_TEST(it::IcatctlOk({"packages", "backfill"}).find("backfill: 0 scans") != std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(the_first_scan_of_a_new_latest_version_says_what_it_fixes) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Compared c;
+  c.image.name = "it-compare-" + it::RandomSuffix(6);
+  c.image.repository = "registry.example.test/it/" + c.image.name;
+  auto ingest = [&](const char* stem, const std::string& tag, const std::string& published) {
+    std::string report = it::Fixture(std::string("scans/") + kMsusel + stem + ".trivy-0.29.1.json");
+    std::string sbom = dir.Write(tag + ".cdx.json", AsCycloneDx15(it::Fixture(std::string("sboms/") + kMsusel +
+                                                                               stem + ".trivy-0.29.1.cdx-1.4.json")));
+    it::IngestOk({c.image.name, tag, it::ReportDigest(report), report, std::nullopt, sbom, c.image.repository,
+                  published, {}});
+    return report;
+  };
+  std::string old_report = ingest(kOld, "3.9", "2022-01-01T00:00:00Z");
+  c.image.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {c.image.name}).at(0).at(0);
+  tenant.License(c.image);  // events go to the licensees of the moment
+  std::string new_report = ingest(kNew, "3.15", "2022-07-01T00:00:00Z");
+  std::set<std::string> fixed = VulnIdsOf(old_report);
+  for (const std::string& id : VulnIdsOf(new_report)) fixed.erase(id);
+  std::vector<it::PgRow> events = it::PgQuery(
+      "SELECT payload->'fixes'->>'count', payload->'fixes'->'against'->>'tag', "
+      "jsonb_array_length(payload->'fixes'->'ids') FROM events "
+      "WHERE tenant_id = $1 AND type = 'scan.completed' AND payload->'version'->>'tag' = '3.15'",
+      {tenant.id()});
+  BOOST_TEST_REQUIRE(events.size() == 1u);
+  BOOST_TEST(*events[0].at(0) == std::to_string(fixed.size()));
+  BOOST_TEST(*events[0].at(1) == "3.9");
+  BOOST_TEST(std::stoul(*events[0].at(2)) == std::min<size_t>(fixed.size(), 100));
+  // A rescan of the same version fixes nothing new: no fixes.
+  std::string rescan_report = it::Fixture(std::string("scans/") + kMsusel + kNew + ".grype-0.38.0.json");
+  std::string rescan_spdx = dir.Write("rescan.spdx.json", it::MinimalSpdx(rescan_report, "2022-07-02T18:00:00Z"));
+  it::IngestOk({c.image.name, "3.15", it::ReportDigest(rescan_report), rescan_report, rescan_spdx, std::nullopt,
+                c.image.repository, std::nullopt, {}});
+  BOOST_TEST(*it::PgQuery("SELECT count(*) FROM events WHERE tenant_id = $1 AND type = 'scan.completed' "
+                          "AND payload ? 'fixes'",
+                          {tenant.id()})
+                  .at(0)
+                  .at(0) == "1");
+}
+
 BOOST_AUTO_TEST_CASE(icat_diff_prints_the_comparison_and_its_json) {
   it::Tenant tenant;
   it::TempDir dir;

@@ -101,7 +101,8 @@ struct SbomDocument {
   bool describes_image = false;  // CycloneDX metadata.component of type container; SPDX: a container it DESCRIBES
   long long entries = 0;         // components (CycloneDX) or packages (SPDX) besides the image itself
   bool vex = false;              // CycloneDX vulnerabilities carrying `analysis`: VEX statements
-  std::vector<SbomPackage> packages;  // every entry with a purl, the image itself left out
+  // Every entry with a purl, the image itself left out: what sql/V0032 stores of the scan.
+  std::vector<SbomPackage> packages;
 };
 
 // The counts stored on a scan row, indexed like kSeverities. The one rule that counts them is SQL

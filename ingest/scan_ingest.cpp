@@ -173,7 +173,7 @@ Inputs LoadInputs(const ScanIngestRequest& request, const Config& config, const 
 struct Target {
   std::string image_id, version_id;
   std::optional<std::string> previous_latest_version_id;  // the image's latest version before this ingest
-  std::optional<std::string> previous_scan_id;  // the version's latest scan before this one
+  std::optional<std::string> previous_scan_id;            // the version's latest scan before this one
   bool created_version = false;
 };
 

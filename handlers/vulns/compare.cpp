@@ -1,9 +1,10 @@
 // GET /v1/images/{id}/compare and the portal's equivalent: what moving from one version of an image
 // to another changes, in packages (from the SBOMs as ingested) and vulnerabilities (from the two
 // versions' latest scans), docs/compare.md.
+#include "compare.hpp"
+
 #include <cstdlib>
 
-#include "compare.hpp"
 #include "icat/errors.hpp"
 #include "icat/image_reference.hpp"
 #include "icat/paging.hpp"
@@ -39,7 +40,7 @@ Side SideAt(const Rows& rows, const std::string& prefix, const char* name, const
     throw ApiError(Error::kNOT_FOUND, "No version " + text + " of this image (" + name + ").");
   }
   auto text_of = [&](const char* column) { return rows.OptionalText(0, rows.Column(prefix + column)); };
-  Side side{*text_of("id"),         *text_of("tag"),          *text_of("digest"), text_of("scan_id"),
+  Side side{*text_of("id"),        *text_of("tag"),     *text_of("digest"), text_of("scan_id"),
             text_of("scanned_at"), text_of("packages"), text_of("findings")};
   if (!side.scan_id) {
     throw ApiError(Error::kCONFLICT, "Version " + side.tag + " (" + name + ") has no scan yet: nothing to compare.");
@@ -125,7 +126,8 @@ Reply Compare(Context& ctx, const std::string& image_id, bool tags) {
   Side before = SideAt(rows, "from_", "from", from_text);
   Side after = SideAt(rows, "to_", "to", to_text.value_or("latest"));
   PackageDiff packages = DiffPackages(PackagesOf(ctx.db, *before.package_set), PackagesOf(ctx.db, *after.package_set));
-  VulnDiff vulns = DiffVulnerabilities(FindingsOf(ctx.db, *before.findings_set), FindingsOf(ctx.db, *after.findings_set));
+  VulnDiff vulns =
+      DiffVulnerabilities(FindingsOf(ctx.db, *before.findings_set), FindingsOf(ctx.db, *after.findings_set));
 
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);

@@ -68,8 +68,8 @@ Reply LookUpPackage(Context& ctx) {
   std::optional<std::vector<std::string>> cursor = ctx.query.Cursor();
   std::optional<std::string> after_image, after_version;
   if (cursor) after_image = (*cursor)[0], after_version = (*cursor)[1];
-  std::vector<Param> params = {ctx.principal.tenant_id, purl ? *purl : *name, after_image, after_version,
-                               all_versions, limit + 1};
+  std::vector<Param> params = {ctx.principal.tenant_id, purl ? *purl : *name, after_image,
+                               after_version,           all_versions,         limit + 1};
   if (purl) {
     params.push_back(PurlNamesVersion(*purl));
   } else {

@@ -21,8 +21,11 @@ std::vector<QueryParam> CompareQuery() { return {query::Text("from", 1, 200), qu
 
 // The package by purl, or by name with an optional type; which versions; a page.
 std::vector<QueryParam> PackageQuery() {
-  return {query::Text("purl", 5, 2000), query::Text("name", 1, 500), query::Text("type", 1, 100),
-          query::Word("versions", {"latest", "all"}, "must be latest (the default) or all"), query::Limit(),
+  return {query::Text("purl", 5, 2000),
+          query::Text("name", 1, 500),
+          query::Text("type", 1, 100),
+          query::Word("versions", {"latest", "all"}, "must be latest (the default) or all"),
+          query::Limit(),
           query::Cursor({CursorField::kUuid, CursorField::kUuid})};
 }
 }  // namespace

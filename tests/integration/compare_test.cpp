@@ -102,8 +102,8 @@ Compared IngestBoth(const it::TempDir& dir) {
   auto ingest = [&](const char* stem, const std::string& tag, const std::string& published, std::string& sbom,
                     std::string& report) {
     report = it::Fixture(std::string("scans/") + kMsusel + stem + ".trivy-0.29.1.json");
-    sbom = dir.Write(tag + ".cdx.json", AsCycloneDx15(it::Fixture(std::string("sboms/") + kMsusel + stem +
-                                                                   ".trivy-0.29.1.cdx-1.4.json")));
+    sbom = dir.Write(tag + ".cdx.json",
+                     AsCycloneDx15(it::Fixture(std::string("sboms/") + kMsusel + stem + ".trivy-0.29.1.cdx-1.4.json")));
     std::string digest = it::ReportDigest(report);
     it::IngestOk({c.image.name, tag, digest, report, std::nullopt, sbom, c.image.repository, published, {}});
     return digest;
@@ -134,8 +134,7 @@ BOOST_AUTO_TEST_CASE(compare_of_two_real_scans_matches_counts_made_from_their_sb
   std::string key = tenant.CreateKey("read:vulns");
 
   // to omitted: the latest version (3.15); from by tag.
-  rapidjson::Document d =
-      it::ExpectJson200(it::Get("/v1/images/" + c.image.id + "/compare?from=3.9", it::Bearer(key)));
+  rapidjson::Document d = it::ExpectJson200(it::Get("/v1/images/" + c.image.id + "/compare?from=3.9", it::Bearer(key)));
   BOOST_TEST(it::StringMember(d["from"], "id") == c.old_version);
   BOOST_TEST(it::StringMember(d["to"], "id") == c.new_version);
   BOOST_TEST(it::StringMember(d["to"], "digest") == c.new_digest);
@@ -159,8 +158,7 @@ BOOST_AUTO_TEST_CASE(compare_of_two_real_scans_matches_counts_made_from_their_sb
   }
   BOOST_TEST(musl);
 
-  std::set<std::string> before = VulnIdsOf(c.old_report), after = VulnIdsOf(c.new_report), fixed, introduced,
-                        remaining;
+  std::set<std::string> before = VulnIdsOf(c.old_report), after = VulnIdsOf(c.new_report), fixed, introduced, remaining;
   for (const std::string& id : before) (after.count(id) ? remaining : fixed).insert(id);
   for (const std::string& id : after) {
     if (!before.count(id)) introduced.insert(id);
@@ -178,16 +176,16 @@ BOOST_AUTO_TEST_CASE(compare_of_two_real_scans_matches_counts_made_from_their_sb
   }
 
   // The same comparison named by digest and by id, and through the portal (ids and digests).
-  rapidjson::Document by_ids = it::ExpectJson200(it::Get(
-      "/v1/images/" + c.image.id + "/compare?from=" + c.old_version + "&to=" + c.new_digest, it::Bearer(key)));
+  rapidjson::Document by_ids = it::ExpectJson200(
+      it::Get("/v1/images/" + c.image.id + "/compare?from=" + c.old_version + "&to=" + c.new_digest, it::Bearer(key)));
   BOOST_TEST(by_ids["packages"]["changedCount"].GetInt64() == static_cast<long long>(expected.changed));
-  rapidjson::Document portal = it::ExpectJson200(it::Get(
-      "/api/docker-images/" + c.image.id + "/compare?from=" + c.old_version + "&to=" + c.new_version,
-      it::PortalHeaders(tenant)));
+  rapidjson::Document portal = it::ExpectJson200(
+      it::Get("/api/docker-images/" + c.image.id + "/compare?from=" + c.old_version + "&to=" + c.new_version,
+              it::PortalHeaders(tenant)));
   BOOST_TEST(portal["vulnerabilities"]["fixedCount"].GetInt64() == static_cast<long long>(fixed.size()));
   // Reversed, added and removed swap.
-  rapidjson::Document reversed = it::ExpectJson200(
-      it::Get("/v1/images/" + c.image.id + "/compare?from=3.15&to=3.9", it::Bearer(key)));
+  rapidjson::Document reversed =
+      it::ExpectJson200(it::Get("/v1/images/" + c.image.id + "/compare?from=3.15&to=3.9", it::Bearer(key)));
   BOOST_TEST(reversed["packages"]["addedCount"].GetInt64() == static_cast<long long>(expected.removed));
   BOOST_TEST(IdsIn(reversed["vulnerabilities"]["introduced"]) == fixed);
 }
@@ -216,8 +214,8 @@ BOOST_AUTO_TEST_CASE(package_look_up_finds_the_versions_whose_sboms_hold_it) {
       it::ExpectJson200(it::Get("/v1/packages?name=musl-utils&versions=all&limit=1", it::Bearer(key)));
   BOOST_TEST(first["matches"].Size() == 1u);
   std::string cursor = it::StringMember(first, "nextCursor");
-  rapidjson::Document second = it::ExpectJson200(
-      it::Get("/v1/packages?name=musl-utils&versions=all&limit=1&cursor=" + cursor, it::Bearer(key)));
+  rapidjson::Document second =
+      it::ExpectJson200(it::Get("/v1/packages?name=musl-utils&versions=all&limit=1&cursor=" + cursor, it::Bearer(key)));
   BOOST_TEST(second["matches"].Size() == 1u);
   BOOST_TEST(second["nextCursor"].IsNull());
   // The portal's equivalent.
@@ -233,9 +231,9 @@ BOOST_AUTO_TEST_CASE(another_tenants_unlicensed_image_stays_invisible) {
   owner.License(c.image);
   std::string key = stranger.CreateKey("read:vulns");
   it::ExpectError(it::Get("/v1/images/" + c.image.id + "/compare?from=3.9", it::Bearer(key)), 404, "NOT_FOUND");
-  it::ExpectError(it::Get("/api/docker-images/" + c.image.id + "/compare?from=" + c.old_version,
-                          it::PortalHeaders(stranger)),
-                  404, "NOT_FOUND");
+  it::ExpectError(
+      it::Get("/api/docker-images/" + c.image.id + "/compare?from=" + c.old_version, it::PortalHeaders(stranger)), 404,
+      "NOT_FOUND");
   // The package is in the catalogue, but not in anything the stranger is licensed for.
   for (const std::string& path : {std::string("/v1/packages?purl=pkg:apk/alpine/musl-utils&versions=all"),
                                   std::string("/v1/packages?name=musl-utils&versions=all")}) {
@@ -254,13 +252,14 @@ BOOST_AUTO_TEST_CASE(bad_parameters_unknown_versions_and_unscanned_versions_are_
   tenant.License(c.image);
   std::string key = tenant.CreateKey("read:vulns");
   std::string base = "/v1/images/" + c.image.id + "/compare";
-  it::ExpectError(it::Get(base, it::Bearer(key)), 400, "VALIDATION_ERROR");                    // from missing
+  it::ExpectError(it::Get(base, it::Bearer(key)), 400, "VALIDATION_ERROR");                      // from missing
   it::ExpectError(it::Get(base + "?from=no%20such", it::Bearer(key)), 400, "VALIDATION_ERROR");  // no version's form
   it::ExpectError(it::Get(base + "?from=9.9", it::Bearer(key)), 404, "NOT_FOUND");
   it::ExpectError(it::Get(base + "?from=3.9&to=9.9", it::Bearer(key)), 404, "NOT_FOUND");
   it::ExpectError(it::Get("/v1/images/" + it::kUnknownId + "/compare?from=3.9", it::Bearer(key)), 404, "NOT_FOUND");
-  it::ExpectError(it::Get("/v1/images/" + c.image.id + "/compare?from=3.9", it::Bearer(tenant.CreateKey("read:catalog"))),
-                  403, "INSUFFICIENT_SCOPE");
+  it::ExpectError(
+      it::Get("/v1/images/" + c.image.id + "/compare?from=3.9", it::Bearer(tenant.CreateKey("read:catalog"))), 403,
+      "INSUFFICIENT_SCOPE");
   // The portal names versions by id or digest: a tag is refused.
   it::ExpectError(it::Get("/api/docker-images/" + c.image.id + "/compare?from=3.9", it::PortalHeaders(tenant)), 400,
                   "VALIDATION_ERROR");
@@ -270,9 +269,9 @@ BOOST_AUTO_TEST_CASE(bad_parameters_unknown_versions_and_unscanned_versions_are_
   it::ExpectError(unscanned, 409, "CONFLICT");
   BOOST_TEST(it::MessageOf(unscanned).find("no scan") != std::string::npos);
   // The look-up: purl or name, not both, not neither; type only with name; a purl is pkg:...
-  for (const std::string& query : {std::string(""), std::string("purl=pkg:apk/alpine/x&name=x"),
-                                   std::string("purl=pkg:apk/alpine/x&type=apk"), std::string("purl=apk/x"),
-                                   std::string("name=x&versions=some")}) {
+  for (const std::string& query :
+       {std::string(""), std::string("purl=pkg:apk/alpine/x&name=x"), std::string("purl=pkg:apk/alpine/x&type=apk"),
+        std::string("purl=apk/x"), std::string("name=x&versions=some")}) {
     BOOST_TEST_CONTEXT(query) {
       it::ExpectError(it::Get("/v1/packages?" + query, it::Bearer(key)), 400, "VALIDATION_ERROR");
     }
@@ -313,10 +312,11 @@ BOOST_AUTO_TEST_CASE(the_first_scan_of_a_new_latest_version_says_what_it_fixes) 
   c.image.repository = "registry.example.test/it/" + c.image.name;
   auto ingest = [&](const char* stem, const std::string& tag, const std::string& published) {
     std::string report = it::Fixture(std::string("scans/") + kMsusel + stem + ".trivy-0.29.1.json");
-    std::string sbom = dir.Write(tag + ".cdx.json", AsCycloneDx15(it::Fixture(std::string("sboms/") + kMsusel +
-                                                                               stem + ".trivy-0.29.1.cdx-1.4.json")));
-    it::IngestOk({c.image.name, tag, it::ReportDigest(report), report, std::nullopt, sbom, c.image.repository,
-                  published, {}});
+    std::string sbom =
+        dir.Write(tag + ".cdx.json",
+                  AsCycloneDx15(it::Fixture(std::string("sboms/") + kMsusel + stem + ".trivy-0.29.1.cdx-1.4.json")));
+    it::IngestOk(
+        {c.image.name, tag, it::ReportDigest(report), report, std::nullopt, sbom, c.image.repository, published, {}});
     return report;
   };
   std::string old_report = ingest(kOld, "3.9", "2022-01-01T00:00:00Z");
@@ -337,8 +337,15 @@ BOOST_AUTO_TEST_CASE(the_first_scan_of_a_new_latest_version_says_what_it_fixes) 
   // A rescan of the same version fixes nothing new: no fixes.
   std::string rescan_report = it::Fixture(std::string("scans/") + kMsusel + kNew + ".grype-0.38.0.json");
   std::string rescan_spdx = dir.Write("rescan.spdx.json", it::MinimalSpdx(rescan_report, "2022-07-02T18:00:00Z"));
-  it::IngestOk({c.image.name, "3.15", it::ReportDigest(rescan_report), rescan_report, rescan_spdx, std::nullopt,
-                c.image.repository, std::nullopt, {}});
+  it::IngestOk({c.image.name,
+                "3.15",
+                it::ReportDigest(rescan_report),
+                rescan_report,
+                rescan_spdx,
+                std::nullopt,
+                c.image.repository,
+                std::nullopt,
+                {}});
   BOOST_TEST(*it::PgQuery("SELECT count(*) FROM events WHERE tenant_id = $1 AND type = 'scan.completed' "
                           "AND payload ? 'fixes'",
                           {tenant.id()})

@@ -318,7 +318,7 @@ void Pair(Writer& w, const char* key, const std::string& value) {
 }  // namespace
 
 std::string EventData(const EventSubject& s, const std::vector<EventFinding>* vulnerabilities,
-                      const std::string* cve_id) {
+                      const std::string* cve_id, const EventFixes* fixes) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);
   w.StartObject();
@@ -353,6 +353,22 @@ std::string EventData(const EventSubject& s, const std::vector<EventFinding>* vu
       w.EndObject();
     }
     w.EndArray();
+  }
+  if (fixes) {
+    w.Key("fixes");
+    w.StartObject();
+    w.Key("against");
+    w.StartObject();
+    Pair(w, "id", fixes->version_id);
+    Pair(w, "tag", fixes->tag);
+    w.EndObject();
+    w.Key("count");
+    w.Int64(fixes->count);
+    w.Key("ids");
+    w.StartArray();
+    for (const std::string& id : fixes->ids) w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
+    w.EndArray();
+    w.EndObject();
   }
   w.EndObject();
   return buffer.GetString();

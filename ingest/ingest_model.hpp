@@ -84,6 +84,12 @@ struct SbomCompleteness {
 };
 
 // An SBOM, checked for its format; its bytes are stored verbatim elsewhere.
+// A package an SBOM lists, by its purl (entries without one are not packages anyone can look up).
+struct SbomPackage {
+  std::string purl, name;
+  std::optional<std::string> version;
+};
+
 struct SbomDocument {
   std::string format;        // "spdx" or "cyclonedx"
   std::string spec_version;  // "2.3" or "1.5"
@@ -96,6 +102,8 @@ struct SbomDocument {
   bool describes_image = false;  // CycloneDX metadata.component of type container; SPDX: a container it DESCRIBES
   long long entries = 0;         // components (CycloneDX) or packages (SPDX) besides the image itself
   bool vex = false;              // CycloneDX vulnerabilities carrying `analysis`: VEX statements
+  // Every entry with a purl, the image itself left out: what sql/V0032 stores of the scan.
+  std::vector<SbomPackage> packages;
 };
 
 // The counts stored on a scan row, indexed like kSeverities. The one rule that counts them is SQL
@@ -200,11 +208,20 @@ struct EventFinding {
   FeedFacts feeds;  // EPSS and KEV as loaded when the event is written (docs/feeds.md)
 };
 
+// What a new latest version fixes against the image's previous latest version (docs/compare.md):
+// the vulnerability ids that version's latest scan found and this scan does not.
+struct EventFixes {
+  std::string version_id, tag;   // the previous latest version
+  long long count = 0;           // every such id
+  std::vector<std::string> ids;  // the first kEventFixesShown of them, by id
+};
+inline constexpr size_t kEventFixesShown = 100;
+
 // The event's `data` object: {"image":{"id","name"},"version":{"id","tag","digest"},
 // "scan":{"id","scanner","scannedAt"}}, plus "vulnerabilities" when given (each with "epss" and "kev"),
-// plus "cveId" when given.
+// plus "cveId" when given, plus "fixes": {"against": {"id", "tag"}, "count", "ids"} when given.
 std::string EventData(const EventSubject& subject, const std::vector<EventFinding>* vulnerabilities = nullptr,
-                      const std::string* cve_id = nullptr);
+                      const std::string* cve_id = nullptr, const EventFixes* fixes = nullptr);
 
 // Findings of `current` whose (id, package) pair `previous` lacks; not-affected findings are no
 // vulnerability of the image and never count as present.

@@ -134,12 +134,40 @@ ImageIdentity CycloneDxIdentity(const Value& d) {
   return identity;
 }
 
-// What an SPDX document is about: the image it describes and how many other packages it lists.
+// An SPDX package's purl: its first externalRef of type purl.
+std::optional<std::string> SpdxPurl(const Value& package) {
+  const Value* refs = Member(package, "externalRefs");
+  if (!refs || !refs->IsArray()) return std::nullopt;
+  for (const Value& ref : refs->GetArray()) {
+    if (StringAt(ref, "referenceType").value_or("") == "purl") return StringAt(ref, "referenceLocator");
+  }
+  return std::nullopt;
+}
+
+// What an SPDX document is about: the image it describes, how many other packages it lists, and those with a purl.
 void SpdxSubject(const Value& d, SbomDocument& doc) {
   const Value* packages = Member(d, "packages");
   long long count = packages && packages->IsArray() ? static_cast<long long>(packages->Size()) : 0;
-  doc.describes_image = SpdxImagePackage(d) != nullptr;
+  const Value* image = SpdxImagePackage(d);
+  doc.describes_image = image != nullptr;
   doc.entries = count - (doc.describes_image ? 1 : 0);
+  if (!count) return;
+  for (const Value& package : packages->GetArray()) {
+    std::optional<std::string> purl = SpdxPurl(package);
+    if (&package == image || !purl) continue;
+    doc.packages.push_back({*purl, StringAt(package, "name").value_or(*purl), StringAt(package, "versionInfo")});
+  }
+}
+
+// The CycloneDX components with a purl, nested ones too.
+void CycloneDxPackages(const Value& components, std::vector<SbomPackage>& out) {
+  if (!components.IsArray()) return;
+  for (const Value& c : components.GetArray()) {
+    if (std::optional<std::string> purl = StringAt(c, "purl")) {
+      out.push_back({*purl, StringAt(c, "name").value_or(*purl), StringAt(c, "version")});
+    }
+    if (const Value* nested = Member(c, "components")) CycloneDxPackages(*nested, out);
+  }
 }
 
 // What a CycloneDX document is about: its metadata.component, its components and whether its
@@ -150,6 +178,7 @@ void CycloneDxSubject(const Value& d, SbomDocument& doc) {
   doc.describes_image = component && StringAt(*component, "type").value_or("") == "container";
   const Value* components = Member(d, "components");
   doc.entries = components && components->IsArray() ? static_cast<long long>(components->Size()) : 0;
+  if (components) CycloneDxPackages(*components, doc.packages);
   if (const Value* vulnerabilities = Member(d, "vulnerabilities"); vulnerabilities && vulnerabilities->IsArray()) {
     for (const Value& v : vulnerabilities->GetArray()) doc.vex = doc.vex || ObjectAt(v, "analysis") != nullptr;
   }

@@ -32,7 +32,8 @@ namespace {
 
 // ------------------------------------------------------------------ SQL (run as the owner role)
 
-constexpr std::string_view kLockImage = "SELECT id, repository FROM images WHERE name = $1 FOR UPDATE";
+constexpr std::string_view kLockImage =
+    "SELECT id, repository, latest_version_id FROM images WHERE name = $1 FOR UPDATE";
 constexpr std::string_view kCreateImage =
     "INSERT INTO images (name, base_os, repository) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING id";
 constexpr std::string_view kRepositoryOwner = "SELECT name FROM images WHERE repository = $1";
@@ -56,7 +57,8 @@ constexpr std::string_view kScanFindings =
 // ingest and VEX ingest, which applies the vendor's VEX statements already stored.
 constexpr std::string_view kInsertScan =
     "INSERT INTO scans (version_id, scanner_name, scanner_version, scanned_at, vulndb_updated_at, input_sha256, "
-    "findings_set_id) VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5::timestamptz, $6, $7) "
+    "findings_set_id, package_set_id) VALUES ($1, $2, $3, COALESCE($4::timestamptz, now()), $5::timestamptz, $6, $7, "
+    "$8) "
     "RETURNING id, rfc3339(scanned_at) AS scanned_at";
 constexpr std::string_view kRecount =
     "SELECT critical_count, high_count, medium_count, low_count, unknown_count, findings_critical, findings_high, "
@@ -69,6 +71,9 @@ constexpr std::string_view kInsertSbom =
 // sources come as a JSON text inside the text, so that they are stored as written (via jsonb they
 // would come out with their keys reordered and spaced).
 constexpr std::string_view kStoreFindings = "SELECT findings_set_id, stored_now FROM store_findings($1, $2::jsonb)";
+// The image's package set listing exactly the scan's packages (sql/V0032 store_packages: the set it
+// already has when a rescan or another version lists the same, else a new one).
+constexpr std::string_view kStorePackages = "SELECT package_set_id FROM store_packages($1, $2::jsonb)";
 // The version's latest scan is its newest by scan time; an equal time goes to the later ingest.
 constexpr std::string_view kUpdateLatestScan =
     "UPDATE image_versions SET latest_scan_id = (SELECT id FROM scans WHERE version_id = $1 "
@@ -82,6 +87,15 @@ constexpr std::string_view kFirstSeen =
     "INSERT INTO vulnerability_first_seen (version_id, vuln_id, first_seen_at, image_id) "
     "SELECT DISTINCT $1::uuid, vuln_id, now(), image_id FROM vulnerabilities WHERE set_id = $2 "
     "AND fix_state <> 'not-affected' ON CONFLICT DO NOTHING";
+// What the new latest version $2 fixes against $1, the image's previous latest version: the ids of
+// $1's latest scan (not-affected aside) that $2's latest scan lacks, by id; with $1's tag.
+constexpr std::string_view kFixedAgainst =
+    "SELECT v.tag, x.vuln_id FROM image_versions v JOIN vulnerabilities x ON x.set_id = v.latest_findings_set_id "
+    "WHERE v.id = $1 AND x.fix_state <> 'not-affected' AND x.vuln_id NOT IN (SELECT y.vuln_id FROM image_versions w "
+    "JOIN vulnerabilities y ON y.set_id = w.latest_findings_set_id WHERE w.id = $2 AND y.fix_state <> 'not-affected') "
+    "GROUP BY v.tag, x.vuln_id ORDER BY x.vuln_id";
+constexpr std::string_view kVersionTag = "SELECT tag FROM image_versions WHERE id = $1";
+constexpr std::string_view kLatestVersionOf = "SELECT latest_version_id FROM images WHERE id = $1";
 constexpr std::string_view kWatchers =
     "SELECT w.tenant_id, w.cve_id FROM cve_watches w JOIN licenses l ON l.tenant_id = w.tenant_id AND l.image_id = $1 "
     "WHERE w.cve_id = ANY($2::text[]) ORDER BY w.tenant_id, w.cve_id";
@@ -159,7 +173,8 @@ Inputs LoadInputs(const ScanIngestRequest& request, const Config& config, const 
 
 struct Target {
   std::string image_id, version_id;
-  std::optional<std::string> previous_scan_id;  // the version's latest scan before this one
+  std::optional<std::string> previous_latest_version_id;  // the image's latest version before this ingest
+  std::optional<std::string> previous_scan_id;            // the version's latest scan before this one
   bool created_version = false;
 };
 
@@ -173,9 +188,11 @@ std::optional<std::string> BaseOs(const ScanIngestRequest& request, const Inputs
   return request.base_os ? request.base_os : inputs.report.os;
 }
 
-std::string LockOrCreateImage(Db& db, const ScanIngestRequest& request, const Inputs& inputs, const Config& config) {
+std::string LockOrCreateImage(Db& db, const ScanIngestRequest& request, const Inputs& inputs, const Config& config,
+                              std::optional<std::string>& latest_version_id) {
   Rows image = db.RunSql(kLockImage, {request.image});
   if (!image.empty()) {
+    latest_version_id = image.OptionalText(0, image.Column("latest_version_id"));
     std::string repository(image.Text(0, image.Column("repository")));
     if (request.repository && *request.repository != repository) {
       throw Failure("--repository: image " + request.image + " already has repository " + repository +
@@ -198,7 +215,7 @@ std::string LockOrCreateImage(Db& db, const ScanIngestRequest& request, const In
 
 Target LockOrCreateVersion(Db& db, const ScanIngestRequest& request, const Inputs& inputs, const Config& config) {
   Target target;
-  target.image_id = LockOrCreateImage(db, request, inputs, config);
+  target.image_id = LockOrCreateImage(db, request, inputs, config, target.previous_latest_version_id);
   std::optional<long long> size = request.size ? request.size : inputs.report.image_size;
   std::optional<std::string> base_os = BaseOs(request, inputs);
   std::optional<std::string> tags;
@@ -249,6 +266,43 @@ std::string FindingsJson(const std::vector<Finding>& findings) {
   return buffer.GetString();
 }
 
+}  // namespace
+
+std::string PackagesJson(const std::vector<const SbomDocument*>& docs) {
+  // One entry per purl: a scan's CycloneDX and SPDX documents list the same packages.
+  std::map<std::string, const SbomPackage*> by_purl;
+  for (const SbomDocument* doc : docs) {
+    for (const SbomPackage& p : doc->packages) by_purl.emplace(p.purl, &p);
+  }
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartArray();
+  for (const auto& [purl, p] : by_purl) {
+    w.StartObject();
+    WriteString(w, "purl", purl);
+    WriteString(w, "name", p->name);
+    WriteOptionalString(w, "version", p->version);
+    w.EndObject();
+  }
+  w.EndArray();
+  return buffer.GetString();
+}
+
+std::optional<std::string> StorePackageSet(Db& db, const std::string& image_id,
+                                           const std::vector<const SbomDocument*>& docs) {
+  if (docs.empty()) return std::nullopt;  // a scan without SBOMs lists no packages, which is not "none"
+  Rows set = db.RunSql(kStorePackages, {image_id, PackagesJson(docs)});
+  return std::string(set.Text(0, set.Column("package_set_id")));
+}
+
+namespace {
+
+std::optional<std::string> StorePackages(Db& db, const std::string& image_id, const std::vector<Sbom>& sboms) {
+  std::vector<const SbomDocument*> docs;
+  for (const Sbom& sbom : sboms) docs.push_back(&sbom.doc);
+  return StorePackageSet(db, image_id, docs);
+}
+
 struct StoredScan {
   std::string id, scanned_at, findings_set_id;
   bool findings_stored = false;  // false: the version already had a set of exactly these findings
@@ -271,8 +325,9 @@ StoredScan InsertScan(Db& db, const Target& target, const Inputs& inputs, const 
   const ScanReport& r = inputs.report;
   Rows set = db.RunSql(kStoreFindings, {target.version_id, FindingsJson(r.findings)});
   std::string set_id(set.Text(0, set.Column("findings_set_id")));
+  std::optional<std::string> package_set_id = StorePackages(db, target.image_id, inputs.sboms);
   Rows scan = db.RunSql(kInsertScan, {target.version_id, r.scanner_name, r.scanner_version, inputs.scanned_at,
-                                      r.vulndb_updated_at, inputs.input_sha256, set_id});
+                                      r.vulndb_updated_at, inputs.input_sha256, set_id, package_set_id});
   StoredScan stored{std::string(scan.Text(0, scan.Column("id"))),
                     std::string(scan.Text(0, scan.Column("scanned_at"))),
                     set_id,
@@ -327,6 +382,24 @@ void WriteWatchEvents(Db& db, const Target& target, const EventSubject& subject,
   }
 }
 
+// What this scan's version fixes against the image's previous latest version, when this scan is the
+// first of a version that has just become the image's latest (docs/compare.md, "Events"); nullopt
+// otherwise. A rescan, or a version published behind the latest, fixes nothing new for anyone.
+std::optional<EventFixes> FixesOfNewLatest(Db& db, const Target& target, bool became_latest) {
+  const std::optional<std::string>& before = target.previous_latest_version_id;
+  if (!became_latest || target.previous_scan_id || !before || *before == target.version_id) return std::nullopt;
+  Rows latest = db.RunSql(kLatestVersionOf, {target.image_id});
+  if (latest.OptionalText(0, latest.Column("latest_version_id")) != target.version_id) return std::nullopt;
+  Rows fixed = db.RunSql(kFixedAgainst, {*before, target.version_id});
+  EventFixes fixes{*before, "", fixed.size(), {}};
+  Rows tag = db.RunSql(kVersionTag, {*before});
+  fixes.tag = tag.Text(0, tag.Column("tag"));
+  for (int i = 0; i < fixed.size() && fixes.ids.size() < kEventFixesShown; i++) {
+    fixes.ids.emplace_back(fixed.Text(i, fixed.Column("vuln_id")));
+  }
+  return fixes;
+}
+
 // scan.completed always; when this scan is now the version's latest, also vulnerability.detected
 // and .fixed against the previous latest scan, and cve_watch.matched. A back-filled older scan
 // changes nothing current, so it announces only its completion.
@@ -337,7 +410,10 @@ void WriteEvents(Db& db, const Target& target, const EventSubject& subject, cons
     db.ExecSql(outbox::kEventPerLicensee.sql,
                {target.image_id, type, EventData(subject, changed), subject.traceparent});
   };
-  announce("scan.completed", nullptr);
+  std::optional<EventFixes> fixes = FixesOfNewLatest(db, target, became_latest);
+  db.ExecSql(outbox::kEventPerLicensee.sql,
+             {target.image_id, "scan.completed", EventData(subject, nullptr, nullptr, fixes ? &*fixes : nullptr),
+              subject.traceparent});
   if (!became_latest) return;
   std::vector<EventFinding> current = ScanFindings(db, subject.scan_id);
   std::vector<EventFinding> previous = ScanFindings(db, target.previous_scan_id);

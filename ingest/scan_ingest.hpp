@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "icat/db.hpp"
+#include "ingest/ingest_model.hpp"
+
 namespace icat::ctl {
 
 // What icatctl ingest's flags name; checked there, so only the files' contents are checked here.
@@ -26,5 +29,14 @@ struct ScanIngestRequest {
 // attestations and outbox events. Prints what it did on out (a same-files rerun changes nothing);
 // throws Failure naming the input otherwise.
 void IngestScan(const ScanIngestRequest& request, std::ostream& out);
+
+// The packages of a scan's SBOM documents as store_packages (sql/V0032) takes them: one
+// {"purl", "name", "version"} per distinct purl, in purl order.
+std::string PackagesJson(const std::vector<const SbomDocument*>& docs);
+
+// The id of image_id's package set listing exactly the documents' packages (made when new); nullopt
+// without documents. Ingest and `icatctl packages backfill` store packages through it.
+std::optional<std::string> StorePackageSet(Db& db, const std::string& image_id,
+                                           const std::vector<const SbomDocument*>& docs);
 
 }  // namespace icat::ctl

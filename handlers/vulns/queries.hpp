@@ -123,13 +123,78 @@ inline constexpr Statement kCveLookupAll{"cve_lookup_all", ICAT_CVE_LOOKUP("")};
 inline constexpr Statement kUnscannedLatest{"unscanned_latest", ICAT_UNSCANNED("AND v.id = i.latest_version_id ")};
 inline constexpr Statement kUnscannedAll{"unscanned_all", ICAT_UNSCANNED("")};
 
+// A compared version: named by id or tag (a VersionRef: id, tag) or by digest, in image i.
+#define ICAT_COMPARED_VERSION(id, tag, digest) \
+  "COALESCE(" ICAT_VERSION_OF_REF("i.id", id, tag) ", " \
+  "(SELECT r.id FROM image_versions r WHERE r.image_id = i.id AND r.digest = " digest " " \
+  "ORDER BY r.published_at DESC, r.id LIMIT 1))"
+// One side of a comparison: its version and that version's latest scan with its sets (NULLs when absent).
+#define ICAT_COMPARE_SIDE(side, version_id)                                                                 \
+  "LEFT JOIN LATERAL (SELECT v.id, v.tag, v.digest, s.id AS scan_id, rfc3339(s.scanned_at) AS scanned_at, " \
+  "s.package_set_id, s.findings_set_id FROM image_versions v LEFT JOIN scans s ON s.id = v.latest_scan_id " \
+  "WHERE v.id = " version_id ") " side " ON true "
+// $1 tenant, $2 image id, $3/$4/$5 from: version id, tag, digest (one set), $6/$7/$8 the same for to,
+// $9 whether to was given (false: the image's latest version): the image and both sides, one row; none when the image is
+// unknown or unlicensed
+inline constexpr Statement kCompareVersions{"compare_versions",
+    "SELECT i.id AS image_id, i.name AS image_name, "
+    "f.id AS from_id, f.tag AS from_tag, f.digest AS from_digest, f.scan_id AS from_scan_id, "
+    "f.scanned_at AS from_scanned_at, f.package_set_id AS from_packages, f.findings_set_id AS from_findings, "
+    "t.id AS to_id, t.tag AS to_tag, t.digest AS to_digest, t.scan_id AS to_scan_id, "
+    "t.scanned_at AS to_scanned_at, t.package_set_id AS to_packages, t.findings_set_id AS to_findings "
+    "FROM images i JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "
+    ICAT_COMPARE_SIDE("f", ICAT_COMPARED_VERSION("$3", "$4", "$5"))
+    ICAT_COMPARE_SIDE("t", "CASE WHEN $9::boolean THEN " ICAT_COMPARED_VERSION("$6", "$7", "$8") " "
+                      "ELSE i.latest_version_id END")
+    "WHERE i.id = $2::uuid"};
+// $1 package set: its packages by identity, then purl, in byte order (the diff walks both sides so)
+inline constexpr Statement kPackagesOfSet{"packages_of_set",
+    "SELECT identity, purl, name, type, version FROM packages WHERE set_id = $1::uuid "
+    "ORDER BY identity COLLATE \"C\", purl COLLATE \"C\""};
+// $1 findings set: its findings (not-affected left out) with the EPSS score and KEV entry of the
+// finding's id, or else of a CVE alias of it (sql/V0030)
+inline constexpr Statement kFindingsOfSet{"findings_of_set",
+    "SELECT x.vuln_id, x.aliases, x.severity, x.fix_state, x.package_name, x.package_version, x.purl, "
+    "e.score::text AS epss_score, e.percentile::text AS epss_percentile, e.score_date::text AS epss_date, "
+    "k.date_added::text AS kev_added, k.due_date::text AS kev_due, k.known_ransomware_campaign_use AS kev_ransomware "
+    "FROM vulnerabilities x "
+    "LEFT JOIN LATERAL (SELECT * FROM epss_scores e WHERE e.cve_id = ANY (ARRAY[x.vuln_id] || x.aliases) "
+    "ORDER BY e.cve_id = x.vuln_id DESC, e.cve_id LIMIT 1) e ON true "
+    "LEFT JOIN LATERAL (SELECT * FROM kev_entries k WHERE k.cve_id = ANY (ARRAY[x.vuln_id] || x.aliases) "
+    "ORDER BY k.cve_id = x.vuln_id DESC, k.cve_id LIMIT 1) k ON true "
+    "WHERE x.set_id = $1::uuid AND x.fix_state <> 'not-affected' ORDER BY x.id"};
+
+// The licensed versions whose latest scan's packages match `match` (a condition on p), one row per
+// version with its matching packages as a JSON array, by image id then version id from the cursor
+// ($3, $4 image and version ids seen last, or NULL), $5 every version or the latest ones only, $6 limit.
+#define ICAT_PACKAGE_LOOKUP(match)                                                                              \
+  "SELECT i.id AS image_id, i.name AS image_name, i.repository, v.id AS version_id, v.tag, v.digest, "         \
+  "v.id = i.latest_version_id AS latest, s.id AS scan_id, rfc3339(s.scanned_at) AS scanned_at, "              \
+  "json_agg(json_build_object('name', p.name, 'type', p.type, 'version', p.version, 'purl', p.purl) "          \
+  "ORDER BY p.purl)::text AS packages "                                                                         \
+  "FROM packages p JOIN scans s ON s.package_set_id = p.set_id JOIN image_versions v ON v.latest_scan_id = s.id " \
+  "JOIN images i ON i.id = v.image_id JOIN licenses l ON l.image_id = i.id AND l.tenant_id = $1 "              \
+  "WHERE " match " AND ($5::boolean OR v.id = i.latest_version_id) "                                           \
+  "AND ($3::uuid IS NULL OR (i.id, v.id) > ($3::uuid, $4::uuid)) "                                              \
+  "GROUP BY i.id, v.id, s.id ORDER BY i.id, v.id LIMIT $6"
+// $2 a purl: the packages of its identity, of its version too when $7 (it names one)
+inline constexpr Statement kPackagesByPurl{"packages_by_purl", ICAT_PACKAGE_LOOKUP(
+    "p.identity = (SELECT public.purl_key_any_version($2)) "
+    "AND (NOT $7::boolean OR public.purl_key(p.purl) = (SELECT public.purl_key($2)))")};
+// $2 a package name, $7 its purl type or NULL for any
+inline constexpr Statement kPackagesByName{"packages_by_name", ICAT_PACKAGE_LOOKUP(
+    "p.name = $2 AND ($7::text IS NULL OR p.type = lower($7::text))")};
+
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
     kFindingsOfLatestVersion, kFindingsOfVersion, kRiskOfLatestVersion, kRiskOfVersion, kCveLookupLatest, kCveLookupAll, kUnscannedLatest,
-    kUnscannedAll,
+    kUnscannedAll, kCompareVersions, kPackagesOfSet, kFindingsOfSet, kPackagesByPurl, kPackagesByName,
 };
 // clang-format on
 
+#undef ICAT_PACKAGE_LOOKUP
+#undef ICAT_COMPARE_SIDE
+#undef ICAT_COMPARED_VERSION
 #undef ICAT_UNSCANNED
 #undef ICAT_CVE_LOOKUP
 #undef ICAT_FINDINGS_PAGE

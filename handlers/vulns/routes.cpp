@@ -21,6 +21,19 @@ std::vector<QueryParam> FindingsQuery() {
 std::vector<QueryParam> CveQuery() {
   return {query::RefusedOnRead(query::Word("versions", {"latest", "all"}, "must be latest (the default) or all"))};
 }
+
+// ?from= and ?to= name versions (compare.cpp reads their form: id, tag or digest).
+std::vector<QueryParam> CompareQuery() { return {query::Text("from", 1, 200), query::Text("to", 1, 200)}; }
+
+// The package by purl, or by name with an optional type; which versions; a page.
+std::vector<QueryParam> PackageQuery() {
+  return {query::Text("purl", 5, 2000),
+          query::Text("name", 1, 500),
+          query::Text("type", 1, 100),
+          query::Word("versions", {"latest", "all"}, "must be latest (the default) or all"),
+          query::Limit(),
+          query::Cursor({CursorField::kUuid, CursorField::kUuid})};
+}
 }  // namespace
 
 // The /v1 reads are cached: their replies depend on catalogue data only.
@@ -47,6 +60,30 @@ const std::vector<Route>& Routes() {
        .query = CveQuery(),
        .handler = ICAT_HANDLER(LookUpCve),
        .cached = true},
+      {.method = "GET",
+       .pattern = "/v1/images/{id}/compare",
+       .access = Access::kApiKey,
+       .scope = Scope::kReadVulns,
+       .query = CompareQuery(),
+       .handler = ICAT_HANDLER(CompareVersions),
+       .cached = true},
+      {.method = "GET",
+       .pattern = "/v1/packages",
+       .access = Access::kApiKey,
+       .scope = Scope::kReadVulns,
+       .query = PackageQuery(),
+       .handler = ICAT_HANDLER(LookUpPackage),
+       .cached = true},
+      {.method = "GET",
+       .pattern = "/api/docker-images/{imageId}/compare",
+       .access = Access::kPortal,
+       .query = CompareQuery(),
+       .handler = ICAT_HANDLER(ComparePortalVersions)},
+      {.method = "GET",
+       .pattern = "/api/packages",
+       .access = Access::kPortal,
+       .query = PackageQuery(),
+       .handler = ICAT_HANDLER(LookUpPackage)},
       {.method = "GET",
        .pattern = "/api/docker-images/{imageId}/versions/{versionId}/vulnerabilities",
        .access = Access::kPortal,

@@ -24,6 +24,9 @@ Reply ListImageVersionVulnerabilities(Context& ctx);  // GET /v1/images/{id}/ver
 Reply ListVersionVulnerabilities(
     Context& ctx);              // GET /api/docker-images/{imageId}/versions/{versionId}/vulnerabilities
 Reply LookUpCve(Context& ctx);  // GET /v1/cve/{cveId} and /api/cve/{cveId}
+Reply CompareVersions(Context& ctx);        // GET /v1/images/{id}/compare
+Reply ComparePortalVersions(Context& ctx);  // GET /api/docker-images/{imageId}/compare
+Reply LookUpPackage(Context& ctx);          // GET /v1/packages and /api/packages
 
 // The head of a listing: image, version and the scan the findings come from, with stored counts.
 struct ScanView {

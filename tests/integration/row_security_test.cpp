@@ -127,6 +127,12 @@ const std::map<std::string, std::string> kLicensedTables = {
      "SELECT count(*) FROM vex_served_documents d JOIN image_versions v ON v.id = d.version_id WHERE v.image_id = $1"},
     {"attestations",
      "SELECT count(*) FROM attestations a JOIN image_versions v ON v.id = a.version_id WHERE v.image_id = $1"},
+    {"package_sets",
+     "SELECT count(*) FROM package_sets p JOIN scans s ON s.package_set_id = p.id "
+     "JOIN image_versions v ON v.id = s.version_id WHERE v.image_id = $1"},
+    {"packages",
+     "SELECT count(*) FROM packages k JOIN scans s ON s.package_set_id = k.set_id "
+     "JOIN image_versions v ON v.id = s.version_id WHERE v.image_id = $1"},
 };
 
 // Whether any cell of rows holds text (ids appear alone, in arrays and in JSON).

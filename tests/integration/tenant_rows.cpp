@@ -79,6 +79,12 @@ TenantRows::TenantRows()
       {scan_id, cve, alias});
   db.Query("INSERT INTO vulnerability_first_seen (version_id, vuln_id, first_seen_at) VALUES ($1, $2, now())",
            {version_id, cve});
+  // The scan's packages (sql/V0032): a set of one package, as store_packages writes them.
+  db.Query(
+      "UPDATE scans SET package_set_id = (SELECT package_set_id FROM store_packages($1, "
+      "jsonb_build_array(jsonb_build_object('purl', 'pkg:deb/debian/openssl@3.0.11', 'name', 'openssl', "
+      "'version', '3.0.11')))) WHERE id = $2",
+      {image.id, scan_id});
   const std::string signing_key_id = StackSigningKeyId(db);
   db.Query(
       "INSERT INTO sboms (scan_id, format, spec_version, sha256, size_bytes, signature, signing_key_id) "

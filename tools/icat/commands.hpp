@@ -14,6 +14,7 @@ int Cve(const Args& args, const GetEnvFn& getenv);
 int Vex(const Args& args, const GetEnvFn& getenv);
 int Check(const Args& args, const GetEnvFn& getenv);
 int Verify(const Args& args, const GetEnvFn& getenv);
+int Diff(const Args& args, const GetEnvFn& getenv);
 
 // Writes bytes to path atomically: a temp file beside it, fsync, rename, fsync of the directory.
 // Nothing is left at path (nor a temp file) when any step fails; Failure says which.

@@ -71,6 +71,14 @@ const std::vector<Command>& AllCommands() {
               "openvex (OpenVEX 0.2.0, the default) or cyclonedx (CycloneDX 1.5)"},
              {"output", FlagKind::kOptional, "FILE", "write the verified document here (default: stdout)", 'o'}}}),
        Vex},
+      {"diff", "Compares two versions of an image: packages and vulnerabilities that changed.",
+       "FROM and TO name versions of IMAGE by tag, version id or digest (sha256:HEX). Prints the counts,\n"
+       "then the packages added, removed and changed, then the vulnerabilities fixed and introduced (known\n"
+       "exploited first, then by EPSS score, then severity). --format json prints the API's JSON\n"
+       "(GET /v1/images/{id}/compare). Needs the scopes read:catalog and read:vulns.\n",
+       WithConnection({{"IMAGE", "FROM", "TO"},
+                       {{"format", FlagKind::kOptional, "FORMAT", "text (the default) or json"}}}),
+       Diff},
       {"check", "Judges image references: exit 1 when one breaks --fail-on (or the other rules given).",
        "Each REFERENCE (registry/path:tag, registry/path@sha256:HEX or registry/path:tag@sha256:HEX) is\n"
        "resolved by the service (GET /v1/images?reference=) and its version's findings are read, then judged\n"

@@ -142,6 +142,11 @@ const std::vector<Command>& AllCommands() {
        "before attestations, or after a restore); prints how many it made. Safe to run again.",
        {{}, {{"image", FlagKind::kOptional, "NAME", "only the versions of this catalogue image"}}},
        Attest},
+      {"packages backfill",
+       "Stores the packages of every scan ingested before packages were stored, read from its stored SBOMs "
+       "(the compare and the package look-up read them); prints how many scans. Safe to run again.",
+       {},
+       PackagesBackfill},
       {"gc",
        "Removes SBOM, VEX and attestation blobs no row refers to and killed ingests' temp files; lists each, then a "
        "summary.",

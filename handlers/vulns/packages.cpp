@@ -1,0 +1,102 @@
+// GET /v1/packages and /api/packages: which of the tenant's licensed images and versions carry a
+// package, from their latest scans' SBOMs as ingested (docs/compare.md, "Package look-up").
+#include <algorithm>
+
+#include "icat/errors.hpp"
+#include "icat/json.hpp"
+#include "icat/paging.hpp"
+#include "queries.hpp"
+#include "vulns.hpp"
+
+namespace icat::vulns {
+
+namespace {
+
+// A purl names a version when an '@' follows its last '/' (before any qualifiers or subpath).
+bool PurlNamesVersion(std::string_view purl) {
+  purl = purl.substr(0, purl.find_first_of("?#"));
+  size_t at = purl.rfind('@');
+  return at != std::string_view::npos && purl.find('/', at) == std::string_view::npos;
+}
+
+void WriteMatch(JsonWriter& w, const Rows& rows, int row) {
+  auto text = [&](const char* column) { return rows.Text(row, rows.Column(column)); };
+  w.StartObject();
+  WriteKey(w, "image");
+  w.StartObject();
+  WriteString(w, "id", text("image_id"));
+  WriteString(w, "name", text("image_name"));
+  WriteString(w, "repository", text("repository"));
+  w.EndObject();
+  WriteKey(w, "version");
+  w.StartObject();
+  WriteString(w, "id", text("version_id"));
+  WriteString(w, "tag", text("tag"));
+  WriteString(w, "digest", text("digest"));
+  WriteKey(w, "latest");
+  w.Bool(rows.Bool(row, rows.Column("latest")));
+  w.EndObject();
+  WriteKey(w, "scan");
+  w.StartObject();
+  WriteString(w, "id", text("scan_id"));
+  WriteString(w, "scannedAt", text("scanned_at"));
+  w.EndObject();
+  WriteKey(w, "packages");
+  std::string_view packages = text("packages");
+  w.RawValue(packages.data(), packages.size(), rapidjson::kArrayType);
+  w.EndObject();
+}
+
+}  // namespace
+
+// GET /v1/packages?purl=|name=[&type=]&versions=latest|all&limit=&cursor=   (scope read:vulns)
+// GET /api/packages (portal: token + X-Tenant), the same
+//   200 {"purl"|"name", "type", "versions", "matches": [{"image", "version", "scan", "packages"}],
+//        "nextCursor"}: the licensed versions (latest ones unless versions=all) whose latest scan's
+//        SBOMs list the package: by purl, its identity (and its version when the purl names one);
+//        by name, that name (and type); by image id, then version id
+//   400 VALIDATION_ERROR: neither or both of purl and name, type without name, a purl not
+//       starting pkg:, limit, cursor; 401; 403 INSUFFICIENT_SCOPE; 429
+Reply LookUpPackage(Context& ctx) {
+  std::optional<std::string> purl = ctx.query.Text("purl"), name = ctx.query.Text("name"),
+                             type = ctx.query.Text("type");
+  if (purl.has_value() == name.has_value()) ThrowInvalid("purl", "give either purl or name (with an optional type)");
+  if (purl && type) ThrowInvalid("type", "goes with name; a purl names its type");
+  if (purl && purl->rfind("pkg:", 0) != 0) ThrowInvalid("purl", "must be a package URL (pkg:type/name...)");
+  bool all_versions = ctx.query.Text("versions").value_or("latest") == "all";
+  int limit = ctx.query.Limit();
+  std::optional<std::vector<std::string>> cursor = ctx.query.Cursor();
+  std::optional<std::string> after_image, after_version;
+  if (cursor) after_image = (*cursor)[0], after_version = (*cursor)[1];
+  std::vector<Param> params = {ctx.principal.tenant_id, purl ? *purl : *name, after_image,
+                               after_version,           all_versions,         limit + 1};
+  if (purl) {
+    params.push_back(PurlNamesVersion(*purl));
+  } else {
+    params.push_back(type);
+  }
+  Rows rows = ctx.db.Run(purl ? kPackagesByPurl : kPackagesByName, params);
+
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteOptionalString(w, "purl", purl);
+  WriteOptionalString(w, "name", name);
+  WriteOptionalString(w, "type", type);
+  WriteString(w, "versions", all_versions ? "all" : "latest");
+  WriteKey(w, "matches");
+  w.StartArray();
+  const int shown = std::min(rows.size(), limit);
+  for (int row = 0; row < shown; row++) WriteMatch(w, rows, row);
+  w.EndArray();
+  std::optional<std::string> next;
+  if (rows.size() > limit) {
+    next = EncodeCursor({std::string(rows.Text(shown - 1, rows.Column("image_id"))),
+                         std::string(rows.Text(shown - 1, rows.Column("version_id")))});
+  }
+  WriteOptionalString(w, "nextCursor", next);
+  w.EndObject();
+  return Reply::Json(200, buffer.GetString());
+}
+
+}  // namespace icat::vulns

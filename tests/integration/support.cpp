@@ -845,7 +845,8 @@ std::string EventData(std::string_view type) {
   if (type == "cve_watch.matched") data += R"(,"cveId":"CVE-2024-3094")";
   if (type != "scan.completed") {
     data +=
-        R"(,"vulnerabilities":[{"id":"CVE-2024-3094","severity":"critical","package":"xz-utils","fixState":"fixed"}])";
+        R"(,"vulnerabilities":[{"id":"CVE-2024-3094","severity":"critical","package":"xz-utils","fixState":"fixed",)"
+        R"("epss":null,"kev":null}])";
   }
   return data + "}";
 }

@@ -29,9 +29,10 @@ inline constexpr Statement kResolveImages{"admission_resolve_images", ICAT_RESOL
 // threshold, carrying a watched id or alias, known exploited, or above the EPSS maximum. Findings
 // the scanner marks not-affected never count (FixStateCounts, icat/vulnerability_rules.hpp);
 // vendor_not_affected says the vendor's VEX statement for the finding is not_affected (the policy's
-// trustVendorVex decides). The feeds match the id or a CVE alias. Columns: version id, vulnerability
-// id, aliases, severity, fix state, first seen (epoch s or NULL), vendor_not_affected, kev ("<CVE id>
-// <dateAdded>" of the earliest KEV entry of the id or an alias, or NULL), epss (the highest score or NULL). The feed look-ups of the
+// trustVendorVex decides). A finding meets the feeds by its CVE, finding_cve (sql/V0031), as
+// everywhere findings show them. Columns: version id, vulnerability id, aliases, severity, fix state,
+// first seen (epoch s or NULL), vendor_not_affected, kev ("<CVE id> <dateAdded>" or NULL), epss (the
+// score or NULL). The feed look-ups of the
 // WHERE clause run only when their rule is on (AND stops at a false $4 or a NULL $5), and those of
 // the select list only for the rows kept: a review stays one statement and cheap.
 inline constexpr Statement kFindings{"admission_findings",
@@ -39,18 +40,17 @@ inline constexpr Statement kFindings{"admission_findings",
     "extract(epoch FROM s.first_seen_at)::bigint AS first_seen, "
     "COALESCE(vx.status = 'not_affected', false) AS vendor_not_affected, "
     "(SELECT k.cve_id || ' ' || k.date_added::text FROM kev_entries k "
-    "  WHERE k.cve_id = ANY (ARRAY[f.vuln_id] || f.aliases) ORDER BY k.date_added, k.cve_id LIMIT 1) AS kev, "
-    "(SELECT max(e.score)::float8 FROM epss_scores e WHERE e.cve_id = ANY (ARRAY[f.vuln_id] || f.aliases)) AS epss "
+    "  WHERE k.cve_id = finding_cve(f.vuln_id, f.aliases)) AS kev, "
+    "(SELECT e.score::float8 FROM epss_scores e WHERE e.cve_id = finding_cve(f.vuln_id, f.aliases)) AS epss "
     "FROM image_versions v JOIN vulnerabilities f ON f.set_id = v.latest_findings_set_id "
     "LEFT JOIN vulnerability_first_seen s ON s.version_id = v.id AND s.vuln_id = f.vuln_id "
     "LEFT JOIN LATERAL vex_statement_for(v.image_id, v.id, f.vuln_id, f.aliases, f.purl) vx ON true "
     "WHERE v.id = ANY ($1::uuid[]) AND f.fix_state <> 'not-affected' "
     "AND (CASE f.severity WHEN 'critical' THEN 4 WHEN 'high' THEN 3 WHEN 'medium' THEN 2 WHEN 'low' THEN 1 "
     "     ELSE 0 END >= $2::int OR f.vuln_id = ANY ($3::text[]) OR f.aliases && $3::text[] "
-    "     OR ($4::bool AND EXISTS (SELECT 1 FROM kev_entries k "
-    "                              WHERE k.cve_id = ANY (ARRAY[f.vuln_id] || f.aliases))) "
+    "     OR ($4::bool AND EXISTS (SELECT 1 FROM kev_entries k WHERE k.cve_id = finding_cve(f.vuln_id, f.aliases))) "
     "     OR ($5::float8 IS NOT NULL AND EXISTS (SELECT 1 FROM epss_scores e "
-    "                              WHERE e.cve_id = ANY (ARRAY[f.vuln_id] || f.aliases) AND e.score > $5::float8)))"};
+    "                              WHERE e.cve_id = finding_cve(f.vuln_id, f.aliases) AND e.score > $5::float8)))"};
 // $1 tenant, $2 request uid, $3 operation, $4 kind, $5 namespace, $6 name, $7 images (JSON),
 // $8 allowed, $9 mode, $10 dry run, $11 reasons (JSON)
 inline constexpr Statement kRecordDecision{"admission_record_decision",

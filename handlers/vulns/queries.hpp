@@ -151,17 +151,13 @@ inline constexpr Statement kCompareVersions{"compare_versions",
 inline constexpr Statement kPackagesOfSet{"packages_of_set",
     "SELECT identity, purl, name, type, version FROM packages WHERE set_id = $1::uuid "
     "ORDER BY identity COLLATE \"C\", purl COLLATE \"C\""};
-// $1 findings set: its findings (not-affected left out) with the EPSS score and KEV entry of the
-// finding's id, or else of a CVE alias of it (sql/V0030)
+// $1 findings set: its findings (not-affected left out) with their EPSS score and KEV entry, as every
+// finding meets the feeds (finding_feeds, sql/V0031)
 inline constexpr Statement kFindingsOfSet{"findings_of_set",
     "SELECT x.vuln_id, x.aliases, x.severity, x.fix_state, x.package_name, x.package_version, x.purl, "
-    "e.score::text AS epss_score, e.percentile::text AS epss_percentile, e.score_date::text AS epss_date, "
-    "k.date_added::text AS kev_added, k.due_date::text AS kev_due, k.known_ransomware_campaign_use AS kev_ransomware "
-    "FROM vulnerabilities x "
-    "LEFT JOIN LATERAL (SELECT * FROM epss_scores e WHERE e.cve_id = ANY (ARRAY[x.vuln_id] || x.aliases) "
-    "ORDER BY e.cve_id = x.vuln_id DESC, e.cve_id LIMIT 1) e ON true "
-    "LEFT JOIN LATERAL (SELECT * FROM kev_entries k WHERE k.cve_id = ANY (ARRAY[x.vuln_id] || x.aliases) "
-    "ORDER BY k.cve_id = x.vuln_id DESC, k.cve_id LIMIT 1) k ON true "
+    "ff.epss_score::text AS epss_score, ff.epss_percentile::text AS epss_percentile, ff.epss_date::text AS epss_date, "
+    "ff.kev_date_added::text AS kev_added, ff.kev_due_date::text AS kev_due, ff.kev_ransomware "
+    "FROM vulnerabilities x LEFT JOIN LATERAL finding_feeds(x.vuln_id, x.aliases) ff ON true "
     "WHERE x.set_id = $1::uuid AND x.fix_state <> 'not-affected' ORDER BY x.id"};
 
 // The licensed versions whose latest scan's packages match `match` (a condition on p), one row per

@@ -113,25 +113,32 @@ body_path() {
 #   /api/audit-log   the login.succeeded entries: each run's own sign-in adds one; actorEmail, which
 #                    V0025 added after the fixture was recorded (portal_current_person checks it)
 #   an image's detail and versions: pullCount and lastPulledAt of each version, which V0027 added
-#                    after the fixture was recorded (pull_counts_test checks them); its SBOMs, VEX,
-#                    findings and scan history are compared byte for byte
+#                    after the fixture was recorded (pull_counts_test checks them), and knownExploited
+#                    (V0031, feeds_test); its SBOMs, VEX and scan history are compared byte for byte
+#   findings and the CVE look-ups: each finding's epss and kev, which V0031 added after the fixture
+#                    was recorded (feeds_test checks them); everything else compared as recorded
 #   /api/admission-policy  requireCatalogRegistry, which issue 26 added after the fixture was recorded
-#                    (off for a stored policy without it; admission_registry checks it)
+#                    (off for a stored policy without it; admission_registry checks it), and
+#                    denyKnownExploited and maxEpss (issue 31; off for a stored policy, admission_feeds)
 #   /v1/signing-keys use, createdAt and retiredAt of each key, which issue 27 added after the fixture
 #                    was recorded (attestations_test checks them); ids, algorithms and PEMs compared
 comparison_filter() {
+  # Each finding's epss and kev (V0031) and each version's knownExploited, wherever they appear.
+  local feeds='walk(if type == "object" then del(.epss, .kev, .knownExploited) else . end)'
   case $1 in
     /api/users*) echo '.users |= map(del(.lastLoginAt, .totp, .sso))' ;;
     /api/auth/me) echo 'del(.totp)' ;;
     /api/api-keys*) echo '.apiKeys |= map(del(.lastUsedAt))' ;;
     /api/audit-log*) echo '.entries |= map(select(.action != "login.succeeded") | del(.actorEmail))' ;;
-    /api/admission-policy*) echo 'walk(if type == "object" then del(.requireCatalogRegistry) else . end)' ;;
+    /api/admission-policy*)
+      echo 'walk(if type == "object" then del(.requireCatalogRegistry, .denyKnownExploited, .maxEpss) else . end)' ;;
     /v1/signing-keys) echo '.keys |= map(del(.use, .createdAt, .retiredAt))' ;;
-    /v1/images/*/sbom* | /v1/images/*/vex* | /v1/images/*/vulnerabilities*) echo . ;;
-    /api/docker-images/*/sbom/* | /api/docker-images/*/vex* | /api/docker-images/*/vulnerabilities*) echo . ;;
+    /v1/images/*/sbom* | /v1/images/*/vex*) echo . ;;
+    /api/docker-images/*/sbom/* | /api/docker-images/*/vex*) echo . ;;
+    /v1/images/*/vulnerabilities* | /api/docker-images/*/vulnerabilities* | /v1/cve/* | /api/cve/*) echo "$feeds" ;;
     /api/docker-images/*/scan-history*) echo . ;;
     /v1/images/?* | /api/docker-images/?*)
-      echo 'walk(if type == "object" then del(.pullCount, .lastPulledAt) else . end)' ;;
+      echo 'walk(if type == "object" then del(.pullCount, .lastPulledAt, .knownExploited) else . end)' ;;
     *) echo . ;;
   esac
 }

@@ -256,13 +256,19 @@ Notice NoticeOf(std::string_view type, std::string_view payload_json, std::strin
   data.Parse(payload_json.data(), payload_json.size());
   if (data.HasParseError() || !data.IsObject()) throw std::invalid_argument("an event's data is not a JSON object");
   Notice n;
-  n.image = Member(Child(data, "image"), "name");
-  const rapidjson::Value& version = Child(data, "version");
+  // The image the event is about; vulnerability.exploited names several ("images", each with its
+  // version): the notice shows the first and counts the rest.
+  const rapidjson::Value& images = Child(data, "images");
+  const bool several = images.IsArray() && !images.Empty();
+  const rapidjson::Value& image = several ? images[0] : Child(data, "image");
+  n.image = Member(image, "name");
+  const rapidjson::Value& version = several ? Child(image, "version") : Child(data, "version");
   n.version = Member(version, "tag");
   if (n.version.empty()) n.version = Member(version, "digest");
   ReadItems(data, n);
   n.headline = Headline(type, data, n);
-  std::string image_id = Member(Child(data, "image"), "id");
+  if (several && images.Size() > 1) n.headline += " and " + Plural(images.Size() - 1, "more image", "more images");
+  std::string image_id = Member(image, "id");
   if (!console.empty() && !image_id.empty()) n.link = std::string(console) + "/images/" + image_id;
   return n;
 }

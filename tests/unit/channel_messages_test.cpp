@@ -129,6 +129,14 @@ BOOST_AUTO_TEST_CASE(every_event_type_has_a_headline) {
                  .headline == "New version nginx@sha256:ab published");
   BOOST_TEST(dispatcher::NoticeOf("vex.updated", R"({"image":{"name":"nginx"},"statements":[{},{}]})", kConsole).headline ==
              "The vendor's VEX about nginx was updated (2 statements)");
+  dispatcher::Notice exploited = dispatcher::NoticeOf(
+      "vulnerability.exploited",
+      R"({"cveId":"CVE-2024-3094","kev":{"dateAdded":"2024-04-01"},"images":[)"
+      R"({"id":"0b6c6d2e-0000-4000-8000-000000000001","name":"nginx","version":{"tag":"1.27.3"}},)"
+      R"({"id":"0b6c6d2e-0000-4000-8000-000000000002","name":"redis","version":{"tag":"7"}}]})",
+      kConsole);
+  BOOST_TEST(exploited.headline == "CVE-2024-3094 is now known exploited (CISA KEV) and is in nginx:1.27.3 and 1 more image");
+  BOOST_TEST(exploited.link == kLink);
   dispatcher::Notice ping = dispatcher::NoticeOf("ping", R"({"webhook":{"id":"a"}})", kConsole);
   BOOST_TEST(ping.headline == "Test message from icat: this channel works");
   BOOST_TEST(ping.link.empty());  // it names no image

@@ -66,16 +66,12 @@ std::vector<PackageRow> PackagesOf(Db& db, const std::string& set_id) {
   return out;
 }
 
-double Number(std::string_view text) { return std::strtod(std::string(text).c_str(), nullptr); }
-
 std::vector<FindingRow> FindingsOf(Db& db, const std::string& set_id) {
   Rows rows = db.Run(kFindingsOfSet, {set_id});
   const int vuln_id = rows.Column("vuln_id"), aliases = rows.Column("aliases"), severity = rows.Column("severity"),
             fix_state = rows.Column("fix_state"), package_name = rows.Column("package_name"),
-            package_version = rows.Column("package_version"), purl = rows.Column("purl"),
-            epss_score = rows.Column("epss_score"), epss_percentile = rows.Column("epss_percentile"),
-            epss_date = rows.Column("epss_date"), kev_added = rows.Column("kev_added"),
-            kev_due = rows.Column("kev_due"), kev_ransomware = rows.Column("kev_ransomware");
+            package_version = rows.Column("package_version"), purl = rows.Column("purl");
+  const FeedColumns feeds(rows);
   std::vector<FindingRow> out;
   for (int i = 0; i < rows.size(); i++) {
     FindingRow& f = out.emplace_back();
@@ -86,14 +82,7 @@ std::vector<FindingRow> FindingsOf(Db& db, const std::string& set_id) {
     f.package_name = rows.Text(i, package_name);
     f.package_version = rows.OptionalText(i, package_version);
     f.purl = rows.OptionalText(i, purl);
-    if (!rows.IsNull(i, epss_score)) {
-      f.epss = Epss{Number(rows.Text(i, epss_score)), Number(rows.Text(i, epss_percentile)),
-                    std::string(rows.Text(i, epss_date))};
-    }
-    if (!rows.IsNull(i, kev_added)) {
-      f.kev = Kev{std::string(rows.Text(i, kev_added)), std::string(rows.Text(i, kev_due)),
-                  rows.OptionalText(i, kev_ransomware)};
-    }
+    f.feeds = feeds.At(rows, i);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "icat/feeds.hpp"
 #include "icat/json.hpp"
 
 namespace icat::vulns {
@@ -31,23 +32,13 @@ struct PackageDiff {
 // one side only is removed or added. Each list comes out by identity, then purl.
 PackageDiff DiffPackages(const std::vector<PackageRow>& from, const std::vector<PackageRow>& to);
 
-struct Epss {
-  double score = 0, percentile = 0;
-  std::string date;
-};
-struct Kev {
-  std::string date_added, due_date;
-  std::optional<std::string> ransomware;
-};
-
 // One finding of a version (fix state not-affected left out), with the feeds' facts about its id.
 struct FindingRow {
   std::string vuln_id;
   std::vector<std::string> aliases;
   std::string severity, fix_state, package_name;
   std::optional<std::string> package_version, purl;
-  std::optional<Epss> epss;
-  std::optional<Kev> kev;
+  FeedFacts feeds;  // its EPSS score and KEV entry (finding_feeds)
 };
 
 // One vulnerability id of a comparison, with the findings of it on the side that has it (the to
@@ -57,8 +48,7 @@ struct VulnChange {
   std::vector<std::string> aliases;
   std::string severity, fix_state;
   std::vector<FindingRow> packages;
-  std::optional<Epss> epss;
-  std::optional<Kev> kev;
+  FeedFacts feeds;  // of the first of its findings that has them
 };
 
 struct VulnDiff {
@@ -68,11 +58,6 @@ struct VulnDiff {
 // By vulnerability id: in from only fixed, in to only introduced, in both remaining. Each list in
 // risk order: known exploited first, then EPSS score descending, then severity, then id.
 VulnDiff DiffVulnerabilities(const std::vector<FindingRow>& from, const std::vector<FindingRow>& to);
-
-// "epss": {"score", "percentile", "date"} or null; "kev": {"dateAdded", "dueDate",
-// "knownRansomwareCampaignUse"} or null.
-void WriteEpss(JsonWriter& w, const std::optional<Epss>& epss);
-void WriteKev(JsonWriter& w, const std::optional<Kev>& kev);
 
 // "packages": {"added", "addedCount", "removed", "removedCount", "changed", "changedCount"} and
 // "vulnerabilities": {"fixed", "fixedCount", "introduced", "introducedCount", "remaining", "remainingCount"}.

@@ -51,8 +51,8 @@ std::map<std::string, VulnChange> ById(const std::vector<FindingRow>& findings) 
     }
     if (SeverityRank(f.severity) > SeverityRank(v.severity)) v.severity = f.severity;
     if (f.fix_state == "fixed") v.fix_state = "fixed";
-    if (!v.epss) v.epss = f.epss;
-    if (!v.kev) v.kev = f.kev;
+    if (!v.feeds.epss) v.feeds.epss = f.feeds.epss;
+    if (!v.feeds.kev) v.feeds.kev = f.feeds.kev;
     v.packages.push_back(f);
   }
   return by_id;
@@ -60,8 +60,8 @@ std::map<std::string, VulnChange> ById(const std::vector<FindingRow>& findings) 
 
 // Known exploited first, then EPSS score descending, then severity, then id.
 bool RiskBefore(const VulnChange& a, const VulnChange& b) {
-  if (a.kev.has_value() != b.kev.has_value()) return a.kev.has_value();
-  double a_score = a.epss ? a.epss->score : -1, b_score = b.epss ? b.epss->score : -1;
+  if (a.feeds.kev.has_value() != b.feeds.kev.has_value()) return a.feeds.kev.has_value();
+  double a_score = a.feeds.epss ? a.feeds.epss->score : -1, b_score = b.feeds.epss ? b.feeds.epss->score : -1;
   if (a_score != b_score) return a_score > b_score;
   if (SeverityRank(a.severity) != SeverityRank(b.severity)) return SeverityRank(a.severity) > SeverityRank(b.severity);
   return a.id < b.id;
@@ -110,8 +110,7 @@ void WriteVuln(JsonWriter& w, const VulnChange& v) {
     w.EndObject();
   }
   w.EndArray();
-  WriteEpss(w, v.epss);
-  WriteKev(w, v.kev);
+  WriteFeeds(w, v.feeds);
   w.EndObject();
 }
 
@@ -151,34 +150,6 @@ VulnDiff DiffVulnerabilities(const std::vector<FindingRow>& from, const std::vec
   for (auto& [id, v] : after) (before.count(id) ? diff.remaining : diff.introduced).push_back(std::move(v));
   for (auto* list : {&diff.fixed, &diff.introduced, &diff.remaining}) std::sort(list->begin(), list->end(), RiskBefore);
   return diff;
-}
-
-void WriteEpss(JsonWriter& w, const std::optional<Epss>& epss) {
-  WriteKey(w, "epss");
-  if (!epss) {
-    w.Null();
-    return;
-  }
-  w.StartObject();
-  WriteKey(w, "score");
-  w.Double(epss->score);
-  WriteKey(w, "percentile");
-  w.Double(epss->percentile);
-  WriteString(w, "date", epss->date);
-  w.EndObject();
-}
-
-void WriteKev(JsonWriter& w, const std::optional<Kev>& kev) {
-  WriteKey(w, "kev");
-  if (!kev) {
-    w.Null();
-    return;
-  }
-  w.StartObject();
-  WriteString(w, "dateAdded", kev->date_added);
-  WriteString(w, "dueDate", kev->due_date);
-  WriteOptionalString(w, "knownRansomwareCampaignUse", kev->ransomware);
-  w.EndObject();
 }
 
 void WritePackageDiff(JsonWriter& w, const PackageDiff& diff) {

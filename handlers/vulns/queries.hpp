@@ -155,9 +155,7 @@ inline constexpr Statement kPackagesOfSet{"packages_of_set",
 // finding meets the feeds (finding_feeds, sql/V0031)
 inline constexpr Statement kFindingsOfSet{"findings_of_set",
     "SELECT x.vuln_id, x.aliases, x.severity, x.fix_state, x.package_name, x.package_version, x.purl, "
-    "ff.epss_score::text AS epss_score, ff.epss_percentile::text AS epss_percentile, ff.epss_date::text AS epss_date, "
-    "ff.kev_date_added::text AS kev_added, ff.kev_due_date::text AS kev_due, ff.kev_ransomware "
-    "FROM vulnerabilities x LEFT JOIN LATERAL finding_feeds(x.vuln_id, x.aliases) ff ON true "
+    ICAT_FINDING_FEEDS_COLUMNS "FROM vulnerabilities x " ICAT_FINDING_FEEDS_JOIN
     "WHERE x.set_id = $1::uuid AND x.fix_state <> 'not-affected' ORDER BY x.id"};
 
 // The licensed versions whose latest scan's packages match `match` (a condition on p), one row per

@@ -18,8 +18,8 @@ v::FindingRow Finding(const std::string& id, const std::string& severity, std::o
   f.severity = severity;
   f.fix_state = "not-fixed";
   f.package_name = "p";
-  if (epss) f.epss = v::Epss{*epss, 0.5, "2025-08-25"};
-  if (kev) f.kev = v::Kev{"2025-01-02", "2025-01-23", "Known"};
+  if (epss) f.feeds.epss = icat::EpssView{*epss, 0.5, "2025-08-25"};
+  if (kev) f.feeds.kev = icat::KevView{"2025-01-02", "2025-01-23", "Known"};
   return f;
 }
 

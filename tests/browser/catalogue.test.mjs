@@ -163,7 +163,8 @@ test("each version shows the tenant's pulls; the version shown, its pull command
   const detail = await apiJson(`/api/docker-images/${nginx.id}`);
   const shown = await page.$$eval("main table", (tables) => {
     const versions = tables.find((table) => table.caption?.textContent.startsWith("Versions of"));
-    return [...versions.tBodies[0].rows].map((row) => row.cells[row.cells.length - 1].textContent.trim());
+    const column = [...versions.tHead.rows[0].cells].findIndex((cell) => cell.textContent === "Your pulls");
+    return [...versions.tBodies[0].rows].map((row) => row.cells[column].textContent.trim());
   });
   assert.equal(shown.length, detail.versions.length);
   detail.versions.forEach((version, i) => {

@@ -158,7 +158,7 @@ async function shownMatches(page, count) {
 }
 const matchNames = (answer) => answer.matches.map((match) => `${match.image.name} ${match.version.tag}`);
 
-test("package look-up from the navigation: by purl, every version, by name and type, and a refusal in words", async () => {
+test("package look-up from the navigation: by purl, every version, by name and type, by version range, and a refusal in words", async () => {
   const watched = await openPage(browser);
   const { page } = watched;
   // A package both nginx versions carry in different versions.
@@ -194,11 +194,24 @@ test("package look-up from the navigation: by purl, every version, by name and t
   const exact = await apiJson(`/api/packages?purl=${encodeURIComponent(changed.fromPurl)}&versions=all`);
   assert.deepEqual(matchNames(exact), [`nginx ${older.tag}`]);
 
+  // By name and version range: the versions below the latest one's package.
+  const below = `<${changed.toVersion}`;
+  const inRange = await apiJson(`/api/packages?name=${encodeURIComponent(changed.name)}&versionRange=${encodeURIComponent(below)}&versions=all`);
+  assert.ok(matchNames(inRange).includes(`nginx ${older.tag}`) && !matchNames(inRange).includes(`nginx ${latest.tag}`), JSON.stringify(matchNames(inRange)));
+  await fill(page, "Type (with a name)", " ");
+  await fill(page, "Version range (with a name)", below);
+  await clickButton(page, "Look up");
+  await page.waitForFunction((range) => new URL(location.href).searchParams.get("versionRange") === range, {}, below);
+  assert.deepEqual(await shownMatches(page, inRange.matches.length), matchNames(inRange));
+  await (await byRole(page, "textbox", "Version range (with a name)")).evaluate((input) => input.select());
+  await page.keyboard.press("Backspace");
+
   // A type beside a purl: the API's refusal, in its words.
   const refusal = await api(token, "GET", `/api/packages?purl=${encodeURIComponent(changed.purl)}&type=deb`);
   assert.equal(refusal.status, 400);
   watched.expectedErrors.push(/status of 400/);
   await fill(page, "Package URL or name", changed.purl);
+  await fill(page, "Type (with a name)", changed.type);
   await clickButton(page, "Look up");
   const alert = await page.waitForSelector("main [role=alert]");
   const said = await alert.evaluate((element) => element.textContent);

@@ -1,9 +1,9 @@
-// /packages?purl=|name=[&type=][&versions=all]: which of the tenant's licensed images carry a
+// /packages?purl=|name=[&type=][&versionRange=][&versions=all]: which of the tenant's licensed images carry a
 // package, from their latest scans' SBOMs (docs/compare.md, the package look-up): the first
 // question of an incident. One field takes a package URL (a purl; with a version, that version only)
-// or a package's name (with an optional purl type); the form goes to the address, so a result can
+// or a package's name (with an optional purl type and version range); the form goes to the address, so a result can
 // be bookmarked and shared. The switch widens the look-up from each image's latest version to every
-// version. What the API refuses (a malformed purl, a type beside a purl) is shown in its words.
+// version. What the API refuses (a malformed purl or range, a type beside a purl) is shown in its words.
 import { useState } from "preact/hooks";
 import { Link, useQuery } from "../router.jsx";
 import { CheckField, Empty, Package, Page, Pager, Pending, TextField, When, usePagedList, Table } from "../ui.jsx";
@@ -13,7 +13,13 @@ const kPageSize = 50;
 
 export default function Packages() {
   const [query, setQuery] = useQuery();
-  const lookUp = { purl: query.purl || "", name: query.name || "", type: query.type || "", versions: query.versions === "all" ? "all" : "" };
+  const lookUp = {
+    purl: query.purl || "",
+    name: query.name || "",
+    type: query.type || "",
+    versionRange: query.versionRange || "",
+    versions: query.versions === "all" ? "all" : "",
+  };
   const asked = lookUp.purl || lookUp.name;
   // A look-up is a step back can undo, so it is pushed onto the history.
   const submit = (next) => setQuery(next, { replace: false });
@@ -29,12 +35,14 @@ export default function Packages() {
 function LookUpForm({ lookUp, onSubmit }) {
   const [text, setText] = useState(lookUp.purl || lookUp.name);
   const [type, setType] = useState(lookUp.type);
+  const [range, setRange] = useState(lookUp.versionRange);
   const [every, setEvery] = useState(lookUp.versions === "all");
   const submit = (event) => {
     event.preventDefault();
     const package_ = text.trim();
     const isPurl = package_.startsWith("pkg:");
-    onSubmit({ purl: isPurl ? package_ : "", name: isPurl ? "" : package_, type: type.trim(), versions: every ? "all" : "" });
+    const choice = { purl: isPurl ? package_ : "", name: isPurl ? "" : package_, type: type.trim(), versionRange: range.trim() };
+    onSubmit({ ...choice, versions: every ? "all" : "" });
   };
   return (
     <form role="search" onSubmit={submit}>
@@ -48,6 +56,13 @@ function LookUpForm({ lookUp, onSubmit }) {
           spellCheck={false}
         />
         <TextField label="Type (with a name)" hint="The purl type, such as deb, apk, npm or maven; empty: any" value={type} onInput={setType} spellCheck={false} />
+        <TextField
+          label="Version range (with a name)"
+          hint="Bounds that must all hold, such as >=2.0.0,<2.17.1 (each >=, >, <=, < or = and a version); empty: any"
+          value={range}
+          onInput={setRange}
+          spellCheck={false}
+        />
       </div>
       <CheckField label="Every version" hint="Look in every version of each image, not only the latest." checked={every} onChange={setEvery} />
       <button type="submit" class="primary">
@@ -61,7 +76,7 @@ function LookUpResult({ lookUp }) {
   const list = usePagedList("/api/packages", { ...lookUp, limit: kPageSize });
   if (!list.data) return <Pending state={list} what="Looking up the package" />;
   const { matches, nextCursor } = list.data;
-  const asked = lookUp.purl || `${lookUp.name}${lookUp.type ? ` (${lookUp.type})` : ""}`;
+  const asked = lookUp.purl || [lookUp.name, lookUp.type && `(${lookUp.type})`, lookUp.versionRange].filter(Boolean).join(" ");
   const where = lookUp.versions === "all" ? "versions" : "latest versions";
   return (
     <>

@@ -65,7 +65,7 @@ std::string VersionsInRange(Context& ctx, const std::string& name, const std::op
 
 // GET /v1/packages?purl=|name=[&type=][&versionRange=]&versions=latest|all&limit=&cursor=   (scope read:vulns)
 // GET /api/packages (portal: token + X-Tenant), the same
-//   200 {"purl"|"name", "type", "versions", "matches": [{"image", "version", "scan", "packages"}],
+//   200 {"purl"|"name", "type", "versionRange", "versions", "matches": [{"image", "version", "scan", "packages"}],
 //        "nextCursor"}: the licensed versions (latest ones unless versions=all) whose latest scan's
 //        SBOMs list the package: by purl, its identity (and its version when the purl names one);
 //        by name, that name (and type, and a version within versionRange: ">=2.0.0,<2.17.1",

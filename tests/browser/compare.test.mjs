@@ -5,8 +5,10 @@
 // where they can, from a count made apart from the compare: the vulnerabilities fixed and
 // introduced from the two versions' findings lists.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { admin, api, apiLogin, assertAccessible, assertNoProblems, byRole, clickButton, clickLink, fill, heading, json, launch, openPage, screenshot, signIn } from "./support.mjs";
+import { admin, api, apiLogin, assertAccessible, assertNoProblems, byRole, clickButton, clickLink, env, fill, heading, json, launch, openPage, screenshot, signIn, tenant } from "./support.mjs";
 
 let browser;
 let token;
@@ -147,6 +149,43 @@ test("compare with latest from the versions table, the pickers turned round, and
   assert.ok(said.includes(json(refusal).message), said);
   assert.match(said, /NOT_FOUND \(HTTP 404\) · request id [0-9a-f]+/);
   await assertAccessible(page, "compare refused");
+  assertNoProblems(watched);
+  await watched.context.close();
+});
+
+// The operator's tool, as tools/demo-data runs it; its output without the final newline.
+function icatctl(...args) {
+  const run = spawnSync(join(env("ICAT_BUILD_DIR"), "bin", "icatctl"), args, { encoding: "utf8" });
+  assert.equal(run.status, 0, `icatctl ${args.join(" ")}: ${run.stderr}`);
+  return run.stdout.trim();
+}
+
+test("a version without a scan: the API's 409, in words, from the versions table", async () => {
+  // An image of the test's own with two versions published and none scanned.
+  const name = `compare-unscanned-${Date.now()}`;
+  const imageId = icatctl("image", "create", "--name", name, "--description", "Two versions, no scan");
+  icatctl("license", "grant", "--tenant", tenant(), "--image", name);
+  const digest = (n) => `sha256:${String(n).repeat(64)}`;
+  icatctl("version", "add", "--image", name, "--tag", "1.0", "--digest", digest(1), "--published", "2026-01-01T00:00:00Z");
+  icatctl("version", "add", "--image", name, "--tag", "2.0", "--digest", digest(2), "--published", "2026-02-01T00:00:00Z");
+  const image = await apiJson(`/api/docker-images/${imageId}`);
+  const [latest, older] = image.versions;
+  const refusal = await api(token, "GET", `/api/docker-images/${imageId}/compare?from=${older.id}&to=${latest.id}`);
+  assert.equal(refusal.status, 409);
+
+  const watched = await openPage(browser);
+  const { page } = watched;
+  watched.expectedErrors.push(/status of 409/);
+  await signIn(page, admin(), `/images/${imageId}`);
+  await heading(page, name);
+  await clickLink(page, `Compare with latest (${older.tag} to ${latest.tag})`);
+  await heading(page, `Compare versions of ${name}`);
+  const alert = await page.waitForSelector("main [role=alert]", { timeout: 10_000 });
+  const said = await alert.evaluate((element) => element.textContent);
+  assert.ok(said.includes(json(refusal).message), said);
+  assert.match(said, /has no scan yet/);
+  assert.match(said, /CONFLICT \(HTTP 409\) · request id [0-9a-f]+/);
+  await assertAccessible(page, "compare conflict");
   assertNoProblems(watched);
   await watched.context.close();
 });

@@ -9,7 +9,7 @@ import { Attestations } from "./image_detail/attestations.jsx";
 import { SbomCompleteness, SbomDownloads } from "./image_detail/sbom.jsx";
 import { ScanHistory } from "./image_detail/scan_history.jsx";
 import { Vulnerabilities } from "./image_detail/vulnerabilities.jsx";
-import { imagePath } from "../paths.js";
+import { comparePath, imagePath } from "../paths.js";
 
 export default function ImageDetail({ params }) {
   const [query] = useQuery();
@@ -111,6 +111,7 @@ function VersionTable({ image, chosenId }) {
             <th scope="col">Scan</th>
             <th scope="col">Vulnerabilities</th>
             <th scope="col">Your pulls</th>
+            <th scope="col">Compare</th>
           </tr>
         </thead>
         <tbody>
@@ -142,11 +143,26 @@ function VersionTable({ image, chosenId }) {
                 <td>
                   <Pulls version={version} />
                 </td>
+                <td>
+                  <CompareWithLatest image={image} version={version} />
+                </td>
               </tr>
             );
           })}
         </tbody>
       </Table>
+  );
+}
+
+// What moving from this version to the latest changes (pages/compare.jsx); the latest itself has
+// nothing to compare with.
+function CompareWithLatest({ image, version }) {
+  const latest = image.latestVersion;
+  if (!latest || version.id === latest.id) return <span class="muted">latest</span>;
+  return (
+    <Link href={comparePath(image.id, version.id, latest.id)} class="nowrap">
+      Compare with latest<span class="visually-hidden"> ({version.tag} to {latest.tag})</span>
+    </Link>
   );
 }
 

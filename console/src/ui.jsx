@@ -409,6 +409,15 @@ export function labelOf(pairs, key) {
 }
 
 // A finding's package: name, version, kind, and its purl beneath.
+// Several packages, one a line (a finding's or a match's packages).
+export function PackageLines({ list }) {
+  return list.map((pkg, index) => (
+    <div key={pkg.purl || index}>
+      <Package pkg={pkg} />
+    </div>
+  ));
+}
+
 export function Package({ pkg }) {
   return (
     <>

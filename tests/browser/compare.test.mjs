@@ -8,35 +8,29 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { admin, api, apiLogin, assertAccessible, assertNoProblems, byRole, clickButton, clickLink, env, fill, heading, json, launch, openPage, screenshot, signIn, tenant } from "./support.mjs";
+import { admin, api, apiJson, apiLogin, assertAccessible, assertNoProblems, byRole, clickButton, clickLink, demoNginx, env, fill, heading, json, launch, openPage, screenshot, signIn, tenant } from "./support.mjs";
 
 let browser;
 let token;
 let nginx;  // the demo image with two versions
 
-const apiJson = async (path) => {
-  const reply = await api(token, "GET", path);
-  assert.equal(reply.status, 200, `GET ${path}`);
-  return json(reply);
-};
+const apiGet = (path) => apiJson(token, path);
 
 before(async () => {
   browser = await launch();
   token = await apiLogin();
-  const { images } = await apiJson("/api/docker-images?q=nginx");
-  nginx = await apiJson(`/api/docker-images/${images[0].id}`);
-  assert.equal(nginx.versions.length, 2, "the demo data has two versions of nginx");
+  nginx = await demoNginx(token);
 });
 after(async () => browser?.close());
 
-const compareJson = (from, to) => apiJson(`/api/docker-images/${nginx.id}/compare?from=${from.id}&to=${to.id}`);
+const compareJson = (from, to) => apiGet(`/api/docker-images/${nginx.id}/compare?from=${from.id}&to=${to.id}`);
 
 // The ids a version's findings list holds, not-affected ones aside (the compare leaves them out).
 async function findingIds(version) {
   const ids = new Set();
   let path = `/api/docker-images/${nginx.id}/versions/${version.id}/vulnerabilities?limit=200`;
   for (;;) {
-    const page = await apiJson(path);
+    const page = await apiGet(path);
     for (const finding of page.vulnerabilities) if (finding.fixState !== "not-affected") ids.add(finding.id);
     if (!page.nextCursor) return ids;
     path = `/api/docker-images/${nginx.id}/versions/${version.id}/vulnerabilities?limit=200&cursor=${page.nextCursor}`;
@@ -168,7 +162,7 @@ test("a version without a scan: the API's 409, in words, from the versions table
   const digest = (n) => `sha256:${String(n).repeat(64)}`;
   icatctl("version", "add", "--image", name, "--tag", "1.0", "--digest", digest(1), "--published", "2026-01-01T00:00:00Z");
   icatctl("version", "add", "--image", name, "--tag", "2.0", "--digest", digest(2), "--published", "2026-02-01T00:00:00Z");
-  const image = await apiJson(`/api/docker-images/${imageId}`);
+  const image = await apiGet(`/api/docker-images/${imageId}`);
   const [latest, older] = image.versions;
   const refusal = await api(token, "GET", `/api/docker-images/${imageId}/compare?from=${older.id}&to=${latest.id}`);
   assert.equal(refusal.status, 409);
@@ -203,8 +197,8 @@ test("package look-up from the navigation: by purl, every version, by name and t
   // A package both nginx versions carry in different versions.
   const [latest, older] = nginx.versions;
   const changed = (await compareJson(older, latest)).packages.changed[0];
-  const latestOnly = await apiJson(`/api/packages?purl=${encodeURIComponent(changed.purl)}`);
-  const everyVersion = await apiJson(`/api/packages?purl=${encodeURIComponent(changed.purl)}&versions=all`);
+  const latestOnly = await apiGet(`/api/packages?purl=${encodeURIComponent(changed.purl)}`);
+  const everyVersion = await apiGet(`/api/packages?purl=${encodeURIComponent(changed.purl)}&versions=all`);
   assert.ok(everyVersion.matches.length > latestOnly.matches.length, "older versions carry it too");
   assert.ok(matchNames(everyVersion).includes(`nginx ${older.tag}`));
 
@@ -224,18 +218,18 @@ test("package look-up from the navigation: by purl, every version, by name and t
   assert.equal(new URL(page.url()).searchParams.get("versions"), "all");
 
   // By name and type, the older version's own package only when its purl names that version.
-  const byName = await apiJson(`/api/packages?name=${encodeURIComponent(changed.name)}&type=${changed.type}&versions=all`);
+  const byName = await apiGet(`/api/packages?name=${encodeURIComponent(changed.name)}&type=${changed.type}&versions=all`);
   await fill(page, "Package URL or name", changed.name);
   await fill(page, "Type (with a name)", changed.type);
   await clickButton(page, "Look up");
   await page.waitForFunction((name) => new URL(location.href).searchParams.get("name") === name, {}, changed.name);
   assert.deepEqual(await shownMatches(page, byName.matches.length), matchNames(byName));
-  const exact = await apiJson(`/api/packages?purl=${encodeURIComponent(changed.fromPurl)}&versions=all`);
+  const exact = await apiGet(`/api/packages?purl=${encodeURIComponent(changed.fromPurl)}&versions=all`);
   assert.deepEqual(matchNames(exact), [`nginx ${older.tag}`]);
 
   // By name and version range: the versions below the latest one's package.
   const below = `<${changed.toVersion}`;
-  const inRange = await apiJson(`/api/packages?name=${encodeURIComponent(changed.name)}&versionRange=${encodeURIComponent(below)}&versions=all`);
+  const inRange = await apiGet(`/api/packages?name=${encodeURIComponent(changed.name)}&versionRange=${encodeURIComponent(below)}&versions=all`);
   assert.ok(matchNames(inRange).includes(`nginx ${older.tag}`) && !matchNames(inRange).includes(`nginx ${latest.tag}`), JSON.stringify(matchNames(inRange)));
   await fill(page, "Type (with a name)", " ");
   await fill(page, "Version range (with a name)", below);

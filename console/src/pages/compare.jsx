@@ -6,22 +6,14 @@
 // API's refusals (a version without a scan or without stored packages: 409) are shown in its words.
 import { getJson } from "../api.js";
 import { Link, useQuery } from "../router.jsx";
-import { Empty, Epss, Kev, Package, Page, Pending, SelectField, Severity, Table, When, useLoad } from "../ui.jsx";
+import { Empty, Epss, Kev, Package, PackageLines, Page, Pending, SelectField, Severity, Table, When, useLoad } from "../ui.jsx";
+import { ImagePending, useImage } from "./image_detail.jsx";
 import { imagePath } from "../paths.js";
 
 export default function Compare({ params }) {
   const [query, setQuery] = useQuery();
-  const state = useLoad(() => getJson(`/api/docker-images/${encodeURIComponent(params.id)}`), [params.id]);
-  if (!state.data) {
-    return (
-      <Page title="Compare versions">
-        <Pending state={state} what="Loading the image" />
-        <p>
-          <Link href="/images">Back to the images</Link>
-        </p>
-      </Page>
-    );
-  }
+  const state = useImage(params.id);
+  if (!state.data) return <ImagePending title="Compare versions" state={state} />;
   const image = state.data;
   const from = query.from || "";
   const to = query.to || image.latestVersion?.id || "";
@@ -168,11 +160,7 @@ function VulnerabilityList({ title, what, entries, count }) {
                 </td>
                 <td>{entry.fixState}</td>
                 <td>
-                  {entry.packages.map((pkg, index) => (
-                    <div key={index}>
-                      <Package pkg={pkg} />
-                    </div>
-                  ))}
+                  <PackageLines list={entry.packages} />
                 </td>
               </tr>
             ))}

@@ -11,19 +11,25 @@ import { ScanHistory } from "./image_detail/scan_history.jsx";
 import { Vulnerabilities } from "./image_detail/vulnerabilities.jsx";
 import { comparePath, imagePath } from "../paths.js";
 
+// The image of an /images/:id page (this one and the compare page), loaded once per id.
+export const useImage = (id) => useLoad(() => getJson(`/api/docker-images/${encodeURIComponent(id)}`), [id]);
+
+// What such a page shows until its image is loaded, or when it cannot be.
+export function ImagePending({ title, state }) {
+  return (
+    <Page title={title}>
+      <Pending state={state} what="Loading the image" />
+      <p>
+        <Link href="/images">Back to the images</Link>
+      </p>
+    </Page>
+  );
+}
+
 export default function ImageDetail({ params }) {
   const [query] = useQuery();
-  const state = useLoad(() => getJson(`/api/docker-images/${encodeURIComponent(params.id)}`), [params.id]);
-  if (!state.data) {
-    return (
-      <Page title="Image">
-        <Pending state={state} what="Loading the image" />
-        <p>
-          <Link href="/images">Back to the images</Link>
-        </p>
-      </Page>
-    );
-  }
+  const state = useImage(params.id);
+  if (!state.data) return <ImagePending title="Image" state={state} />;
   const image = state.data;
   const chosen = image.versions.find((version) => version.id === query.version);
   const version = chosen || image.versions[0];

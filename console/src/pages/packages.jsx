@@ -6,7 +6,7 @@
 // version. What the API refuses (a malformed purl or range, a type beside a purl) is shown in its words.
 import { useState } from "preact/hooks";
 import { Link, useQuery } from "../router.jsx";
-import { CheckField, Empty, Package, Page, Pager, Pending, TextField, When, usePagedList, Table } from "../ui.jsx";
+import { CheckField, Empty, PackageLines, Page, Pager, Pending, TextField, When, usePagedList, Table } from "../ui.jsx";
 import { imagePath } from "../paths.js";
 
 const kPageSize = 50;
@@ -112,11 +112,7 @@ function LookUpResult({ lookUp }) {
                   <When at={match.scan.scannedAt} />
                 </td>
                 <td>
-                  {match.packages.map((pkg) => (
-                    <div key={pkg.purl}>
-                      <Package pkg={pkg} />
-                    </div>
-                  ))}
+                  <PackageLines list={match.packages} />
                 </td>
               </tr>
             ))}

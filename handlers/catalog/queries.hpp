@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "icat/db.hpp"
-#include "icat/feeds.hpp"
 #include "icat/image_reference.hpp"
 
 namespace icat::catalog {
@@ -36,13 +35,12 @@ namespace icat::catalog {
   "s.vex_excluded_count, rfc3339(s.scanned_at) AS scanned_at, "                                      \
   "(SELECT json_object_agg(b.format, b.completeness ORDER BY b.format) "                             \
   "FROM sboms b WHERE b.scan_id = s.id AND b.completeness IS NOT NULL) AS sbom_completeness, "       \
-  "COALESCE(p.pull_count, 0) AS pull_count, rfc3339(p.last_pulled_at) AS last_pulled_at, "         \
-  ICAT_KNOWN_EXPLOITED
-// The distinct vulnerability ids of the latest scan's findings that CISA's catalogue lists (sql/V0031
-// finding_feeds; docs/feeds.md), NULL when never scanned.
-#define ICAT_KNOWN_EXPLOITED                                                                           \
-  "CASE WHEN s.id IS NOT NULL THEN (SELECT count(DISTINCT x.vuln_id) FROM vulnerabilities x "         \
-  ICAT_FINDING_FEEDS_JOIN "WHERE x.set_id = s.findings_set_id AND ff.kev_known) END AS known_exploited "
+  "COALESCE(p.pull_count, 0) AS pull_count, rfc3339(p.last_pulled_at) AS last_pulled_at, " ICAT_KNOWN_EXPLOITED
+// How many distinct vulnerability ids of the latest scan's findings CISA's catalogue lists, as its
+// findings set keeps it (sql/V0037; counted here only for a set not counted yet), NULL when never scanned.
+#define ICAT_KNOWN_EXPLOITED                                                                            \
+  "CASE WHEN s.id IS NOT NULL THEN (SELECT COALESCE(fs.known_exploited, count_known_exploited(fs.id)) " \
+  "FROM findings_sets fs WHERE fs.id = s.findings_set_id) END AS known_exploited "
 // The pulls of version v by tenant $1, read by key: the row-level policy would hide another
 // tenant's anyway (sql/V0027), the tenant here makes it one index probe.
 #define ICAT_PULLS_OF_VERSION "LEFT JOIN version_pulls p ON p.tenant_id = $1 AND p.version_id = v.id "

@@ -333,6 +333,38 @@ BOOST_AUTO_TEST_CASE(kev_load_refreshes_cached_findings_and_sends_vulnerability_
           .value_or("") == "1");
 }
 
+// knownExploited is kept with each findings set (sql/V0037): counted when ingest writes the set, and
+// again when a KEV load adds or drops one of its CVEs.
+BOOST_AUTO_TEST_CASE(a_versions_known_exploited_count_follows_kev_loads_after_ingest) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  std::string fresh = "CVE-2020-8165";  // activesupport: only in the catalogues this test writes
+  LoadOk({dir.Write("without.json", NewerKev({}))});
+  it::ScannedImage image = it::ScanNewImage(tenant, dir, "feedcount", kFluentd);
+  std::string key = tenant.CreateKey("read:catalog");
+  auto count = [&] {
+    rapidjson::Document detail = it::ExpectJson200(it::Get("/v1/images/" + image.image.id, it::Bearer(key)));
+    return detail["versions"][0]["knownExploited"].GetInt64();
+  };
+  auto stored = [&] {
+    return it::PgQuery(
+               "SELECT fs.known_exploited FROM findings_sets fs JOIN scans s ON s.findings_set_id = fs.id "
+               "JOIN image_versions v ON v.latest_scan_id = s.id WHERE v.id = $1",
+               {image.version_id})
+        .at(0)
+        .at(0)
+        .value_or("NULL");
+  };
+  BOOST_TEST(stored() == "0");  // counted by ingest, not left to the reader
+  BOOST_TEST(count() == 0);
+  LoadOk({dir.Write("with.json", NewerKev({fresh}))});
+  BOOST_TEST(stored() == "1");
+  BOOST_TEST(count() == 1);
+  LoadOk({dir.Write("dropped.json", NewerKev({}))});
+  BOOST_TEST(stored() == "0");
+  BOOST_TEST(count() == 0);
+}
+
 BOOST_AUTO_TEST_CASE(three_hundred_thousand_epss_rows_load_in_seconds) {
   // The size of FIRST's daily file (about 300,000 CVEs), gzip as published; the figure is in docs/feeds.md.
   it::TempDir dir;

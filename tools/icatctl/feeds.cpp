@@ -101,10 +101,17 @@ long long NoteExploited(Db& db, bool first_load) {
   return rows.Int(0, 0);
 }
 
+// The catalogue replaced; the findings sets holding a CVE that entered or left it are counted again
+// (their versions' knownExploited, sql/V0037).
 void StoreKev(Db& db, const Feed& feed) {
+  Rows before = db.RunSql("SELECT COALESCE(array_agg(cve_id), '{}') AS cves FROM kev_entries");
   db.ExecSql("DELETE FROM kev_entries");
   db.ExecSql("INSERT INTO kev_entries SELECT * FROM jsonb_populate_recordset(NULL::kev_entries, $1::jsonb)",
              {KevRowsJson(feed.kev)});
+  db.ExecSql(
+      "SELECT recount_known_exploited(ARRAY((SELECT cve_id FROM kev_entries EXCEPT SELECT unnest($1::text[])) "
+      "UNION (SELECT unnest($1::text[]) EXCEPT SELECT cve_id FROM kev_entries)))",
+      {std::string(before.Text(0, 0))});
 }
 
 // Loads one checked file in its own transaction; Failure when an older one is loaded already.

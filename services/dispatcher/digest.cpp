@@ -159,6 +159,22 @@ std::string DigestHtml(const Digest& d) {
 
 }  // namespace
 
+std::optional<DigestPeriod> DuePeriod(std::string_view cadence, int hour, std::chrono::system_clock::time_point now,
+                                      std::optional<std::chrono::system_clock::time_point> last_until, bool by_hand) {
+  using std::chrono::days, std::chrono::hours, std::chrono::floor;
+  const days length = cadence == "weekly" ? days(7) : days(1);
+  std::chrono::system_clock::time_point until = now;
+  if (!by_hand) {
+    // The days since 1970-01-01 (a Thursday) of the last digest hour at or before now.
+    days day = floor<days>(now - hours(hour)).time_since_epoch();
+    if (cadence == "weekly") day -= days((day.count() + 3) % 7);  // back to its week's Monday
+    until = std::chrono::system_clock::time_point(day + hours(hour));
+  }
+  std::chrono::system_clock::time_point since = last_until.value_or(until - length);
+  if (since >= until) return std::nullopt;
+  return DigestPeriod{since, until};
+}
+
 Digest ReadDigest(Db& db, const DigestScope& scope) {
   db.ReadAsTenant(scope.tenant_id);
   const std::string images = TextArrayLiteral(scope.image_ids);

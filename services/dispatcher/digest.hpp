@@ -4,7 +4,10 @@
 // functions that write it as a mail with channel_messages' pieces.
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "channel_messages.hpp"
@@ -62,6 +65,21 @@ struct DigestScope {
   std::vector<std::string> image_ids; // the channel's images; empty: every licensed image
   std::string console;                // TenantConsole(ICAT_CONSOLE_URL, subdomain)
 };
+
+// A digest's period, [since, until).
+struct DigestPeriod {
+  std::chrono::system_clock::time_point since, until;
+};
+
+// The period a channel's digest ("daily" or "weekly") is due for at `now`, if any. It ends at the
+// last digest time at or before now (each day at `hour`:00 UTC; weekly: Mondays at that hour), or,
+// when sent by hand (by_hand), at now; it begins where the channel's last digest ended
+// (last_until), or one day or week before its end for a channel's first. None when the last digest
+// ended there already: a period is never sent twice, and one missed (the dispatcher down) is sent
+// whole at the next chance.
+std::optional<DigestPeriod> DuePeriod(std::string_view cadence, int hour, std::chrono::system_clock::time_point now,
+                                      std::optional<std::chrono::system_clock::time_point> last_until,
+                                      bool by_hand = false);
 
 // Reads the digest of a scope as its tenant (row-level security and the licences: nothing of an
 // image the tenant holds no licence for). Leaves `db` in a read scope of the tenant; throws DbError.

@@ -323,6 +323,41 @@ BOOST_AUTO_TEST_CASE(a_long_section_shows_its_first_lines_and_how_many_more) {
   BOOST_TEST(lines == dispatcher::kMaxDigestLines);
 }
 
+// A UTC time of 2026-11 ("2026-11-29 06:59").
+std::chrono::system_clock::time_point At(int day, int hour, int minute = 0) {
+  using namespace std::chrono;
+  return sys_days(year(2026) / November / day) + hours(hour) + minutes(minute);
+}
+
+BOOST_AUTO_TEST_CASE(a_daily_digest_is_due_once_a_day_at_its_hour_for_the_time_since_the_last) {
+  // Sunday 29 November 2026, hour 7.
+  BOOST_TEST(!dispatcher::DuePeriod("daily", 7, At(29, 6, 59), At(28, 7)).has_value());
+  std::optional<dispatcher::DigestPeriod> due = dispatcher::DuePeriod("daily", 7, At(29, 7), At(28, 7));
+  BOOST_TEST_REQUIRE(due.has_value());
+  BOOST_TEST((due->since == At(28, 7) && due->until == At(29, 7)));
+  BOOST_TEST(!dispatcher::DuePeriod("daily", 7, At(29, 23), At(29, 7)).has_value());  // sent already
+  // Down for three days: one digest of all of them. A channel's first: the day before.
+  due = dispatcher::DuePeriod("daily", 7, At(29, 8), At(26, 7));
+  BOOST_TEST((due && due->since == At(26, 7) && due->until == At(29, 7)));
+  due = dispatcher::DuePeriod("daily", 0, At(29, 0, 30), std::nullopt);
+  BOOST_TEST((due && due->since == At(28, 0) && due->until == At(29, 0)));
+}
+
+BOOST_AUTO_TEST_CASE(a_weekly_digest_is_due_on_mondays_and_one_sent_by_hand_ends_now) {
+  // Monday 23 and 30 November 2026.
+  std::optional<dispatcher::DigestPeriod> due = dispatcher::DuePeriod("weekly", 7, At(29, 12), std::nullopt);
+  BOOST_TEST((due && due->since == At(16, 7) && due->until == At(23, 7)));
+  BOOST_TEST(!dispatcher::DuePeriod("weekly", 7, At(29, 12), At(23, 7)).has_value());
+  due = dispatcher::DuePeriod("weekly", 7, At(30, 7), At(23, 7));
+  BOOST_TEST((due && due->since == At(23, 7) && due->until == At(30, 7)));
+  // By hand: up to now, whatever the hour; the next scheduled one starts there.
+  due = dispatcher::DuePeriod("weekly", 7, At(29, 12), At(23, 7), true);
+  BOOST_TEST((due && due->since == At(23, 7) && due->until == At(29, 12)));
+  due = dispatcher::DuePeriod("weekly", 7, At(30, 7), At(29, 12));
+  BOOST_TEST((due && due->since == At(29, 12) && due->until == At(30, 7)));
+  BOOST_TEST(!dispatcher::DuePeriod("daily", 7, At(29, 12), At(29, 12), true).has_value());
+}
+
 BOOST_AUTO_TEST_CASE(an_empty_digest_is_not_sent) {
   dispatcher::Digest d = SampleDigest();
   d.findings.clear();

@@ -176,7 +176,6 @@ std::optional<DigestPeriod> DuePeriod(std::string_view cadence, int hour, std::c
 }
 
 Digest ReadDigest(Db& db, const DigestScope& scope) {
-  db.ReadAsTenant(scope.tenant_id);
   const std::string images = TextArrayLiteral(scope.image_ids);
   Digest d;
   Rows tenant = db.RunSql(kTenantName, {scope.tenant_id, scope.since, scope.until});

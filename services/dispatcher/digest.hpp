@@ -81,8 +81,9 @@ std::optional<DigestPeriod> DuePeriod(std::string_view cadence, int hour, std::c
                                       std::optional<std::chrono::system_clock::time_point> last_until,
                                       bool by_hand = false);
 
-// Reads the digest of a scope as its tenant (row-level security and the licences: nothing of an
-// image the tenant holds no licence for). Leaves `db` in a read scope of the tenant; throws DbError.
+// Reads the digest of a scope. `db` must be in a transaction or read scope of the scope's tenant
+// (BeginForTenant, ReadAsTenant): row-level security, and the licences each statement joins, show
+// nothing of an image the tenant holds no licence for. Throws DbError.
 Digest ReadDigest(Db& db, const DigestScope& scope);
 
 // Each part of a digest's mail shows at most this many lines per section, then "and N more".

@@ -54,6 +54,7 @@ dispatcher::Digest DigestOf(const it::Tenant& tenant, Clock::time_point since, C
   icat::Db db(dsn, {});
   dispatcher::DigestScope scope{tenant.id(), "daily", it::Rfc3339(since), it::Rfc3339(until), min_severity, image_ids,
                                 "https://" + tenant.subdomain() + ".example.com"};
+  db.ReadAsTenant(tenant.id());
   dispatcher::Digest digest = dispatcher::ReadDigest(db, scope);
   db.Commit();
   return digest;

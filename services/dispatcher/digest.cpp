@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "icat/json.hpp"
+
 namespace icat::dispatcher {
 
 namespace {
@@ -243,10 +245,35 @@ std::string DigestText(const Digest& d) {
   return text;
 }
 
-std::string DigestMail(const Digest& d, const MailEnvelope& envelope) {
+std::string DigestPayload(const Digest& d) {
   if (d.empty()) throw std::logic_error("an empty digest is not sent");
-  std::string subject = DigestSubject(d);
-  return MailMessage(subject, MailText(DigestText(d), envelope), MailHtml(subject, DigestHtml(d), envelope), envelope);
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  WriteString(w, "since", d.since);
+  WriteString(w, "until", d.until);
+  WriteString(w, "subject", DigestSubject(d));
+  WriteString(w, "text", DigestText(d));
+  WriteString(w, "html", DigestHtml(d));
+  w.EndObject();
+  return buffer.GetString();
 }
+
+std::string DigestMailOf(std::string_view payload_json, const MailEnvelope& envelope) {
+  JsonRead read = ReadJson(payload_json, kMaxBodyDepth);
+  const rapidjson::Value& p = read.document;
+  if (!p.IsObject()) throw std::invalid_argument("a digest's payload is not a JSON object");
+  auto text = [&](const char* name) {
+    auto it = p.FindMember(name);
+    if (it == p.MemberEnd() || !it->value.IsString()) {
+      throw std::invalid_argument(std::string("a digest's payload has no string ") + name);
+    }
+    return std::string(it->value.GetString(), it->value.GetStringLength());
+  };
+  const std::string subject = text("subject");
+  return MailMessage(subject, MailText(text("text"), envelope), MailHtml(subject, text("html"), envelope), envelope);
+}
+
+std::string DigestMail(const Digest& d, const MailEnvelope& envelope) { return DigestMailOf(DigestPayload(d), envelope); }
 
 }  // namespace icat::dispatcher

@@ -92,10 +92,17 @@ inline constexpr size_t kMaxDigestLines = 50;
 // "Daily digest for Acme: 3 new critical, 1 known exploited, 2 new versions with fixes".
 std::string DigestSubject(const Digest& digest);
 // The digest's mail: DigestSubject, a plain-text and an HTML part, each line linking to its image's
-// page in the console, and channel_messages' footer and List-Unsubscribe. An empty digest is not sent:
-// throws std::logic_error for one.
+// page in the console, and channel_messages' footer and List-Unsubscribe; DigestMailOf(DigestPayload).
+// An empty digest is not sent: both throw std::logic_error for one.
 std::string DigestMail(const Digest& digest, const MailEnvelope& envelope);
 // The plain text of a digest (the mail's text part before its footer).
 std::string DigestText(const Digest& digest);
+
+// A digest as its outbox event's payload (type "digest"): the period and the mail's subject, text
+// and HTML before the footer, which differs per address: {"since", "until", "subject", "text", "html"}.
+std::string DigestPayload(const Digest& digest);
+// The mail of a digest event's payload to one address. Throws std::invalid_argument when the payload
+// is not such an object.
+std::string DigestMailOf(std::string_view payload_json, const MailEnvelope& envelope);
 
 }  // namespace icat::dispatcher

@@ -358,6 +358,25 @@ BOOST_AUTO_TEST_CASE(a_weekly_digest_is_due_on_mondays_and_one_sent_by_hand_ends
   BOOST_TEST(!dispatcher::DuePeriod("daily", 7, At(29, 12), At(29, 12), true).has_value());
 }
 
+BOOST_AUTO_TEST_CASE(the_outbox_payload_of_a_digest_makes_its_mail_to_each_address) {
+  dispatcher::Digest d = SampleDigest();
+  std::string payload = dispatcher::DigestPayload(d);
+  rapidjson::Document p = Parse(payload);
+  BOOST_TEST(Text(p["since"]) == d.since);
+  BOOST_TEST(Text(p["until"]) == d.until);
+  BOOST_TEST(Text(p["subject"]) == dispatcher::DigestSubject(d));
+  BOOST_TEST(dispatcher::DigestMailOf(payload, Envelope()) == dispatcher::DigestMail(d, Envelope()));
+  dispatcher::MailEnvelope other = Envelope();
+  other.to = "dev@example.com";
+  other.unsubscribe_url = "https://demo.example.com/api/notifications/unsubscribe/other";
+  auto parts = Parts(dispatcher::DigestMailOf(payload, other));
+  BOOST_TEST_REQUIRE(parts.size() == 2u);
+  BOOST_TEST(parts[0].second.find("Unsubscribe: " + other.unsubscribe_url) != std::string::npos);
+  BOOST_TEST(parts[1].second.find("dev@example.com") != std::string::npos);
+  BOOST_CHECK_THROW(dispatcher::DigestMailOf(R"({"subject": "x"})", Envelope()), std::invalid_argument);
+  BOOST_CHECK_THROW(dispatcher::DigestMailOf("[", Envelope()), std::invalid_argument);
+}
+
 BOOST_AUTO_TEST_CASE(an_empty_digest_is_not_sent) {
   dispatcher::Digest d = SampleDigest();
   d.findings.clear();
@@ -365,6 +384,7 @@ BOOST_AUTO_TEST_CASE(an_empty_digest_is_not_sent) {
   d.fixes.clear();
   BOOST_TEST(d.empty());
   BOOST_CHECK_THROW(dispatcher::DigestMail(d, Envelope()), std::logic_error);
+  BOOST_CHECK_THROW(dispatcher::DigestPayload(d), std::logic_error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -176,6 +176,8 @@ std::string MoreText(const Notice& n) { return "and " + std::to_string(n.more_it
 
 // ---------------------------------------------------------------- mail
 
+std::string LinkText(const Notice& n) { return n.link_text.empty() ? "Open in the console" : n.link_text; }
+
 bool IsPrintableAscii(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
 }
@@ -224,7 +226,9 @@ std::string NoticeHtml(const Notice& n) {
     if (n.more_items) html += "<li>" + MoreText(n) + "</li>\n";
     html += "</ul>\n";
   }
-  if (!n.link.empty()) html += "<p><a href=\"" + HtmlEscape(n.link) + "\">Open in the console</a></p>\n";
+  if (!n.link.empty()) {
+    html += "<p><a href=\"" + HtmlEscape(n.link) + "\">" + HtmlEscape(LinkText(n)) + "</a></p>\n";
+  }
   return html;
 }
 
@@ -269,7 +273,7 @@ std::string NoticeText(const Notice& n) {
     for (const NoticeItem& item : n.items) text += ItemText(item) + "\n";
     if (n.more_items) text += MoreText(n) + "\n";
   }
-  if (!n.link.empty()) text += "\nOpen in the console: " + n.link + "\n";
+  if (!n.link.empty()) text += "\n" + LinkText(n) + ": " + n.link + "\n";
   return text;
 }
 
@@ -407,7 +411,14 @@ std::string HtmlEscape(std::string_view text) {
   return out;
 }
 
+// Why the mail came: a subscription, which one click ends; or, without an unsubscribe link, the
+// confirmation an address gets before anything else.
 std::string MailText(std::string_view body, const MailEnvelope& e) {
+  if (e.unsubscribe_url.empty()) {
+    return std::string(body) + "\nYou get this mail because " + e.to +
+           " was added to a notification channel. Nothing more is sent to it unless the link above is "
+           "opened and confirmed.\n";
+  }
   return std::string(body) + "\nYou get this mail because " + e.to +
          " is subscribed to these notifications.\nUnsubscribe: " + e.unsubscribe_url + "\n";
 }
@@ -417,8 +428,12 @@ std::string MailHtml(std::string_view title, std::string_view body_html, const M
          "</title></head>\n<body style=\"font-family: sans-serif\">\n<h1 style=\"font-size: 1.2em\">" +
          HtmlEscape(title) + "</h1>\n" + std::string(body_html) +
          "<p style=\"font-size: 0.8em; color: #555\">You get this mail because " + HtmlEscape(e.to) +
-         " is subscribed to these notifications. <a href=\"" + HtmlEscape(e.unsubscribe_url) +
-         "\">Unsubscribe</a></p>\n</body></html>\n";
+         (e.unsubscribe_url.empty()
+              ? " was added to a notification channel. Nothing more is sent to it unless the link above is "
+                "opened and confirmed."
+              : " is subscribed to these notifications. <a href=\"" + HtmlEscape(e.unsubscribe_url) +
+                    "\">Unsubscribe</a>") +
+         "</p>\n</body></html>\n";
 }
 
 std::string MailMessage(std::string_view subject, std::string_view text, std::string_view html,
@@ -431,8 +446,10 @@ std::string MailMessage(std::string_view subject, std::string_view text, std::st
   mail += "Subject: " + EncodedSubject(Clip("[icat] " + Clean(subject), kSubjectChars)) + "\r\n";
   mail += "Date: " + HeaderValue(e.date) + "\r\n";
   mail += "Message-ID: " + HeaderValue(e.message_id) + "\r\n";
-  mail += "List-Unsubscribe: <" + HeaderValue(e.unsubscribe_url) + ">\r\n";
-  mail += "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n";
+  if (!e.unsubscribe_url.empty()) {
+    mail += "List-Unsubscribe: <" + HeaderValue(e.unsubscribe_url) + ">\r\n";
+    mail += "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n";
+  }
   mail += "MIME-Version: 1.0\r\n";
   mail += "Content-Type: multipart/alternative; boundary=\"" + boundary + "\"\r\n\r\n";
   auto part = [&](const char* type, std::string_view body) {

@@ -100,7 +100,7 @@ $(OBJ)/gen/schemas.o: $(BUILD)/gen/schemas.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 
-$(BIN)/icatctl: $(ICATCTL_OBJS) $(INGEST_OBJS) $(BUILD)/lib/libicat.a
+$(BIN)/icatctl: $(ICATCTL_OBJS) $(INGEST_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 

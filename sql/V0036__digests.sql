@@ -25,3 +25,35 @@ GRANT SELECT ON kev_seen TO icat_app;
 -- A digest's new findings are those first seen on an image in its period and on no version of the
 -- image before: one look-up per finding.
 CREATE INDEX vulnerability_first_seen_image ON vulnerability_first_seen (image_id, vuln_id, first_seen_at);
+
+-- ---------------------------------------------------------------- the periods sent
+-- Each digest a channel got: its period, written in the transaction that queues its mails (an event
+-- of type digest and a delivery per confirmed address), so a restart neither skips a period nor
+-- sends one twice. event_id NULL: the digest was empty and nothing was sent.
+CREATE TABLE notification_digests (
+  channel_id  uuid NOT NULL REFERENCES notification_channels ON DELETE CASCADE,
+  tenant_id   uuid NOT NULL REFERENCES tenants ON DELETE CASCADE,
+  since       timestamptz NOT NULL,
+  until       timestamptz NOT NULL CHECK (since < until),
+  event_id    uuid REFERENCES events ON DELETE SET NULL,
+  created_at  timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (channel_id, until)
+);
+ALTER TABLE notification_digests ENABLE ROW LEVEL SECURITY;
+ALTER TABLE notification_digests FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON notification_digests USING (tenant_id = current_tenant())
+  WITH CHECK (tenant_id = current_tenant());
+CREATE POLICY owner ON notification_digests TO CURRENT_USER USING (owner_sees_all()) WITH CHECK (owner_sees_all());
+GRANT SELECT, INSERT ON notification_digests TO icat_app;
+
+-- The active digest channels of every tenant and where each one's last digest ended: the
+-- dispatcher reads them before it works as any tenant (as dispatch_tenants_with_work), and nothing
+-- else of the channels.
+CREATE FUNCTION digest_channels() RETURNS TABLE (channel_id uuid, tenant_id uuid, subdomain text, digest text,
+                                                 last_until timestamptz)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = public, pg_temp AS
+$$ SELECT c.id, c.tenant_id, t.subdomain, c.digest, (SELECT max(d.until) FROM notification_digests d WHERE d.channel_id = c.id)
+   FROM notification_channels c JOIN tenants t ON t.id = c.tenant_id
+   WHERE c.digest IS NOT NULL AND c.active ORDER BY c.tenant_id, c.id $$;
+REVOKE ALL ON FUNCTION digest_channels() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION digest_channels() TO icat_app;

@@ -1,9 +1,12 @@
 // A tenant's digest (issue 32, services/dispatcher/digest): read as the tenant from findings, a
-// KEV entry and a new version, it names what is new in the tenant's images only.
+// KEV entry and a new version, it names what is new in the tenant's images only; icatctl digests
+// send queues it and the dispatcher mails it to the confirmed addresses, once per period.
 #include <boost/test/unit_test.hpp>
 
 #include <chrono>
+#include <thread>
 
+#include "mail_support.hpp"
 #include "services/dispatcher/digest.hpp"
 #include "support.hpp"
 
@@ -145,6 +148,48 @@ BOOST_AUTO_TEST_CASE(a_digest_names_new_severe_findings_new_kev_cves_and_fixing_
 
   // The next period has nothing new: its digest is empty, and not sent.
   BOOST_TEST(DigestOf(ours, until, until + 24h).empty());
+}
+
+BOOST_AUTO_TEST_CASE(icatctl_digests_send_mails_the_digest_to_confirmed_addresses_once_per_period) {
+  const Clock::time_point now = Clock::now();
+  const std::string found = NewCve();
+  it::Tenant tenant;
+  it::Image image = tenant.AddImage("mailed", {{.tag = "3.0", .published = it::Rfc3339(now - 72h)}});
+  Scan(image.versions[0], {{found, "critical", "fixed", "openssl", now - 1h}});
+  // A daily digest channel with a confirmed address, a pending one and an unsubscribed one.
+  const std::string confirmed = "digest-" + it::RandomSuffix(8) + "@example.com";
+  const std::string pending = "pending-" + it::RandomSuffix(8) + "@example.com";
+  const std::string gone = "gone-" + it::RandomSuffix(8) + "@example.com";
+  std::string channel = *it::PgQuery(
+      "INSERT INTO notification_channels (tenant_id, type, name, events, digest) "
+      "VALUES ($1, 'email', 'digest', '{}', 'daily') RETURNING id", {tenant.id()}).at(0).at(0);
+  it::PgQuery("INSERT INTO notification_addresses (channel_id, tenant_id, address, state) "
+              "VALUES ($1, $2, $3, 'confirmed'), ($1, $2, $4, 'pending'), ($1, $2, $5, 'unsubscribed')",
+              {channel, tenant.id(), confirmed, pending, gone});
+
+  BOOST_TEST(it::IcatctlOk({"digests", "send", "--tenant", tenant.subdomain()}) == "1 digests queued, 0 empty (nothing to send)");
+  std::vector<it::Mail> mails = it::WaitForMails(confirmed, 1);
+  BOOST_TEST_REQUIRE(mails.size() == 1u);
+  const it::Mail& mail = mails[0];
+  BOOST_TEST(mail.subject == "[icat] Daily digest for Integration " + tenant.subdomain() + ": 1 new critical");
+  BOOST_TEST(mail.content_type == "multipart/alternative");
+  BOOST_TEST(mail.defects == 0);
+  BOOST_TEST(mail.text.find("- " + found + " \u00b7 critical \u00b7 openssl \u00b7 fix available \u00b7 in " + image.name + ":3.0") !=
+             std::string::npos, mail.text);
+  BOOST_TEST(mail.text.find("/images/" + image.id) != std::string::npos, mail.text);
+  BOOST_TEST(mail.html.find("/images/" + image.id + "\">" + found) != std::string::npos, mail.html);
+  BOOST_TEST_REQUIRE(mail.list_unsubscribe.has_value());
+  BOOST_TEST(mail.list_unsubscribe->find("/api/notification-addresses/unsubscribe/") != std::string::npos);
+  BOOST_TEST(mail.list_unsubscribe_post.value_or("") == "List-Unsubscribe=One-Click");
+
+  // Again: nothing new to send (the seconds since, if any, are recorded as an empty period).
+  BOOST_TEST(it::IcatctlOk({"digests", "send", "--tenant", tenant.subdomain()}).rfind("0 digests queued, ", 0) == 0u);
+  std::this_thread::sleep_for(2s);  // the dispatcher has sent everything due by now
+  BOOST_TEST(it::MailsTo(confirmed).size() == 1u);
+  BOOST_TEST(it::MailsTo(pending).empty());
+  BOOST_TEST(it::MailsTo(gone).empty());
+  BOOST_TEST(*it::PgQuery("SELECT count(*) FROM notification_digests WHERE channel_id = $1 AND event_id IS NOT NULL",
+                          {channel}).at(0).at(0) == "1");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

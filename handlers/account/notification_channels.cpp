@@ -181,10 +181,13 @@ ChannelInput ReadChannel(Context& ctx, const std::optional<std::string>& stored_
   }
   in.type = stored_type ? *stored_type : type.value_or("");
   in.name = body.String("name", Need::kRequired, kMaxNameChars).value_or("");
-  if (in.type == "email")
+  if (in.type == "email") {
     ReadMailTarget(ctx, body, in);
-  else if (!in.type.empty())
+  } else if (!in.type.empty()) {
     ReadUrlTarget(ctx, body, in, !stored_type);
+  } else {  // the type's detail is the one: where messages go depends on it
+    for (std::string_view target : {"url", "addresses", "digest"}) body.Has(target);
+  }
   const std::vector<std::string_view> events = ChannelEvents();
   in.events = body.StringArray("events", in.digest ? Need::kOptional : Need::kRequired, events.size(), 40,
                                in.digest.has_value(), events)

@@ -100,7 +100,7 @@ $(OBJ)/gen/schemas.o: $(BUILD)/gen/schemas.cpp
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 
-$(BIN)/icatctl: $(ICATCTL_OBJS) $(INGEST_OBJS) $(BUILD)/lib/libicat.a
+$(BIN)/icatctl: $(ICATCTL_OBJS) $(INGEST_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
@@ -131,7 +131,7 @@ $(BIN)/unit-tests: $(UNIT_OBJS) $(HANDLER_LIB_OBJS) $(GEN_LIB_OBJS) $(INGEST_OBJ
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 
-$(BIN)/integration-tests: $(INTEG_OBJS) $(BUILD)/lib/libicat.a
+$(BIN)/integration-tests: $(INTEG_OBJS) $(DISPATCHER_LIB_OBJS) $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS) -lcurl
 

@@ -87,13 +87,9 @@ constexpr std::string_view kFirstSeen =
     "INSERT INTO vulnerability_first_seen (version_id, vuln_id, first_seen_at, image_id) "
     "SELECT DISTINCT $1::uuid, vuln_id, now(), image_id FROM vulnerabilities WHERE set_id = $2 "
     "AND fix_state <> 'not-affected' ON CONFLICT DO NOTHING";
-// What the new latest version $2 fixes against $1, the image's previous latest version: the ids of
-// $1's latest scan (not-affected aside) that $2's latest scan lacks, by id; with $1's tag.
-constexpr std::string_view kFixedAgainst =
-    "SELECT v.tag, x.vuln_id FROM image_versions v JOIN vulnerabilities x ON x.set_id = v.latest_findings_set_id "
-    "WHERE v.id = $1 AND x.fix_state <> 'not-affected' AND x.vuln_id NOT IN (SELECT y.vuln_id FROM image_versions w "
-    "JOIN vulnerabilities y ON y.set_id = w.latest_findings_set_id WHERE w.id = $2 AND y.fix_state <> 'not-affected') "
-    "GROUP BY v.tag, x.vuln_id ORDER BY x.vuln_id";
+// What the new latest version $2 fixes against $1, the image's previous latest version: the
+// compare's rule, version_fixes (sql/V0036), which the digests read too.
+constexpr std::string_view kFixedAgainst = "SELECT vuln_id FROM version_fixes($1, $2)";
 constexpr std::string_view kVersionTag = "SELECT tag FROM image_versions WHERE id = $1";
 constexpr std::string_view kLatestVersionOf = "SELECT latest_version_id FROM images WHERE id = $1";
 constexpr std::string_view kWatchers =

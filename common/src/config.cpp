@@ -51,6 +51,9 @@ const std::vector<Setting>& AllSettings() {
        "The tenants' console, {tenant} standing for a tenant's subdomain (https://{tenant}.icat.example.com): "
        "notification channels' messages link to its pages (docs/notifications.md); empty: no links.",
        [](Config& c, std::string_view n) { c.console_url = TextSetting(n); }},
+      {"ICAT_DIGEST_HOUR", kInt, "7", 0, 23, "", kDispatcher,
+       "The hour (UTC) e-mail channels' digests are due: daily ones every day, weekly ones on Mondays "
+       "(docs/notifications.md, \"Digests\"); icatctl digests send sends what is due at any hour."},
       {"ICAT_DISPATCHER_POLL_MS", kInt, "500", 10, 60000, "", kDispatcher,
        "How often an idle icat-dispatcher looks for due webhook deliveries."},
       {"ICAT_HTTPS_PORT", kInt, "8443", 1, 65535, "", kStack, "HTTPS port of nginx (tools/stack)."},

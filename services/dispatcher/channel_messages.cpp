@@ -178,18 +178,6 @@ std::string MoreText(const Notice& n) { return "and " + std::to_string(n.more_it
 
 std::string LinkText(const Notice& n) { return n.link_text.empty() ? "Open in the console" : n.link_text; }
 
-std::string HtmlEscape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
-  }
-  return out;
-}
-
 bool IsPrintableAscii(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
 }
@@ -221,22 +209,9 @@ std::string Base64Lines(std::string_view bytes) {
   return out;
 }
 
-// Why the mail came: a subscription, which one click ends; or, without an unsubscribe link, the
-// confirmation an address gets before anything else.
-std::string MailText(const Notice& n, const MailEnvelope& e) {
-  if (e.unsubscribe_url.empty()) {
-    return NoticeText(n) + "\nYou get this mail because " + e.to +
-           " was added to a notification channel. Nothing more is sent to it unless the link above is "
-           "opened and confirmed.\n";
-  }
-  return NoticeText(n) + "\nYou get this mail because " + e.to +
-         " is subscribed to these notifications.\nUnsubscribe: " + e.unsubscribe_url + "\n";
-}
-
-std::string MailHtml(const Notice& n, const MailEnvelope& e) {
-  std::string html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + HtmlEscape(n.headline) +
-                     "</title></head>\n<body style=\"font-family: sans-serif\">\n<h1 style=\"font-size: 1.2em\">" +
-                     HtmlEscape(n.headline) + "</h1>\n";
+// The notice as HTML between a mail's heading and its footer.
+std::string NoticeHtml(const Notice& n) {
+  std::string html;
   std::vector<std::pair<std::string, std::string>> facts = Facts(n);
   if (!facts.empty()) {
     html += "<table>\n";
@@ -253,15 +228,6 @@ std::string MailHtml(const Notice& n, const MailEnvelope& e) {
   }
   if (!n.link.empty()) {
     html += "<p><a href=\"" + HtmlEscape(n.link) + "\">" + HtmlEscape(LinkText(n)) + "</a></p>\n";
-  }
-  if (e.unsubscribe_url.empty()) {
-    html += "<p style=\"font-size: 0.8em; color: #555\">You get this mail because " + HtmlEscape(e.to) +
-            " was added to a notification channel. Nothing more is sent to it unless the link above is "
-            "opened and confirmed.</p>\n</body></html>\n";
-  } else {
-    html += "<p style=\"font-size: 0.8em; color: #555\">You get this mail because " + HtmlEscape(e.to) +
-            " is subscribed to these notifications. <a href=\"" + HtmlEscape(e.unsubscribe_url) +
-            "\">Unsubscribe</a></p>\n</body></html>\n";
   }
   return html;
 }
@@ -433,13 +399,51 @@ std::string TeamsMessage(const Notice& n) {
   return buffer.GetString();
 }
 
-std::string MailMessage(const Notice& n, const MailEnvelope& e) {
+std::string HtmlEscape(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '&') out += "&amp;";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '"') out += "&quot;";
+    else out += c;
+  }
+  return out;
+}
+
+// Why the mail came: a subscription, which one click ends; or, without an unsubscribe link, the
+// confirmation an address gets before anything else.
+std::string MailText(std::string_view body, const MailEnvelope& e) {
+  if (e.unsubscribe_url.empty()) {
+    return std::string(body) + "\nYou get this mail because " + e.to +
+           " was added to a notification channel. Nothing more is sent to it unless the link above is "
+           "opened and confirmed.\n";
+  }
+  return std::string(body) + "\nYou get this mail because " + e.to +
+         " is subscribed to these notifications.\nUnsubscribe: " + e.unsubscribe_url + "\n";
+}
+
+std::string MailHtml(std::string_view title, std::string_view body_html, const MailEnvelope& e) {
+  return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + HtmlEscape(title) +
+         "</title></head>\n<body style=\"font-family: sans-serif\">\n<h1 style=\"font-size: 1.2em\">" +
+         HtmlEscape(title) + "</h1>\n" + std::string(body_html) +
+         "<p style=\"font-size: 0.8em; color: #555\">You get this mail because " + HtmlEscape(e.to) +
+         (e.unsubscribe_url.empty()
+              ? " was added to a notification channel. Nothing more is sent to it unless the link above is "
+                "opened and confirmed."
+              : " is subscribed to these notifications. <a href=\"" + HtmlEscape(e.unsubscribe_url) +
+                    "\">Unsubscribe</a>") +
+         "</p>\n</body></html>\n";
+}
+
+std::string MailMessage(std::string_view subject, std::string_view text, std::string_view html,
+                        const MailEnvelope& e) {
   // Base64 never holds "=_", so no part can contain the boundary.
   const std::string boundary = "=_icat_" + Sha256Hex(e.message_id).substr(0, 24);
   std::string mail;
   mail += "From: " + HeaderValue(e.from) + "\r\n";
   mail += "To: " + HeaderValue(e.to) + "\r\n";
-  mail += "Subject: " + EncodedSubject(Clip("[icat] " + n.headline, kSubjectChars)) + "\r\n";
+  mail += "Subject: " + EncodedSubject(Clip("[icat] " + Clean(subject), kSubjectChars)) + "\r\n";
   mail += "Date: " + HeaderValue(e.date) + "\r\n";
   mail += "Message-ID: " + HeaderValue(e.message_id) + "\r\n";
   if (!e.unsubscribe_url.empty()) {
@@ -448,16 +452,20 @@ std::string MailMessage(const Notice& n, const MailEnvelope& e) {
   }
   mail += "MIME-Version: 1.0\r\n";
   mail += "Content-Type: multipart/alternative; boundary=\"" + boundary + "\"\r\n\r\n";
-  auto part = [&](const char* type, const std::string& body) {
+  auto part = [&](const char* type, std::string_view body) {
     mail += "--" + boundary + "\r\n";
     mail += std::string("Content-Type: ") + type + "; charset=utf-8\r\n";
     mail += "Content-Transfer-Encoding: base64\r\n\r\n";
     mail += Base64Lines(body);
   };
-  part("text/plain", MailText(n, e));
-  part("text/html", MailHtml(n, e));
+  part("text/plain", text);
+  part("text/html", html);
   mail += "--" + boundary + "--\r\n";
   return mail;
+}
+
+std::string MailMessage(const Notice& n, const MailEnvelope& e) {
+  return MailMessage(n.headline, MailText(NoticeText(n), e), MailHtml(n.headline, NoticeHtml(n), e), e);
 }
 
 }  // namespace icat::dispatcher

@@ -62,4 +62,15 @@ std::string MailMessage(const Notice& notice, const MailEnvelope& envelope);
 // The plain text of a notice (a mail's text part, and what tests read).
 std::string NoticeText(const Notice& notice);
 
+// The pieces every mail is made of, a notice's and a digest's (digest.hpp).
+// Text safe inside HTML, attribute values too.
+std::string HtmlEscape(std::string_view text);
+// A mail's plain-text part: the body, then to whom it goes and the unsubscribe link.
+std::string MailText(std::string_view body, const MailEnvelope& envelope);
+// A mail's HTML part: a document titled and headed by `title`, body_html, then the same footer.
+std::string MailHtml(std::string_view title, std::string_view body_html, const MailEnvelope& envelope);
+// The message of MailMessage(notice, …) above, of any subject (after "[icat] ") and two parts.
+std::string MailMessage(std::string_view subject, std::string_view text, std::string_view html,
+                        const MailEnvelope& envelope);
+
 }  // namespace icat::dispatcher

@@ -16,6 +16,7 @@
 
 #include "delivery_store.hpp"
 #include "delivery_wire.hpp"
+#include "digest_job.hpp"
 #include "mail.hpp"
 #include "icat/config.hpp"
 #include "icat/log.hpp"
@@ -33,6 +34,8 @@ void OnStop(int) { stop_requested = 1; }
 
 constexpr int kTenantsPerRound = 100;
 constexpr auto kPruneEvery = std::chrono::hours(1);
+// Digests are due at a whole hour: a look each minute sends them within a minute of it.
+constexpr auto kDigestsEvery = std::chrono::minutes(1);
 // GET /api/status calls a dispatcher stale after three beats missed (sql/V0011).
 constexpr int kBeatEverySeconds = 2;
 
@@ -44,6 +47,7 @@ struct Settings {
   int concurrency = 32;             // ICAT_WEBHOOK_CONCURRENCY: deliveries in flight at once
   int per_tenant = 8;               // ICAT_WEBHOOK_CONCURRENCY_PER_TENANT
   int per_subscription = 2;         // ICAT_WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION
+  int digest_hour = 7;              // ICAT_DIGEST_HOUR: digests are due at this hour UTC
   // A claimed delivery is due again after this, should this dispatcher die mid-send.
   int lease_seconds() const { return 2 * timeout_seconds + 5; }
 };
@@ -57,6 +61,7 @@ Settings ReadSettings() {
   s.concurrency = IntSetting("ICAT_WEBHOOK_CONCURRENCY");
   s.per_tenant = IntSetting("ICAT_WEBHOOK_CONCURRENCY_PER_TENANT");
   s.per_subscription = IntSetting("ICAT_WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION");
+  s.digest_hour = IntSetting("ICAT_DIGEST_HOUR");
   return s;
 }
 
@@ -119,7 +124,9 @@ class Dispatcher {
                  config.smtp),
         smtp_(config.smtp),
         random_(std::random_device{}()),
-        name_(DispatcherName()) {}
+        name_(DispatcherName()),
+        console_url_(config.console_url),
+        digest_hour_(settings.digest_hour) {}
 
   // One pass: the heartbeat and pruning when due, then fan-out and claims for every tenant with
   // work. Returns how much it started.
@@ -137,6 +144,13 @@ class Dispatcher {
       next_prune_ = Clock::now() + kPruneEvery;
       long pruned = Prune(db_, settings_.keep_days);
       if (pruned > 0) LogInfo("pruned " + std::to_string(pruned) + " old deliveries");
+    }
+    if (Clock::now() >= next_digests_) {
+      next_digests_ = Clock::now() + kDigestsEvery;
+      DigestsQueued queued = QueueDueDigests(db_, {console_url_, digest_hour_, std::chrono::system_clock::now()});
+      if (queued.sent + queued.empty > 0) {
+        LogInfo("digests: " + std::to_string(queued.sent) + " queued, " + std::to_string(queued.empty) + " empty");
+      }
     }
     int work = 0;
     for (const std::string& tenant_id : TenantsWithWork(db_, kTenantsPerRound)) {
@@ -245,7 +259,9 @@ class Dispatcher {
   const std::string name_;
   std::map<std::string, std::vector<std::string>> in_flight_;  // delivery ids by tenant
   int in_flight_count_ = 0;
-  Clock::time_point next_beat_{}, next_prune_{};
+  Clock::time_point next_beat_{}, next_prune_{}, next_digests_{};
+  const std::string console_url_;
+  const int digest_hour_;
 };
 
 int Run() {

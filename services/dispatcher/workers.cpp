@@ -6,6 +6,8 @@
 
 #include "channel_messages.hpp"
 #include "delivery_wire.hpp"
+#include "digest.hpp"
+#include "digest_job.hpp"
 #include "icat/trace.hpp"
 
 namespace icat::dispatcher {
@@ -47,8 +49,8 @@ void Deliver(Attempt& attempt, const WebhookUrlPolicy& policy, int timeout_secon
   attempt.sent = Send(out, timeout_seconds);
 }
 
-// An e-mail channel's delivery: the confirmation mail of a pending address, or the event's mail
-// to a confirmed one, with its one-click unsubscribe link (the tenant's host). Both links are the
+// An e-mail channel's delivery: the confirmation mail of a pending address, or the event's (or the
+// digest's) mail to a confirmed one, with its one-click unsubscribe link (the tenant's host). Both links are the
 // tenant's console's, so without ICAT_CONSOLE_URL nothing is sent.
 void Mail(Attempt& attempt, const SmtpSettings& smtp, int timeout_seconds, const std::string& console_url) {
   const Claimed& d = attempt.delivery;
@@ -66,7 +68,9 @@ void Mail(Attempt& attempt, const SmtpSettings& smtp, int timeout_seconds, const
     } else {
       std::string unsubscribe_url = console + "/api/notification-addresses/unsubscribe/" +
                                     MailToken(smtp.token_key, "unsubscribe", d.address_id);
-      message = MailMessage(NoticeOf(d.type, d.payload_json, console), EnvelopeTo(smtp, d.address, unsubscribe_url));
+      MailEnvelope envelope = EnvelopeTo(smtp, d.address, unsubscribe_url);
+      message = d.type == kDigestEvent ? DigestMailOf(d.payload_json, envelope)
+                                       : MailMessage(NoticeOf(d.type, d.payload_json, console), envelope);
     }
   } catch (const std::invalid_argument& e) {
     attempt.refused = std::string("the mail could not be written: ") + e.what();

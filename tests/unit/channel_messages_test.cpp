@@ -7,6 +7,7 @@
 
 #include "icat/crypto.hpp"
 #include "services/dispatcher/channel_messages.hpp"
+#include "services/dispatcher/digest.hpp"
 #include "services/dispatcher/mail.hpp"
 
 namespace dispatcher = icat::dispatcher;
@@ -261,6 +262,152 @@ BOOST_AUTO_TEST_CASE(mail_tokens_are_32_bytes_the_same_for_an_address_and_purpos
   BOOST_TEST(confirm != dispatcher::MailToken(std::string(32, 'j'), "confirm", "id-1"));
   BOOST_TEST(dispatcher::AddrSpecOf("icat <n@icat.example>") == "n@icat.example");
   BOOST_TEST(dispatcher::AddrSpecOf("n@icat.example") == "n@icat.example");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
+
+namespace {
+
+// A digest of two new critical findings and a high one, one CVE now known exploited in two images,
+// and a new version with fixes.
+dispatcher::Digest SampleDigest() {
+  dispatcher::Digest d;
+  d.tenant = "Acme";
+  d.cadence = "daily";
+  d.since = "2026-11-28T07:00:00Z";
+  d.until = "2026-11-29T07:00:00Z";
+  d.min_severity = "high";
+  d.console = kConsole;
+  dispatcher::DigestImage nginx{"0b6c6d2e-0000-4000-8000-000000000001", "nginx", "1.27.3"};
+  dispatcher::DigestImage redis{"0b6c6d2e-0000-4000-8000-000000000002", "redis<x>", "7.4"};
+  d.findings = {{nginx, "CVE-2026-0001", "critical", "openssl", "fix available"},
+                {redis, "CVE-2026-0002", "critical", "libc6", "no fix yet"},
+                {nginx, "CVE-2026-0003", "high", "zlib, zlib1g", "no fix yet"}};
+  d.exploited = {{nginx, "CVE-2024-3094", "XZ Utils backdoor"}, {redis, "CVE-2024-3094", "XZ Utils backdoor"}};
+  d.fixes = {{{nginx.id, "nginx", "1.28.0"}, "1.27.3", 4, "critical"}};
+  return d;
+}
+
+}  // namespace
+
+BOOST_AUTO_TEST_SUITE(digest_mail)
+
+BOOST_AUTO_TEST_CASE(the_subject_counts_new_findings_by_severity_exploited_cves_and_versions_with_fixes) {
+  dispatcher::Digest d = SampleDigest();
+  BOOST_TEST(dispatcher::DigestSubject(d) ==
+             "Daily digest for Acme: 2 new critical, 1 new high, 1 known exploited, 1 new version with fixes");
+  d.cadence = "weekly";
+  d.findings.clear();
+  d.fixes.clear();
+  BOOST_TEST(dispatcher::DigestSubject(d) == "Weekly digest for Acme: 1 known exploited");
+}
+
+BOOST_AUTO_TEST_CASE(each_line_links_to_its_images_console_page_in_both_parts) {
+  dispatcher::Digest d = SampleDigest();
+  std::string mail = dispatcher::DigestMail(d, Envelope());
+  auto [headers, body] = SplitMail(mail);
+  BOOST_TEST(Header(headers, "Subject") == "[icat] " + dispatcher::DigestSubject(d));
+  BOOST_TEST(Header(headers, "List-Unsubscribe") == "<" + Envelope().unsubscribe_url + ">");
+  BOOST_TEST(Header(headers, "List-Unsubscribe-Post") == "List-Unsubscribe=One-Click");
+  auto parts = Parts(mail);
+  BOOST_TEST_REQUIRE(parts.size() == 2u);
+  const std::string& text = parts[0].second;
+  const std::string& html = parts[1].second;
+  BOOST_TEST(text.find("From 2026-11-28T07:00:00Z to 2026-11-29T07:00:00Z (UTC)") != std::string::npos);
+  BOOST_TEST(text.find("New vulnerabilities (critical and high)\n- CVE-2026-0001 \u00b7 critical \u00b7 openssl \u00b7 "
+                       "fix available \u00b7 in nginx:1.27.3\n  " + kLink + "\n") != std::string::npos);
+  BOOST_TEST(text.find("- CVE-2024-3094 (XZ Utils backdoor) \u00b7 in redis<x>:7.4\n  " + kConsole +
+                       "/images/0b6c6d2e-0000-4000-8000-000000000002\n") != std::string::npos);
+  BOOST_TEST(text.find("- nginx:1.28.0 fixes 4 vulnerabilities of 1.27.3 (most severe: critical)\n  " + kLink) !=
+             std::string::npos);
+  BOOST_TEST(text.find("Unsubscribe: " + Envelope().unsubscribe_url) != std::string::npos);
+  BOOST_TEST(html.find("<li><a href=\"" + kLink + "\">CVE-2026-0001 \u00b7 critical") != std::string::npos);
+  BOOST_TEST(html.find("in redis&lt;x&gt;:7.4</a>") != std::string::npos);
+  BOOST_TEST(html.find("redis<x>") == std::string::npos);
+  BOOST_TEST(html.find("<h2 style=\"font-size: 1.05em\">Now known exploited (CISA KEV)</h2>") != std::string::npos);
+  BOOST_TEST(html.find(Envelope().unsubscribe_url) != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(without_a_console_there_are_no_links) {
+  dispatcher::Digest d = SampleDigest();
+  d.console = "";
+  std::string text = dispatcher::DigestText(d);
+  BOOST_TEST(text.find("/images/") == std::string::npos);
+  BOOST_TEST(text.find("- CVE-2026-0001") != std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_long_section_shows_its_first_lines_and_how_many_more) {
+  dispatcher::Digest d = SampleDigest();
+  d.findings.assign(dispatcher::kMaxDigestLines + 7, d.findings[0]);
+  std::string text = dispatcher::DigestText(d);
+  BOOST_TEST(text.find("and 7 more\n") != std::string::npos);
+  size_t lines = 0;
+  for (size_t at = text.find("- CVE-2026-0001"); at != std::string::npos; at = text.find("- CVE-2026-0001", at + 1)) lines++;
+  BOOST_TEST(lines == dispatcher::kMaxDigestLines);
+}
+
+// A UTC time of 2026-11 ("2026-11-29 06:59").
+std::chrono::system_clock::time_point At(int day, int hour, int minute = 0) {
+  using namespace std::chrono;
+  return sys_days(year(2026) / November / day) + hours(hour) + minutes(minute);
+}
+
+BOOST_AUTO_TEST_CASE(a_daily_digest_is_due_once_a_day_at_its_hour_for_the_time_since_the_last) {
+  // Sunday 29 November 2026, hour 7.
+  BOOST_TEST(!dispatcher::DuePeriod("daily", 7, At(29, 6, 59), At(28, 7)).has_value());
+  std::optional<dispatcher::DigestPeriod> due = dispatcher::DuePeriod("daily", 7, At(29, 7), At(28, 7));
+  BOOST_TEST_REQUIRE(due.has_value());
+  BOOST_TEST((due->since == At(28, 7) && due->until == At(29, 7)));
+  BOOST_TEST(!dispatcher::DuePeriod("daily", 7, At(29, 23), At(29, 7)).has_value());  // sent already
+  // Down for three days: one digest of all of them. A channel's first: the day before.
+  due = dispatcher::DuePeriod("daily", 7, At(29, 8), At(26, 7));
+  BOOST_TEST((due && due->since == At(26, 7) && due->until == At(29, 7)));
+  due = dispatcher::DuePeriod("daily", 0, At(29, 0, 30), std::nullopt);
+  BOOST_TEST((due && due->since == At(28, 0) && due->until == At(29, 0)));
+}
+
+BOOST_AUTO_TEST_CASE(a_weekly_digest_is_due_on_mondays_and_one_sent_by_hand_ends_now) {
+  // Monday 23 and 30 November 2026.
+  std::optional<dispatcher::DigestPeriod> due = dispatcher::DuePeriod("weekly", 7, At(29, 12), std::nullopt);
+  BOOST_TEST((due && due->since == At(16, 7) && due->until == At(23, 7)));
+  BOOST_TEST(!dispatcher::DuePeriod("weekly", 7, At(29, 12), At(23, 7)).has_value());
+  due = dispatcher::DuePeriod("weekly", 7, At(30, 7), At(23, 7));
+  BOOST_TEST((due && due->since == At(23, 7) && due->until == At(30, 7)));
+  // By hand: up to now, whatever the hour; the next scheduled one starts there.
+  due = dispatcher::DuePeriod("weekly", 7, At(29, 12), At(23, 7), true);
+  BOOST_TEST((due && due->since == At(23, 7) && due->until == At(29, 12)));
+  due = dispatcher::DuePeriod("weekly", 7, At(30, 7), At(29, 12));
+  BOOST_TEST((due && due->since == At(29, 12) && due->until == At(30, 7)));
+  BOOST_TEST(!dispatcher::DuePeriod("daily", 7, At(29, 12), At(29, 12), true).has_value());
+}
+
+BOOST_AUTO_TEST_CASE(the_outbox_payload_of_a_digest_makes_its_mail_to_each_address) {
+  dispatcher::Digest d = SampleDigest();
+  std::string payload = dispatcher::DigestPayload(d);
+  rapidjson::Document p = Parse(payload);
+  BOOST_TEST(Text(p["since"]) == d.since);
+  BOOST_TEST(Text(p["until"]) == d.until);
+  BOOST_TEST(Text(p["subject"]) == dispatcher::DigestSubject(d));
+  BOOST_TEST(dispatcher::DigestMailOf(payload, Envelope()) == dispatcher::DigestMail(d, Envelope()));
+  dispatcher::MailEnvelope other = Envelope();
+  other.to = "dev@example.com";
+  other.unsubscribe_url = "https://demo.example.com/api/notifications/unsubscribe/other";
+  auto parts = Parts(dispatcher::DigestMailOf(payload, other));
+  BOOST_TEST_REQUIRE(parts.size() == 2u);
+  BOOST_TEST(parts[0].second.find("Unsubscribe: " + other.unsubscribe_url) != std::string::npos);
+  BOOST_TEST(parts[1].second.find("dev@example.com") != std::string::npos);
+  BOOST_CHECK_THROW(dispatcher::DigestMailOf(R"({"subject": "x"})", Envelope()), std::invalid_argument);
+  BOOST_CHECK_THROW(dispatcher::DigestMailOf("[", Envelope()), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(an_empty_digest_is_not_sent) {
+  dispatcher::Digest d = SampleDigest();
+  d.findings.clear();
+  d.exploited.clear();
+  d.fixes.clear();
+  BOOST_TEST(d.empty());
+  BOOST_CHECK_THROW(dispatcher::DigestMail(d, Envelope()), std::logic_error);
+  BOOST_CHECK_THROW(dispatcher::DigestPayload(d), std::logic_error);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

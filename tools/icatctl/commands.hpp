@@ -39,6 +39,7 @@ void SigningKeyList(const Args& args);     // signing_keys.cpp
 void Attest(const Args& args);             // attest.cpp
 void FeedsLoad(const Args& args);          // feeds.cpp
 void PackagesBackfill(const Args& args);   // packages.cpp
+void DigestsSend(const Args& args);        // digests.cpp
 
 // 'text' for sh and bash, each ' written '\'' (config.cpp; unit-tested through bash).
 std::string ShellQuoted(std::string_view text);

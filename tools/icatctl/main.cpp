@@ -121,6 +121,13 @@ const std::vector<Command>& AllCommands() {
        "(or https:// URL) replacing its feed in one transaction; refuses a file older than the one loaded.",
        {{"FILE..."}, {}},
        FeedsLoad},
+      {"digests send",
+       "Queues now the digests of e-mail channels (daily, weekly) for the time since each one's last, whatever "
+       "the hour; the dispatcher mails them to the confirmed addresses. Prints how many.",
+       {{},
+        {{"tenant", FlagKind::kOptional, "SUBDOMAIN", "only this tenant's channels"},
+         {"channel", FlagKind::kOptional, "ID", "only this channel"}}},
+       DigestsSend},
       {"vex check", "Checks VEX files as vex ingest would (official schema, statements), without a database.",
        {{"FILE..."}, {}},
        VexCheck},

@@ -1,9 +1,9 @@
 // The second wall: the handlers' role (icat_app) sees only the tenant set in its transaction and
 // the images that tenant is licensed for, writes only what the handlers write, and the owner's
 // functions it may call answer for that tenant only, whatever a query forgets to filter.
-#include <boost/test/unit_test.hpp>
 #include <libpq-fe.h>
 
+#include <boost/test/unit_test.hpp>
 #include <cstdlib>
 #include <functional>
 #include <future>
@@ -41,8 +41,8 @@ class AppConnection {
   std::string Scalar(const std::string& sql, const std::vector<std::optional<std::string>>& params = {}) {
     std::vector<const char*> values;
     for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
-    PGresult* result = PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
-                                    nullptr, nullptr, 0);
+    PGresult* result =
+        PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0);
     std::string out;
     if (PQresultStatus(result) == PGRES_TUPLES_OK && PQntuples(result) > 0) {
       out = PQgetisnull(result, 0, 0) ? "NULL" : PQgetvalue(result, 0, 0);
@@ -56,8 +56,8 @@ class AppConnection {
   std::vector<PgRow> Rows(const std::string& sql, const std::vector<std::optional<std::string>>& params = {}) {
     std::vector<const char*> values;
     for (const auto& p : params) values.push_back(p ? p->c_str() : nullptr);
-    PGresult* result = PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(),
-                                    nullptr, nullptr, 0);
+    PGresult* result =
+        PQexecParams(conn_, sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr, nullptr, 0);
     if (PQresultStatus(result) != PGRES_TUPLES_OK) {
       std::string error = PQresultErrorMessage(result);
       PQclear(result);
@@ -94,6 +94,7 @@ const std::map<std::string, std::string> kPublicOnPurpose = {
     {"epss_scores", "FIRST's public EPSS scores, the same for every tenant (docs/feeds.md)"},
     {"kev_entries", "CISA's public KEV catalogue, the same for every tenant (docs/feeds.md)"},
     {"feed_loads", "which public feed files are loaded: nothing of a tenant (docs/feeds.md)"},
+    {"kev_seen", "every CVE a public KEV catalogue has held: nothing of a tenant (docs/feeds.md)"},
 };
 
 // The catalogue tables a tenant reaches only through a licence, each with the owner's count of its
@@ -173,41 +174,77 @@ std::vector<WallCase> WallCases(const TenantRows& a, const std::map<const Tenant
       {icat::vulns::kFindingsOfLatestVersion, "the image's findings",
        [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50", none, none}; }, cve},
       {icat::vulns::kFindingsOfVersion, "the version's findings",
-       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, none, "50", none, none, of.version_id, none}; },
+       [=](const TenantRows& of) {
+         return Params{t, of.image.id, none, none, none, "50", none, none, of.version_id, none};
+       },
        cve},
-      {icat::vulns::kCveLookupLatest, "the finding's id", [=](const TenantRows& of) { return Params{t, of.cve}; },
+      {icat::vulns::kCveLookupLatest, "the finding's id",
+       [=](const TenantRows& of) {
+         return Params{t, of.cve};
+       },
        image},
-      {icat::vulns::kCveLookupAll, "the finding's alias", [=](const TenantRows& of) { return Params{t, of.alias}; },
+      {icat::vulns::kCveLookupAll, "the finding's alias",
+       [=](const TenantRows& of) {
+         return Params{t, of.alias};
+       },
        image},
       {icat::catalog::kListImages, "images named like it",
-       [=](const TenantRows& of) { return Params{t, of.image.name, none, none, "1000"}; }, image},
-      {icat::catalog::kGetImage, "the image", [=](const TenantRows& of) { return Params{t, of.image.id}; }, image},
+       [=](const TenantRows& of) {
+         return Params{t, of.image.name, none, none, "1000"};
+       },
+       image},
+      {icat::catalog::kGetImage, "the image",
+       [=](const TenantRows& of) {
+         return Params{t, of.image.id};
+       },
+       image},
       {icat::catalog::kListVersions, "the image's versions",
-       [=](const TenantRows& of) { return Params{t, of.image.id}; }, version},
+       [=](const TenantRows& of) {
+         return Params{t, of.image.id};
+       },
+       version},
       {icat::catalog::kPageVersions, "a page of them",
-       [=](const TenantRows& of) { return Params{t, of.image.id, none, none, "50"}; }, version},
+       [=](const TenantRows& of) {
+         return Params{t, of.image.id, none, none, "50"};
+       },
+       version},
       {icat::catalog::kGetVersion, "the version",
-       [=](const TenantRows& of) { return Params{t, of.image.id, of.version_id, none}; }, version},
+       [=](const TenantRows& of) {
+         return Params{t, of.image.id, of.version_id, none};
+       },
+       version},
       {icat::catalog::kImagesByDigest, "the version's digest",
-       [=](const TenantRows& of) { return Params{t, of.image.versions.at(0).digest}; }, image},
+       [=](const TenantRows& of) {
+         return Params{t, of.image.versions.at(0).digest};
+       },
+       image},
       {icat::catalog::kImageByReference, "a reference to the version",
        [=](const TenantRows& of) {
          return Params{t, "{" + of.image.versions.at(0).digest + "}", "{" + of.image.repository + "}", "{latest}"};
        },
        image},
       {icat::catalog::kScanHistoryVersion, "the version of a scan history",
-       [=](const TenantRows& of) { return Params{t, of.image.id, of.version_id}; }, version},
+       [=](const TenantRows& of) {
+         return Params{t, of.image.id, of.version_id};
+       },
+       version},
       {icat::catalog::kScanHistory, "the scan history",
        [=](const TenantRows& of) { return Params{t, of.version_id, none, none, none, none, none, "100"}; },
        [](const TenantRows& of) { return of.scan_id; }},
       {icat::sbom::kSbomOfLatestVersion, "the image's SBOM",
-       [=](const TenantRows& of) { return Params{t, of.image.id}; },
+       [=](const TenantRows& of) {
+         return Params{t, of.image.id};
+       },
        [](const TenantRows& of) { return of.sbom_sha256; }},
       {icat::sbom::kSbomOfVersion, "the version's SBOM",
-       [=](const TenantRows& of) { return Params{t, of.image.id, of.version_id, none}; },
+       [=](const TenantRows& of) {
+         return Params{t, of.image.id, of.version_id, none};
+       },
        [](const TenantRows& of) { return of.sbom_sha256; }},
       {icat::sbom::kVexOfVersion, "the version's VEX document",
-       [=](const TenantRows& of) { return Params{t, of.image.id, of.version_id, none, "openvex"}; },
+       [=](const TenantRows& of) {
+         return Params{t, of.image.id, of.version_id, none, "openvex"};
+       },
        [](const TenantRows& of) { return of.served_vex_sha256; }},
       {icat::admission::kResolveImages, "a reference to the version",
        [=](const TenantRows& of) {
@@ -215,9 +252,15 @@ std::vector<WallCase> WallCases(const TenantRows& a, const std::map<const Tenant
        },
        version},
       {icat::admission::kFindings, "the version's findings",
-       [](const TenantRows& of) { return Params{"{" + of.version_id + "}", "0", "{}", "false", std::nullopt}; }, cve},
+       [](const TenantRows& of) {
+         return Params{"{" + of.version_id + "}", "0", "{}", "false", std::nullopt};
+       },
+       cve},
       {icat::account::kWatchedImages, "a watch of the finding's id",
-       [=](const TenantRows& of) { return Params{t, "{" + watch_of.at(&of) + "}"}; }, image},
+       [=](const TenantRows& of) {
+         return Params{t, "{" + watch_of.at(&of) + "}"};
+       },
+       image},
   };
 }
 
@@ -245,8 +288,8 @@ BOOST_AUTO_TEST_CASE(app_role_cannot_write_rows_of_another_tenant) {
   AppConnection app;
   app.Scalar("BEGIN");
   app.Scalar("SELECT set_config('app.tenant_id', '" + a.id() + "', true)");
-  std::string insert = app.Scalar(
-      "INSERT INTO cve_watches (tenant_id, cve_id) VALUES ('" + b.id() + "', 'CVE-2024-3094') RETURNING id");
+  std::string insert =
+      app.Scalar("INSERT INTO cve_watches (tenant_id, cve_id) VALUES ('" + b.id() + "', 'CVE-2024-3094') RETURNING id");
   BOOST_TEST(insert == "ERROR 42501");  // insufficient_privilege: the policy's WITH CHECK
   app.Scalar("ROLLBACK");
 }
@@ -406,14 +449,15 @@ BOOST_AUTO_TEST_CASE(no_writer_chooses_the_image_a_row_is_checked_against) {
   // The policies read image_id: it is part of each row's foreign key to its parent, so a row naming
   // another image than its parent's is refused, and one naming none gets its parent's.
   TenantRows a, b;
-  const std::string finding = "INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, fix_state, "
-                              "image_id) VALUES ($1, $2, 'zlib', 'low', 'fixed', $3) RETURNING image_id";
+  const std::string finding =
+      "INSERT INTO vulnerabilities (set_id, vuln_id, package_name, severity, fix_state, "
+      "image_id) VALUES ($1, $2, 'zlib', 'low', 'fixed', $3) RETURNING image_id";
   BOOST_CHECK_THROW(PgQuery(finding, {b.scan_id, b.cve, a.image.id}), std::runtime_error);
   BOOST_CHECK_THROW(PgQuery("UPDATE scans SET image_id = $1 WHERE id = $2", {a.image.id, b.scan_id}),
                     std::runtime_error);
-  BOOST_CHECK_THROW(PgQuery("UPDATE vulnerability_first_seen SET image_id = $1 WHERE version_id = $2",
-                            {a.image.id, b.version_id}),
-                    std::runtime_error);
+  BOOST_CHECK_THROW(
+      PgQuery("UPDATE vulnerability_first_seen SET image_id = $1 WHERE version_id = $2", {a.image.id, b.version_id}),
+      std::runtime_error);
   BOOST_TEST(*PgQuery(finding, {b.scan_id, b.cve, std::nullopt}).at(0).at(0) == b.image.id);
   AppConnection app;
   app.BeginAs(a.tenant.id());
@@ -428,8 +472,10 @@ BOOST_AUTO_TEST_CASE(handler_statements_without_their_licence_condition_show_not
   // gone; as icat_app with A set, Postgres alone keeps them out, and A's rows read as before.
   TenantRows a, b;
   std::map<const TenantRows*, std::string> watch_of = {{&a, a.watch_id}};
-  watch_of[&b] = *PgQuery("INSERT INTO cve_watches (tenant_id, cve_id) VALUES ($1, $2) RETURNING id",
-                          {a.tenant.id(), b.cve}).at(0).at(0);
+  watch_of[&b] =
+      *PgQuery("INSERT INTO cve_watches (tenant_id, cve_id) VALUES ($1, $2) RETURNING id", {a.tenant.id(), b.cve})
+           .at(0)
+           .at(0);
   PgConnection owner;
   owner.Query("SELECT set_config('app.tenant_id', $1, false)", {a.tenant.id()});
   AppConnection app;
@@ -445,9 +491,9 @@ BOOST_AUTO_TEST_CASE(handler_statements_without_their_licence_condition_show_not
     }
   }
   // A's finding still carries the vendor's statement on it (through its alias and its document).
-  std::vector<PgRow> page = app.Rows(std::string(icat::vulns::kFindingsOfLatestVersion.sql),
-                                     {a.tenant.id(), a.image.id, std::nullopt, std::nullopt, std::nullopt, "50",
-                                      std::nullopt, std::nullopt});
+  std::vector<PgRow> page =
+      app.Rows(std::string(icat::vulns::kFindingsOfLatestVersion.sql),
+               {a.tenant.id(), a.image.id, std::nullopt, std::nullopt, std::nullopt, "50", std::nullopt, std::nullopt});
   BOOST_TEST_REQUIRE(page.size() == 1u);
   BOOST_TEST(Mentions(page, "not_affected"));
   app.Scalar("ROLLBACK");
@@ -519,19 +565,26 @@ BOOST_AUTO_TEST_CASE(app_role_manages_its_tenants_users_and_no_others) {
 BOOST_AUTO_TEST_CASE(password_hashes_are_written_only_through_the_tenants_own_functions) {
   PortalTenant a, b;
   const std::string token_a = RandomSuffix(32), token_b = RandomSuffix(32);
-  const std::string pending_a = *PgQuery("INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'user') RETURNING id",
-                                         {a.id(), "p-" + RandomSuffix(6) + "@a.test"}).at(0).at(0);
-  const std::string pending_b = *PgQuery("INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'user') RETURNING id",
-                                         {b.id(), "p-" + RandomSuffix(6) + "@b.test"}).at(0).at(0);
-  const std::string insert = "INSERT INTO setup_tokens (user_id, tenant_id, token_hash, expires_at) "
-                             "VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), now() + interval '1 hour')";
+  const std::string pending_a =
+      *PgQuery("INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'user') RETURNING id",
+               {a.id(), "p-" + RandomSuffix(6) + "@a.test"})
+           .at(0)
+           .at(0);
+  const std::string pending_b =
+      *PgQuery("INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'user') RETURNING id",
+               {b.id(), "p-" + RandomSuffix(6) + "@b.test"})
+           .at(0)
+           .at(0);
+  const std::string insert =
+      "INSERT INTO setup_tokens (user_id, tenant_id, token_hash, expires_at) "
+      "VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), now() + interval '1 hour')";
   PgQuery(insert, {pending_a, a.id(), token_a});
   PgQuery(insert, {pending_b, b.id(), token_b});
   const std::string scrypt = icat::HashPassword("a password of the test");
   const std::string complete = "SELECT user_id FROM auth_complete_setup(sha256(convert_to($1, 'UTF8')), $2)";
   AppConnection app;
   app.BeginAs(a.id());
-  BOOST_TEST(app.Scalar(complete, {token_b, scrypt}) == "");  // B's token, while A is set: nothing
+  BOOST_TEST(app.Scalar(complete, {token_b, scrypt}) == "");                   // B's token, while A is set: nothing
   BOOST_TEST(app.Scalar(complete, {token_a, "plain text"}) == "ERROR 22023");  // only scrypt hashes
   app.Scalar("ROLLBACK");
   app.BeginAs(a.id());
@@ -544,9 +597,9 @@ BOOST_AUTO_TEST_CASE(password_hashes_are_written_only_through_the_tenants_own_fu
   BOOST_TEST(app.Scalar(change, {b.admin.id, "x", scrypt}) == "f");
   app.Scalar("COMMIT");
   BOOST_TEST(*PgQuery("SELECT has_password::text FROM users WHERE id = $1", {pending_b}).at(0).at(0) == "false");
-  BOOST_TEST(*PgQuery("SELECT count(*) FROM setup_tokens WHERE user_id = $1 AND used_at IS NULL", {pending_b})
-                  .at(0)
-                  .at(0) == "1");
+  BOOST_TEST(
+      *PgQuery("SELECT count(*) FROM setup_tokens WHERE user_id = $1 AND used_at IS NULL", {pending_b}).at(0).at(0) ==
+      "1");
   // Without a tenant the functions find nothing.
   BOOST_TEST(app.Scalar(complete, {token_b, scrypt}) == "");
 }
@@ -563,7 +616,8 @@ BOOST_AUTO_TEST_CASE(postgres_keeps_the_last_active_admin_of_a_tenant) {
   }
   // The owner (icatctl) is held to it too; a pending admin (no password) does not count.
   BOOST_CHECK_THROW(PgQuery("UPDATE users SET role = 'viewer' WHERE id = $1", {t.admin.id}), std::runtime_error);
-  PgQuery("INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'admin')", {t.id(), "pa-" + RandomSuffix(6) + "@t.test"});
+  PgQuery("INSERT INTO users (tenant_id, email, role) VALUES ($1, $2, 'admin')",
+          {t.id(), "pa-" + RandomSuffix(6) + "@t.test"});
   BOOST_CHECK_THROW(PgQuery("DELETE FROM users WHERE id = $1", {t.admin.id}), std::runtime_error);
   // With a second active admin, either may go; deleting the tenant takes every user along.
   PortalUser second = t.AddUser("admin");

@@ -160,6 +160,11 @@ TenantRows::TenantRows()
                                    {t});
   db.Query("INSERT INTO notification_addresses (channel_id, tenant_id, address) VALUES ($1, $2, $3)",
            {mail_channel, t, "rows-" + RandomSuffix(8) + "@example.test"});
+  // A digest period of that channel (sql/V0036), empty: no event.
+  db.Query(
+      "INSERT INTO notification_digests (channel_id, tenant_id, since, until) "
+      "VALUES ($1, $2, now() - interval '1 day', now())",
+      {mail_channel, t});
   // Born fanned out and delivered, so the stack's dispatcher leaves both alone.
   event_id = First(db,
                    "INSERT INTO events (tenant_id, type, payload, fanned_out_at) VALUES ($1, 'ping', '{}', now()) "

@@ -1,7 +1,8 @@
 // The notification channels' pages (docs/notifications.md) as an admin uses them: a Slack channel
 // made with a URL no page shows again, edited without losing it, disabled by the dispatcher after
-// its service refused three messages (real events in the outbox, a real receiver answering 404),
-// enabled again and deleted; the e-mail form; and the pages an e-mail's links open without a session.
+// its service refused three messages (real events in the outbox, a real receiver answering 404;
+// the delivery log shows them), enabled again and deleted; the e-mail form; and the pages an
+// e-mail's links open without a session.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -148,6 +149,8 @@ test("an admin makes a Slack channel whose URL is never shown, edits it, sees it
     await clickLink(page, name);
     await heading(page, `Notification channel ${name}`);
     await waitForText(page, "Fix the cause at the receiving service");
+    assert.match(await rowWith(page, ["vulnerability.detected", "failed"]), /\b404\b/, "the delivery log shows the refusals");
+    assert.equal(await page.$$eval("main tbody tr", (rows) => rows.length), 3);
     await assertAccessible(page, "notification-channel");
     await screenshot(page, "notification-channel");
     await clickButton(page, "Enable again");

@@ -305,6 +305,40 @@ BOOST_AUTO_TEST_CASE(an_admin_creates_lists_updates_and_deletes_a_channel_whose_
   for (const PgRow& r : all) BOOST_TEST(r[0].value_or("").find("secretpart") == std::string::npos);
 }
 
+BOOST_AUTO_TEST_CASE(a_channels_delivery_log_says_what_the_dispatcher_did_to_admins_of_its_tenant) {
+  PortalTenant t;
+  Receiver service;
+  service.Script({404});  // the first message refused for good, the second taken
+  std::string id = AddChannel(t.tenant, "slack", service, "vulnerability.detected");
+  Emit(t.tenant, "vulnerability.detected");
+  Emit(t.tenant, "vulnerability.detected");
+  BOOST_TEST_REQUIRE(WaitFor(
+      [&] {
+        return PgQuery("SELECT 1 FROM deliveries WHERE channel_id = $1 AND state <> 'pending'", {id}).size() == 2u;
+      },
+      20s));
+  const std::string log = "/api/notification-channels/" + id + "/deliveries";
+  rapidjson::Document all = ExpectJson200(Get(log, t.As(t.admin)));
+  BOOST_TEST_REQUIRE(all["deliveries"].Size() == 2u);
+  for (const rapidjson::Value& d : all["deliveries"].GetArray()) {
+    BOOST_TEST(StringMember(d, "eventType") == "vulnerability.detected");
+    BOOST_TEST(d["attempts"].GetInt() == 1);
+    BOOST_TEST(IsNullMember(d, "nextAttemptAt"));
+  }
+  rapidjson::Document failed = ExpectJson200(Get(log + "?state=failed", t.As(t.admin)));
+  BOOST_TEST_REQUIRE(failed["deliveries"].Size() == 1u);
+  BOOST_TEST(failed["deliveries"][0]["lastStatus"].GetInt() == 404);
+  rapidjson::Document succeeded = ExpectJson200(Get(log + "?state=succeeded&limit=1", t.As(t.admin)));
+  BOOST_TEST_REQUIRE(succeeded["deliveries"].Size() == 1u);
+  BOOST_TEST(succeeded["deliveries"][0]["lastStatus"].GetInt() == 200);
+
+  ExpectError(Get(log + "?state=lost", t.As(t.admin)), 400, "VALIDATION_ERROR");
+  ExpectError(Get(log, t.As(t.user)), 403, "FORBIDDEN");
+  PortalTenant other;
+  ExpectError(Get(log, other.As(other.admin)), 404, "NOT_FOUND");
+  ExpectError(Get("/api/notification-channels/not-an-id/deliveries", t.As(t.admin)), 404, "NOT_FOUND");
+}
+
 BOOST_AUTO_TEST_CASE(bad_channels_are_refused_with_one_detail_each_and_nothing_is_written) {
   PortalTenant t;
   Image unlicensed = CreateImage("not-licensed");

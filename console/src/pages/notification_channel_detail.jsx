@@ -1,10 +1,12 @@
 // /notifications/:id: one notification channel (admins only, as the API): what it gets and where,
-// why the dispatcher disabled it if it did, and its editing, enabling again and deletion.
+// why the dispatcher disabled it if it did, its editing, enabling again and deletion, and its
+// delivery log (the same as a webhook's: webhook_detail.jsx).
 import { useState } from "preact/hooks";
 import { getAllPages, sendJson } from "../api.js";
-import { Link, navigate } from "../router.jsx";
-import { ConfirmButton, ErrorNotice, Page, Pending, When, useLoad, useSubmit } from "../ui.jsx";
+import { Link, navigate, useQuery } from "../router.jsx";
+import { ConfirmButton, ErrorNotice, Page, Pending, SelectField, When, useLoad, useSubmit } from "../ui.jsx";
 import { ChannelForm, ChannelState, Destination } from "./notification_channels.jsx";
+import { DeliveryLog, kStateFilter } from "./webhook_detail.jsx";
 
 const channelApi = (id) => `/api/notification-channels/${encodeURIComponent(id)}`;
 
@@ -111,6 +113,9 @@ function Edit({ channel, onSaved }) {
 
 export default function NotificationChannelDetail({ params }) {
   const found = useLoad(() => findChannel(params.id), [params.id]);
+  const [query, setQuery] = useQuery();
+  // A refresh starts the log again at its first page, where the newest delivery is.
+  const [logVersion, setLogVersion] = useState(0);
   const back = <Link href="/notifications">All channels</Link>;
   if (!found.data) {
     return (
@@ -125,6 +130,14 @@ export default function NotificationChannelDetail({ params }) {
       <Facts channel={channel} />
       {!channel.active && <EnableAgain channel={channel} onSaved={found.reload} />}
       <Edit channel={channel} onSaved={found.reload} />
+      <h2>Delivery log</h2>
+      <div class="filters">
+        <SelectField label="State" value={query.state || ""} onChange={(state) => setQuery({ state })} options={kStateFilter} />
+        <button type="button" onClick={() => setLogVersion(logVersion + 1)}>
+          Refresh
+        </button>
+      </div>
+      <DeliveryLog key={`${query.state || ""}-${logVersion}`} path={`${channelApi(channel.id)}/deliveries`} state={query.state || ""} />
     </Page>
   );
 }

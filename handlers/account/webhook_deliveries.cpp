@@ -107,9 +107,7 @@ std::string PingAcceptedJson(const std::string& event_id, const std::string& del
 //        nextAttemptAt (null unless pending), createdAt, updatedAt}], "nextCursor"}: newest first
 //   400 VALIDATION_ERROR (state: pending|succeeded|failed, limit, cursor, headers); 401
 //   404 NOT_FOUND: unknown, malformed or another tenant's webhook id
-Reply ListWebhookDeliveries(Context& ctx) {
-  return ListDeliveries(ctx, "webhook", kWebhookExists, kListDeliveries);
-}
+Reply ListWebhookDeliveries(Context& ctx) { return ListDeliveries(ctx, "webhook", kWebhookExists, kListDeliveries); }
 
 // GET /api/notification-channels/:id/deliveries?state=&limit=&cursor=   (portal; admin)
 //   200, 400, 401 as for a webhook's; 403; 404 NOT_FOUND: unknown, malformed or another tenant's channel id

@@ -50,8 +50,8 @@ std::string DetectedMany(int count) {
   std::string findings;
   for (int i = 0; i < count; i++) {
     findings += std::string(i ? "," : "") + R"({"id":"CVE-2024-)" + std::to_string(1000 + i) + R"(","severity":")" +
-                severities[i % 4] + R"(","package":"lib)" + std::to_string(i) + R"(","fixState":")" + fix_states[i % 3] +
-                R"(","epss":null,"kev":null})";
+                severities[i % 4] + R"(","package":"lib)" + std::to_string(i) + R"(","fixState":")" +
+                fix_states[i % 3] + R"(","epss":null,"kev":null})";
   }
   std::string data = EventData("vulnerability.detected");
   size_t from = data.find(R"("vulnerabilities":[)") + 19;

@@ -17,6 +17,7 @@ import {
   byRole,
   clickButton,
   clickLink,
+  createUser,
   env,
   fill,
   go,
@@ -184,6 +185,24 @@ test("an e-mail channel takes addresses and a digest instead of a URL", async ()
   await byRole(page, "combobox", "Digest");
   assert.equal(await page.$("::-p-aria(Incoming webhook URL)"), null, "no URL for e-mail");
   await assertAccessible(page, "notifications-email-form");
+  assertNoProblems(watched);
+  await watched.context.close();
+});
+
+test("a viewer finds no link to the channels and their page closed with the reason", async () => {
+  const watched = await openPage(browser);
+  const { page } = watched;
+  await signIn(page, createUser("viewer"));
+  const links = await page.$$eval("header.top nav a", (anchors) => anchors.map((a) => a.innerText));
+  assert.ok(links.includes("Webhooks") && !links.includes("Notifications"), links.join(", "));
+  // No link for this person: the page reached as a shared link is, without a reload.
+  await page.evaluate(() => {
+    history.pushState(null, "", "/notifications");
+    dispatchEvent(new PopStateEvent("popstate"));
+  });
+  await heading(page, "Notifications");
+  await waitForText(page, "Only a tenant admin can see the tenant's notification channels.");
+  assert.equal(await page.$("main form"), null, "no form the API would refuse");
   assertNoProblems(watched);
   await watched.context.close();
 });

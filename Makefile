@@ -47,7 +47,7 @@ PORTAL_OPENAPI := $(BUILD)/www/api/openapi.json
 CONSOLE      := $(BUILD)/www/console/index.html
 CONSOLE_SRCS := $(shell find console -name node_modules -prune -o -type f -not -name package.json -not -name package-lock.json -print 2>/dev/null)
 
-.PHONY: all deps build gen lint-deploy lint-openapi openapi-examples test test-unit test-integration test-browser run stop backup restore drill bench bench-scale fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
+.PHONY: all deps build gen lint-deploy lint-openapi openapi-examples test test-unit test-integration test-browser run stop backup restore drill bench bench-scale bench-hops fmt lint migrate asan clean fuzz fuzz-build fuzz-replay
 .DEFAULT_GOAL := all
 
 all: deps
@@ -253,6 +253,11 @@ bench: all
 # (bench/README.md, "make bench-scale"); 10 to 45 minutes, never part of make test.
 bench-scale: all
 	@bench/scale
+
+# CPU per request in each hop (nginx, the pool, Postgres, Redis) for the floor and the cold reads
+# (bench/README.md, "Where a cold read's CPU goes, per hop"); about 3 minutes.
+bench-hops: all
+	@bench/hops
 
 fmt:
 	clang-format -i $$(find common handlers ingest services tools tests -name '*.cpp' -o -name '*.hpp')

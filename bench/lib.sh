@@ -46,6 +46,7 @@ write_bench_locations() {
   cat >"$STACK_DIR/nginx/extra/bench.conf" <<CONF
 location = /bench/nginx { default_type application/json; return 200 '{"status":"ok"}'; }
 location = /bench/fastcgi { include $REPO_DIR/nginx/fastcgi_params; fastcgi_pass unix:$STACK_DIR/run/bench.sock; }
+location = /bench/fastcgi-pg { include $REPO_DIR/nginx/fastcgi_params; fastcgi_pass unix:$STACK_DIR/run/bench.sock; }
 location /bench/static/ { alias $STACK_DIR/blobs/; etag off; }
 # The registry's pull decision alone: nginx asks it (auth_request) as for /v2/, about a blob of
 # hardened/bench-pull, and answers a small file when allowed, without the registry. (Not a return:

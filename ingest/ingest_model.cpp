@@ -53,25 +53,23 @@ void RankBy(Finding& f, const std::optional<std::string>& source) {
     auto nvd = std::find_if(f.severity_sources.begin(), f.severity_sources.end(),
                             [&](const SeverityRating& r) { return r.source == "nvd" && scored(r); });
     auto any = std::find_if(f.severity_sources.begin(), f.severity_sources.end(), scored);
-    if (nvd != f.severity_sources.end()) f.cvss_score = nvd->cvss_score;
-    else if (any != f.severity_sources.end()) f.cvss_score = any->cvss_score;
+    if (nvd != f.severity_sources.end())
+      f.cvss_score = nvd->cvss_score;
+    else if (any != f.severity_sources.end())
+      f.cvss_score = any->cvss_score;
   }
 }
 
 std::string SeveritySourcesJson(const std::vector<SeverityRating>& ratings) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
-  w.StartArray();
-  for (const SeverityRating& r : ratings) {
-    w.StartObject();
+  WriteObjects(w, ratings, [&](JsonWriter& w, const SeverityRating& r) {
     WriteString(w, "source", r.source);
     WriteOptionalString(w, "severity", r.severity);
     WriteOptionalString(w, "cvssVersion", r.cvss_version);
     WriteOptionalString(w, "cvssVector", r.cvss_vector);
     WriteOptionalDouble(w, "cvssScore", r.cvss_score);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
   return buffer.GetString();
 }
 
@@ -145,7 +143,8 @@ std::optional<std::string> SharedIdentity(const ImageIdentity& a, const ImageIde
   for (const std::string& digest : a.repo_digests) {
     if (b.repo_digests.count(digest)) return "registry digest " + digest;
   }
-  if (!a.diff_ids.empty() && a.diff_ids == b.diff_ids) return "the same " + std::to_string(a.diff_ids.size()) + " layers";
+  if (!a.diff_ids.empty() && a.diff_ids == b.diff_ids)
+    return "the same " + std::to_string(a.diff_ids.size()) + " layers";
   return std::nullopt;
 }
 
@@ -207,8 +206,10 @@ std::optional<std::string> SbomScanTime(const ScanReport& report, const std::str
   for (const NamedSbom& sbom : sboms) {
     std::optional<long long> created = sbom.doc->created ? ParseRfc3339(*sbom.doc->created) : std::nullopt;
     std::string why;
-    if (!created) why = " has no creation time";
-    else if (!SharedIdentity(report.identity, sbom.doc->identity)) why = " does not name the report's image";
+    if (!created)
+      why = " has no creation time";
+    else if (!SharedIdentity(report.identity, sbom.doc->identity))
+      why = " does not name the report's image";
     if (!why.empty()) {
       notes.push_back(report_path + " names no scan time and " + sbom.path + why +
                       ": the scan time is the time of ingest");
@@ -342,17 +343,13 @@ std::string EventData(const EventSubject& s, const std::vector<EventFinding>* vu
   w.EndObject();
   if (vulnerabilities) {
     w.Key("vulnerabilities");
-    w.StartArray();
-    for (const EventFinding& f : *vulnerabilities) {
-      w.StartObject();
+    WriteObjects(w, *vulnerabilities, [&](JsonWriter& w, const EventFinding& f) {
       Pair(w, "id", f.vuln_id);
       Pair(w, "severity", f.severity);
       Pair(w, "package", f.package);
       Pair(w, "fixState", f.fix_state);
       WriteFeeds(w, f.feeds);
-      w.EndObject();
-    }
-    w.EndArray();
+    });
   }
   if (fixes) {
     w.Key("fixes");

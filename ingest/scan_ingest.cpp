@@ -243,9 +243,7 @@ Target LockOrCreateVersion(Db& db, const ScanIngestRequest& request, const Input
 std::string FindingsJson(const std::vector<Finding>& findings) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
-  w.StartArray();
-  for (const Finding& f : findings) {
-    w.StartObject();
+  WriteObjects(w, findings, [&](JsonWriter& w, const Finding& f) {
     WriteString(w, "id", f.vuln_id);
     WriteStringArray(w, "aliases", f.aliases);
     WriteString(w, "package", f.package_name);
@@ -260,9 +258,7 @@ std::string FindingsJson(const std::vector<Finding>& findings) {
     WriteOptionalString(w, "url", f.primary_url);
     WriteString(w, "severitySources", SeveritySourcesJson(f.severity_sources));
     WriteOptionalString(w, "severitySource", f.severity_source);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
   return buffer.GetString();
 }
 

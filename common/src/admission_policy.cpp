@@ -120,9 +120,7 @@ std::string AdmissionPolicyJson(const AdmissionPolicy& p) {
   WriteBool(w, "denyKnownExploited", p.deny_known_exploited);
   WriteOptionalDouble(w, "maxEpss", p.max_epss);
   WriteKey(w, "exceptions");
-  w.StartArray();
-  for (const PolicyException& e : p.exceptions) {
-    w.StartObject();
+  WriteObjects(w, p.exceptions, [&](JsonWriter& w, const PolicyException& e) {
     if (e.rule)
       WriteString(w, "rule", *e.rule);
     else
@@ -130,9 +128,7 @@ std::string AdmissionPolicyJson(const AdmissionPolicy& p) {
     WriteOptionalString(w, "imageId", e.image_id);
     WriteString(w, "justification", e.justification);
     WriteString(w, "expiresAt", e.expires_at);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
   w.EndObject();
   return buffer.GetString();
 }

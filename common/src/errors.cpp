@@ -59,14 +59,10 @@ std::string ErrorBody(Error error, std::string_view message, const std::vector<F
   WriteString(w, "message", message.empty() ? Describe(error).message : message);
   if (!details.empty()) {
     WriteKey(w, "details");
-    w.StartArray();
-    for (const FieldIssue& d : details) {
-      w.StartObject();
+    WriteObjects(w, details, [&](JsonWriter& w, const FieldIssue& d) {
       WriteString(w, "field", d.field);
       WriteString(w, "issue", d.issue);
-      w.EndObject();
-    }
-    w.EndArray();
+    });
   }
   w.EndObject();
   return buffer.GetString();

@@ -40,3 +40,9 @@ export function imagePath(imageId, versionId) {
   const path = `/images/${encodeURIComponent(imageId)}`;
   return versionId ? `${path}?version=${encodeURIComponent(versionId)}` : path;
 }
+
+// The comparison of two versions of an image (/images/{id}/compare?from={versionId}&to={versionId}).
+export function comparePath(imageId, fromId, toId) {
+  const query = new URLSearchParams({ from: fromId, to: toId });
+  return `/images/${encodeURIComponent(imageId)}/compare?${query}`;
+}

@@ -6,6 +6,7 @@ import Account from "./pages/account.jsx";
 import AdmissionDecisions from "./pages/admission_decisions.jsx";
 import AdmissionPolicy from "./pages/admission_policy.jsx";
 import Audit from "./pages/audit.jsx";
+import Compare from "./pages/compare.jsx";
 import Cve from "./pages/cve.jsx";
 import Home from "./pages/home.jsx";
 import ImageDetail from "./pages/image_detail.jsx";
@@ -14,6 +15,7 @@ import Keys from "./pages/keys.jsx";
 import NotificationChannelDetail from "./pages/notification_channel_detail.jsx";
 import NotificationChannels from "./pages/notification_channels.jsx";
 import { ConfirmAddress, Unsubscribe } from "./pages/notification_links.jsx";
+import Packages from "./pages/packages.jsx";
 import Requests from "./pages/requests.jsx";
 import Setup from "./pages/setup.jsx";
 import SignIn from "./pages/sign_in.jsx";
@@ -29,8 +31,10 @@ export const kRoutes = [
   { path: "/setup", page: Setup, open: true },
   { path: "/images", page: Images, nav: "Images" },
   { path: "/images/:id", page: ImageDetail },
+  { path: "/images/:id/compare", page: Compare },
   { path: "/cve", page: Cve, nav: "CVE look-up" },
   { path: "/cve/:cveId", page: Cve },
+  { path: "/packages", page: Packages, nav: "Package look-up" },
   { path: "/watches", page: Watches, nav: "CVE watches" },
   { path: "/keys", page: Keys, nav: "API keys", adminOnly: "the tenant's API keys" },
   { path: "/webhooks", page: Webhooks, nav: "Webhooks" },

@@ -409,6 +409,15 @@ export function labelOf(pairs, key) {
 }
 
 // A finding's package: name, version, kind, and its purl beneath.
+// Several packages, one a line (a finding's or a match's packages).
+export function PackageLines({ list }) {
+  return list.map((pkg, index) => (
+    <div key={pkg.purl || index}>
+      <Package pkg={pkg} />
+    </div>
+  ));
+}
+
 export function Package({ pkg }) {
   return (
     <>
@@ -433,6 +442,30 @@ export function Counts({ counts }) {
           {counts[level] ?? 0}
         </span>
       ))}
+    </span>
+  );
+}
+
+// A finding's EPSS (FIRST's probability of exploitation in the next 30 days) as a percentage, with
+// its percentile beneath; "none" when the feed has no score for its CVE.
+export function Epss({ epss }) {
+  if (!epss) return <span class="muted">none</span>;
+  return (
+    <span title={`EPSS of ${epss.date}`}>
+      {(epss.score * 100).toFixed(1)}%<small class="muted block">percentile {Math.round(epss.percentile * 100)}</small>
+    </span>
+  );
+}
+
+// Whether a finding's CVE is in CISA's Known Exploited Vulnerabilities catalogue, since when, and
+// whether ransomware campaigns are known to use it.
+export function Kev({ kev }) {
+  if (!kev) return <span class="muted">no</span>;
+  return (
+    <span>
+      <strong>yes</strong>, since {kev.dateAdded}
+      {kev.knownRansomwareCampaignUse === "Known" && <small class="block">used by ransomware</small>}
+      <small class="muted block">due {kev.dueDate}</small>
     </span>
   );
 }

@@ -59,17 +59,13 @@ void WriteWatch(JsonWriter& w, const CveWatchView& watch) {
   WriteString(w, "createdAt", watch.created_at);
   WriteOptionalString(w, "createdBy", watch.created_by);
   WriteKey(w, "images");
-  w.StartArray();
-  for (const WatchedImage& image : watch.images) {
-    w.StartObject();
+  WriteObjects(w, watch.images, [&](JsonWriter& w, const WatchedImage& image) {
     WriteString(w, "id", image.image_id);
     WriteString(w, "name", image.name);
     WriteString(w, "versionId", image.version_id);
     WriteString(w, "tag", image.tag);
     WriteStringArray(w, "packages", image.packages);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
   w.EndObject();
 }
 

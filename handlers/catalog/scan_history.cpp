@@ -49,9 +49,7 @@ std::string ScanHistoryJson(const HistorySubject& subject, const std::vector<Sca
   WriteString(w, "tag", subject.tag);
   w.EndObject();
   WriteKey(w, "points");
-  w.StartArray();
-  for (const ScanPoint& p : points) {
-    w.StartObject();
+  WriteObjects(w, points, [&](JsonWriter& w, const ScanPoint& p) {
     WriteString(w, "scanId", p.scan_id);
     WriteString(w, "scannedAt", p.scanned_at);
     WriteString(w, "scanner", p.scanner);
@@ -59,9 +57,7 @@ std::string ScanHistoryJson(const HistorySubject& subject, const std::vector<Sca
     WriteOptionalString(w, "vulnDbUpdatedAt", p.vulndb_updated_at);
     WriteVulnerabilityCounts(w, p.counts);
     WriteInt(w, "fixableCount", p.fixable);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
   WriteOptionalString(w, "nextCursor", next_cursor);
   w.EndObject();
   return buffer.GetString();

@@ -120,9 +120,7 @@ std::string AttestationsJson(const VersionPaths& at, std::vector<AttestationView
   JsonWriter w(buffer);
   w.StartObject();
   WriteKey(w, "attestations");
-  w.StartArray();
-  for (const AttestationView& a : attestations) {
-    w.StartObject();
+  WriteObjects(w, attestations, [&](JsonWriter& w, const AttestationView& a) {
     WriteString(w, "type", a.type);
     WriteString(w, "predicateType", a.predicate_type);
     WriteString(w, "mediaType", kBundleMediaType);
@@ -141,9 +139,7 @@ std::string AttestationsJson(const VersionPaths& at, std::vector<AttestationView
     w.EndObject();
     WriteString(w, "url", at.base + "/attestations/" + a.type);
     WriteString(w, "createdAt", a.created_at);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
   w.EndObject();
   return buffer.GetString();
 }

@@ -55,13 +55,7 @@ std::string KeysDocument(const std::vector<SigningKeyView>& keys,
   JsonWriter w(buffer);
   w.StartObject();
   WriteKey(w, "keys");
-  w.StartArray();
-  for (const SigningKeyView& key : keys) {
-    w.StartObject();
-    write_key(w, key);
-    w.EndObject();
-  }
-  w.EndArray();
+  WriteObjects(w, keys, write_key);
   w.EndObject();
   return buffer.GetString();
 }

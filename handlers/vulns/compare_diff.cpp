@@ -99,17 +99,13 @@ void WriteVuln(JsonWriter& w, const VulnChange& v) {
   WriteString(w, "severity", v.severity);
   WriteString(w, "fixState", v.fix_state);
   WriteKey(w, "packages");
-  w.StartArray();
-  for (const FindingRow& f : v.packages) {
-    w.StartObject();
+  WriteObjects(w, v.packages, [&](JsonWriter& w, const FindingRow& f) {
     WriteString(w, "name", f.package_name);
     WriteOptionalString(w, "version", f.package_version);
     WriteOptionalString(w, "purl", f.purl);
     WriteString(w, "severity", f.severity);
     WriteString(w, "fixState", f.fix_state);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
   WriteFeeds(w, v.feeds);
   w.EndObject();
 }

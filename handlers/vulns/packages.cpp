@@ -6,6 +6,7 @@
 #include "icat/json.hpp"
 #include "icat/paging.hpp"
 #include "queries.hpp"
+#include "version_range.hpp"
 #include "vulns.hpp"
 
 namespace icat::vulns {
@@ -47,22 +48,44 @@ void WriteMatch(JsonWriter& w, const Rows& rows, int row) {
   w.EndObject();
 }
 
+// The versions of the named package within the range, as the text[] of kPackagesByName's $8: the
+// tenant's versions of it listed first, the range applied here (SQL cannot order them).
+std::string VersionsInRange(Context& ctx, const std::string& name, const std::optional<std::string>& type,
+                            const std::vector<VersionBound>& range) {
+  Rows rows = ctx.db.Run(kPackageVersionsByName, {ctx.principal.tenant_id, name, type});
+  std::vector<std::string> wanted;
+  for (int row = 0; row < rows.size(); row++) {
+    std::string_view version = rows.Text(row, 0);
+    if (InVersionRange(range, version)) wanted.emplace_back(version);
+  }
+  return TextArrayLiteral(wanted);
+}
+
 }  // namespace
 
-// GET /v1/packages?purl=|name=[&type=]&versions=latest|all&limit=&cursor=   (scope read:vulns)
+// GET /v1/packages?purl=|name=[&type=][&versionRange=]&versions=latest|all&limit=&cursor=   (scope read:vulns)
 // GET /api/packages (portal: token + X-Tenant), the same
-//   200 {"purl"|"name", "type", "versions", "matches": [{"image", "version", "scan", "packages"}],
+//   200 {"purl"|"name", "type", "versionRange", "versions", "matches": [{"image", "version", "scan", "packages"}],
 //        "nextCursor"}: the licensed versions (latest ones unless versions=all) whose latest scan's
 //        SBOMs list the package: by purl, its identity (and its version when the purl names one);
-//        by name, that name (and type); by image id, then version id
-//   400 VALIDATION_ERROR: neither or both of purl and name, type without name, a purl not
-//       starting pkg:, limit, cursor; 401; 403 INSUFFICIENT_SCOPE; 429
+//        by name, that name (and type, and a version within versionRange: ">=2.0.0,<2.17.1",
+//        version_range.hpp); by image id, then version id
+//   400 VALIDATION_ERROR: neither or both of purl and name, type or versionRange without name, a
+//       purl not starting pkg:, a versionRange that is no range, limit, cursor; 401;
+//       403 INSUFFICIENT_SCOPE; 429
 Reply LookUpPackage(Context& ctx) {
   std::optional<std::string> purl = ctx.query.Text("purl"), name = ctx.query.Text("name"),
-                             type = ctx.query.Text("type");
+                             type = ctx.query.Text("type"), range_text = ctx.query.Text("versionRange");
   if (purl.has_value() == name.has_value()) ThrowInvalid("purl", "give either purl or name (with an optional type)");
   if (purl && type) ThrowInvalid("type", "goes with name; a purl names its type");
   if (purl && purl->rfind("pkg:", 0) != 0) ThrowInvalid("purl", "must be a package URL (pkg:type/name...)");
+  if (purl && range_text) ThrowInvalid("versionRange", "goes with name; a purl names its version");
+  std::optional<std::vector<VersionBound>> range;
+  if (range_text) {
+    range = ParseVersionRange(*range_text);
+    if (!range)
+      ThrowInvalid("versionRange", "must be bounds separated by commas, each >=, >, <=, < or = and a version");
+  }
   bool all_versions = ctx.query.Text("versions").value_or("latest") == "all";
   int limit = ctx.query.Limit();
   std::optional<std::vector<std::string>> cursor = ctx.query.Cursor();
@@ -74,6 +97,7 @@ Reply LookUpPackage(Context& ctx) {
     params.push_back(PurlNamesVersion(*purl));
   } else {
     params.push_back(type);
+    params.push_back(range ? std::optional(VersionsInRange(ctx, *name, type, *range)) : std::nullopt);
   }
   Rows rows = ctx.db.Run(purl ? kPackagesByPurl : kPackagesByName, params);
 
@@ -83,6 +107,7 @@ Reply LookUpPackage(Context& ctx) {
   WriteOptionalString(w, "purl", purl);
   WriteOptionalString(w, "name", name);
   WriteOptionalString(w, "type", type);
+  WriteOptionalString(w, "versionRange", range_text);
   WriteString(w, "versions", all_versions ? "all" : "latest");
   WriteKey(w, "matches");
   w.StartArray();

@@ -175,14 +175,23 @@ inline constexpr Statement kFindingsOfSet{"findings_of_set",
 inline constexpr Statement kPackagesByPurl{"packages_by_purl", ICAT_PACKAGE_LOOKUP(
     "p.identity = (SELECT public.purl_key_any_version($2)) "
     "AND (NOT $7::boolean OR public.purl_key(p.purl) = (SELECT public.purl_key($2)))")};
-// $2 a package name, $7 its purl type or NULL for any
+// $2 a package name, $7 its purl type or NULL for any, $8 the versions of it wanted or NULL for any
 inline constexpr Statement kPackagesByName{"packages_by_name", ICAT_PACKAGE_LOOKUP(
-    "p.name = $2 AND ($7::text IS NULL OR p.type = lower($7::text))")};
+    "p.name = $2 AND ($7::text IS NULL OR p.type = lower($7::text)) "
+    "AND ($8::text[] IS NULL OR p.version = ANY($8::text[]))")};
+// $1 tenant, $2 a package name, $3 its purl type or NULL: the versions of it that the latest scans of
+// the tenant's licensed versions list, for a version range to choose from (packages.cpp).
+inline constexpr Statement kPackageVersionsByName{"package_versions_by_name",
+    "SELECT DISTINCT p.version FROM packages p JOIN scans s ON s.package_set_id = p.set_id "
+    "JOIN image_versions v ON v.latest_scan_id = s.id "
+    "JOIN licenses l ON l.image_id = v.image_id AND l.tenant_id = $1 "
+    "WHERE p.name = $2 AND ($3::text IS NULL OR p.type = lower($3::text)) AND p.version IS NOT NULL"};
 
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
     kFindingsOfLatestVersion, kFindingsOfVersion, kRiskOfLatestVersion, kRiskOfVersion, kCveLookupLatest, kCveLookupAll, kUnscannedLatest,
     kUnscannedAll, kCompareVersions, kPackagesOfSet, kFindingsOfSet, kPackagesByPurl, kPackagesByName,
+    kPackageVersionsByName,
 };
 // clang-format on
 

@@ -25,11 +25,12 @@ std::vector<QueryParam> CveQuery() {
 // ?from= and ?to= name versions (compare.cpp reads their form: id, tag or digest).
 std::vector<QueryParam> CompareQuery() { return {query::Text("from", 1, 200), query::Text("to", 1, 200)}; }
 
-// The package by purl, or by name with an optional type; which versions; a page.
+// The package by purl, or by name with an optional type and version range; which versions; a page.
 std::vector<QueryParam> PackageQuery() {
   return {query::Text("purl", 5, 2000),
           query::Text("name", 1, 500),
           query::Text("type", 1, 100),
+          query::Text("versionRange", 1, 200),
           query::Word("versions", {"latest", "all"}, "must be latest (the default) or all"),
           query::Limit(),
           query::Cursor({CursorField::kUuid, CursorField::kUuid})};

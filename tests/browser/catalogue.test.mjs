@@ -15,6 +15,7 @@ import { after, before, test } from "node:test";
 import {
   admin,
   api,
+  apiJson,
   apiLogin,
   assertAccessible,
   assertNoProblems,
@@ -23,6 +24,7 @@ import {
   clickButton,
   clickLink,
   createUser,
+  demoNginx,
   env,
   fill,
   heading,
@@ -39,18 +41,12 @@ let browser;
 let token;
 let nginx;  // the demo image with two versions, the newer scanned twice
 
-const apiJson = async (path) => {
-  const reply = await api(token, "GET", path);
-  assert.equal(reply.status, 200, `GET ${path}`);
-  return json(reply);
-};
+const apiGet = (path) => apiJson(token, path);
 
 before(async () => {
   browser = await launch();
   token = await apiLogin();
-  const { images } = await apiJson("/api/docker-images?q=nginx");
-  nginx = await apiJson(`/api/docker-images/${images[0].id}`);
-  assert.equal(nginx.versions.length, 2, "the demo data has two versions of nginx");
+  nginx = await demoNginx(token);
 });
 after(async () => browser?.close());
 
@@ -68,6 +64,8 @@ const findingRows = (page) =>
       severity: row.cells[3].textContent.trim(),
       cvss: row.cells[4].textContent.trim(),
       fixState: row.cells[5].textContent.trim(),
+      kev: row.cells[7].textContent.trim(),
+      epss: row.cells[8].textContent.trim(),
     })),
   );
 
@@ -108,12 +106,18 @@ test("from /images to an image: findings filtered by severity, sorted, and an ol
   await heading(page, "nginx");
 
   // Every finding of the latest version is listed, as many as the API's pages hold.
-  const all = (await apiJson(`${versionPath(latest)}/vulnerabilities?limit=200`)).vulnerabilities;
+  const all = (await apiGet(`${versionPath(latest)}/vulnerabilities?limit=200`)).vulnerabilities;
   let rows = await waitForFindings(page, all.length);
   assert.deepEqual(rows.map((finding) => finding.id).sort(), all.map((finding) => finding.id).sort());
+  // Each shows its CVE's EPSS score and whether it is known exploited, as the API says (the demo's
+  // KEV catalogue holds none of its CVEs, its EPSS sample scores them).
+  const shownFeeds = (finding) => `${finding.id} ${finding.kev.startsWith("yes")} ${finding.epss === "none" ? "none" : finding.epss.split("%")[0]}`;
+  const feedsOf = (finding) => `${finding.id} ${Boolean(finding.kev)} ${finding.epss ? (finding.epss.score * 100).toFixed(1) : "none"}`;
+  assert.deepEqual(rows.map(shownFeeds).sort(), all.map(feedsOf).sort());
+  assert.ok(all.some((finding) => finding.epss), "some findings have an EPSS score");
 
   // A severity filter shows that severity only: the findings the API's own filter gives.
-  const medium = (await apiJson(`${versionPath(latest)}/vulnerabilities?severity=medium&limit=200`)).vulnerabilities;
+  const medium = (await apiGet(`${versionPath(latest)}/vulnerabilities?severity=medium&limit=200`)).vulnerabilities;
   assert.ok(medium.length > 0 && medium.length < all.length, "the demo version has medium findings and others");
   await choose(page, "Severity", "medium");
   rows = await waitForFindings(page, medium.length);
@@ -141,7 +145,7 @@ test("from /images to an image: findings filtered by severity, sorted, and an ol
   await assertAccessible(page, "image-detail findings");
 
   // The older version: its own findings, and its id in the address.
-  const olderFindings = (await apiJson(`${versionPath(older)}/vulnerabilities?limit=200`)).vulnerabilities;
+  const olderFindings = (await apiGet(`${versionPath(older)}/vulnerabilities?limit=200`)).vulnerabilities;
   await clickLink(page, older.tag);
   await page.waitForFunction((tag) => document.querySelector("#version-title")?.textContent === `Version ${tag}`, {}, older.tag);
   assert.equal(new URL(page.url()).searchParams.get("version"), older.id);
@@ -160,10 +164,11 @@ test("each version shows the tenant's pulls; the version shown, its pull command
   await heading(page, "nginx");
 
   // The "Your pulls" column says what the API says of each version.
-  const detail = await apiJson(`/api/docker-images/${nginx.id}`);
+  const detail = await apiGet(`/api/docker-images/${nginx.id}`);
   const shown = await page.$$eval("main table", (tables) => {
     const versions = tables.find((table) => table.caption?.textContent.startsWith("Versions of"));
-    return [...versions.tBodies[0].rows].map((row) => row.cells[row.cells.length - 1].textContent.trim());
+    const column = [...versions.tHead.rows[0].cells].findIndex((cell) => cell.textContent === "Your pulls");
+    return [...versions.tBodies[0].rows].map((row) => row.cells[column].textContent.trim());
   });
   assert.equal(shown.length, detail.versions.length);
   detail.versions.forEach((version, i) => {
@@ -252,7 +257,7 @@ test("SBOM downloads are the API's bytes, with checksum and signature; the scan 
     }
 
     // The scan history: a canvas drawn by uPlot, and the table with one row per scan.
-    const history = await apiJson(`${versionPath(latest)}/scan-history`);
+    const history = await apiGet(`${versionPath(latest)}/scan-history`);
     assert.ok(history.points.length >= 2, "the demo version was scanned twice");
     await page.waitForSelector("figure.chart canvas");
     const size = await page.$eval("figure.chart canvas", (canvas) => canvas.width * canvas.height);
@@ -279,7 +284,7 @@ test("attestations: listed with predicate type and key, each bundle saved as the
   const watched = await openPage(browser);
   const { page, context } = watched;
   const [latest] = nginx.versions;
-  const { attestations } = await apiJson(`${versionPath(latest)}/attestations`);
+  const { attestations } = await apiGet(`${versionPath(latest)}/attestations`);
   assert.ok(attestations.length >= 2, "the demo version has its SBOMs attested at least");
   const downloads = mkdtempSync(join(tmpdir(), "icat-attestation-"));
   const cdp = await browser.target().createCDPSession();
@@ -322,10 +327,10 @@ test("attestations: listed with predicate type and key, each bundle saved as the
   }
 
   // build/bin/icat verify on every version of every demo image: exit 0, a line per attestation.
-  const { images } = await apiJson("/api/docker-images?limit=100");
+  const { images } = await apiGet("/api/docker-images?limit=100");
   let verified = 0;
   for (const listed of images) {
-    const detail = await apiJson(`/api/docker-images/${listed.id}`);
+    const detail = await apiGet(`/api/docker-images/${listed.id}`);
     for (const version of detail.versions.filter((version) => version.scanStatus === "scanned")) {
       const run = spawnSync(join(env("ICAT_BUILD_DIR"), "bin", "icat"), ["verify", `${detail.repository}@${version.digest}`], {
         env: { ...process.env, ICAT_API_KEY: env("ICAT_DEMO_API_KEY") },
@@ -343,9 +348,9 @@ test("attestations: listed with predicate type and key, each bundle saved as the
 test("CVE look-up from the form, latest or every version, and a malformed id in words", async () => {
   const watched = await openPage(browser);
   const { page } = watched;
-  const cveId = (await apiJson(`${versionPath(nginx.versions[0])}/vulnerabilities?severity=critical`)).vulnerabilities[0].id;
-  const latestOnly = await apiJson(`/api/cve/${cveId}`);
-  const everyVersion = await apiJson(`/api/cve/${cveId}?versions=all`);
+  const cveId = (await apiGet(`${versionPath(nginx.versions[0])}/vulnerabilities?severity=critical`)).vulnerabilities[0].id;
+  const latestOnly = await apiGet(`/api/cve/${cveId}`);
+  const everyVersion = await apiGet(`/api/cve/${cveId}?versions=all`);
   const versionRows = (lookup) => lookup.images.reduce((sum, image) => sum + image.versions.reduce((n, version) => n + version.packages.length, 0), 0);
   assert.ok(versionRows(everyVersion) > versionRows(latestOnly), "older versions carry it too");
 
@@ -389,7 +394,7 @@ test("CVE look-up from the form, latest or every version, and a malformed id in 
 
 // The watch a test adds, gone first so a test can be run again against the same stack.
 async function unwatch(cveId) {
-  const { cveWatches } = await apiJson("/api/cve-watches?limit=200");
+  const { cveWatches } = await apiGet("/api/cve-watches?limit=200");
   for (const watch of cveWatches.filter((one) => one.cveId === cveId)) {
     assert.equal((await api(token, "DELETE", `/api/cve-watches/${watch.id}`)).status, 204);
   }
@@ -398,7 +403,7 @@ async function unwatch(cveId) {
 test("an admin watches a CVE, is told when it is watched already, and stops watching it", async () => {
   const watched = await openPage(browser);
   const { page } = watched;
-  const cveId = (await apiJson(`${versionPath(nginx.versions[0])}/vulnerabilities?severity=critical`)).vulnerabilities[0].id;
+  const cveId = (await apiGet(`${versionPath(nginx.versions[0])}/vulnerabilities?severity=critical`)).vulnerabilities[0].id;
   await unwatch(cveId);
 
   await signIn(page, admin(), "/watches");
@@ -412,7 +417,7 @@ test("an admin watches a CVE, is told when it is watched already, and stops watc
   assert.equal(cells[1], "Watched by the browser test");
   assert.match(cells[2], new RegExp(`nginx ${nginx.versions[0].tag.replaceAll(".", "\\.")}`), "the images carrying it now");
   assert.match(cells[3], /by you/);
-  const stored = (await apiJson("/api/cve-watches")).cveWatches.find((watch) => watch.cveId === cveId);
+  const stored = (await apiGet("/api/cve-watches")).cveWatches.find((watch) => watch.cveId === cveId);
   assert.ok(stored, "the API lists the new watch");
   await assertAccessible(page, "watches");
   await screenshot(page, "watches");
@@ -427,7 +432,7 @@ test("an admin watches a CVE, is told when it is watched already, and stops watc
   await clickButton(page, `Stop watching ${cveId}`);
   await clickButton(page, "Stop watching");
   await page.waitForFunction((id) => ![...document.querySelectorAll("main tbody th")].some((cell) => cell.textContent === id), {}, cveId);
-  assert.ok(!(await apiJson("/api/cve-watches")).cveWatches.some((watch) => watch.cveId === cveId), "the API no longer lists it");
+  assert.ok(!(await apiGet("/api/cve-watches")).cveWatches.some((watch) => watch.cveId === cveId), "the API no longer lists it");
   assertNoProblems(watched);
   await watched.context.close();
 });
@@ -450,7 +455,7 @@ test("an admin files a package request; the status and type filters are in the a
   for (const part of ["Package request", "Open", "nginx", "jq", admin().email, "Our health checks parse JSON.\nA second line."]) {
     assert.ok(text.includes(part), `the card shows ${JSON.stringify(part)}: ${text}`);
   }
-  const filed = (await apiJson("/api/feature-requests")).featureRequests.find((request) => request.title === title);
+  const filed = (await apiGet("/api/feature-requests")).featureRequests.find((request) => request.title === title);
   assert.equal(filed?.packageName, "jq");
   assert.equal(filed?.imageId, nginx.id);
   await assertAccessible(page, "requests");
@@ -469,7 +474,7 @@ test("an admin files a package request; the status and type filters are in the a
 });
 
 test("a viewer reads the watches and the requests without any form or delete button", async () => {
-  const cveId = (await apiJson(`${versionPath(nginx.versions[0])}/vulnerabilities`)).vulnerabilities[0].id;
+  const cveId = (await apiGet(`${versionPath(nginx.versions[0])}/vulnerabilities`)).vulnerabilities[0].id;
   await unwatch(cveId);
   assert.equal((await api(token, "POST", "/api/cve-watches", { cveId, note: "for the viewer" })).status, 201);
   const title = `A request the viewer reads ${Date.now()}`;

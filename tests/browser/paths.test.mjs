@@ -1,7 +1,7 @@
 // The console's address rules (console/src/paths.js), checked directly under node.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { imagePath, matchPath, safeNext, tenantFromHost } from "../../console/src/paths.js";
+import { comparePath, imagePath, matchPath, safeNext, tenantFromHost } from "../../console/src/paths.js";
 
 test("a page path matches its pattern and names its parameters", () => {
   assert.deepEqual(matchPath("/images/:id", "/images/abc"), { id: "abc" });
@@ -35,4 +35,10 @@ test("an image's page address, at a version when given, its parts encoded", () =
   assert.equal(imagePath("abc"), "/images/abc");
   assert.equal(imagePath("abc", "v 1"), "/images/abc?version=v%201");
   assert.equal(imagePath("a/b"), "/images/a%2Fb");
+});
+
+test("a comparison's address names both versions", () => {
+  assert.equal(comparePath("i d", "a", "b/c"), "/images/i%20d/compare?from=a&to=b%2Fc");
+  assert.deepEqual(matchPath("/images/:id/compare", "/images/abc/compare"), { id: "abc" });
+  assert.equal(matchPath("/images/:id", "/images/abc/compare"), null);
 });

@@ -205,3 +205,18 @@ export async function api(token, method, path, body) {
 }
 
 export const json = (reply) => JSON.parse(Buffer.from(reply.body).toString("utf8"));
+
+// A GET of the portal API that must answer 200: its JSON.
+export async function apiJson(token, path) {
+  const reply = await api(token, "GET", path);
+  assert.equal(reply.status, 200, `GET ${path}`);
+  return json(reply);
+}
+
+// The demo data's nginx image, whose two versions the catalogue and compare tests walk through.
+export async function demoNginx(token) {
+  const { images } = await apiJson(token, "/api/docker-images?q=nginx");
+  const nginx = await apiJson(token, `/api/docker-images/${images[0].id}`);
+  assert.equal(nginx.versions.length, 2, "the demo data has two versions of nginx");
+  return nginx;
+}

@@ -224,6 +224,53 @@ BOOST_AUTO_TEST_CASE(package_look_up_finds_the_versions_whose_sboms_hold_it) {
   BOOST_TEST(portal["matches"].Size() == 1u);
 }
 
+// musl-utils is 1.1.20-r4 in 3.9 and 1.2.2-r7 in 3.15 (the two SBOM files): a range by name picks
+// the versions whose package version it holds, numbers compared as numbers (20 > 2 as text).
+BOOST_AUTO_TEST_CASE(package_look_up_by_name_and_version_range) {
+  it::Tenant tenant;
+  it::TempDir dir;
+  Compared c = IngestBoth(dir);
+  tenant.License(c.image);
+  std::string key = tenant.CreateKey("read:vulns");
+  BOOST_TEST_REQUIRE(
+      PurlsOf(c.old_sbom)["pkg:apk/alpine/musl-utils"].count("pkg:apk/alpine/musl-utils@1.1.20-r4?distro=3.9.4") == 1u);
+  BOOST_TEST_REQUIRE(
+      PurlsOf(c.new_sbom)["pkg:apk/alpine/musl-utils"].count("pkg:apk/alpine/musl-utils@1.2.2-r7?distro=3.15.4") == 1u);
+  auto matches = [&](const std::string& range) {
+    rapidjson::Document d =
+        it::ExpectJson200(it::Get("/v1/packages?name=musl-utils&versions=all&versionRange=" + range, it::Bearer(key)));
+    std::set<std::string> versions;
+    for (const rapidjson::Value& m : d["matches"].GetArray()) versions.insert(it::StringMember(m["version"], "tag"));
+    BOOST_TEST(it::StringMember(d, "versionRange").size() > 0u);
+    return versions;
+  };
+  BOOST_TEST(matches("%3E%3D1.2.0") == std::set<std::string>({"3.15"}));                 // >=1.2.0
+  BOOST_TEST(matches("%3C1.2") == std::set<std::string>({"3.9"}));                       // <1.2
+  BOOST_TEST(matches("%3E1.1.3") == std::set<std::string>({"3.9", "3.15"}));             // >1.1.3: 20 > 3
+  BOOST_TEST(matches("%3E%3D1.1.20-r4,%3C1.2.2-r7") == std::set<std::string>({"3.9"}));  // >=1.1.20-r4,<1.2.2-r7
+  BOOST_TEST(matches("%3D1.2.2-r7") == std::set<std::string>({"3.15"}));                 // =1.2.2-r7
+  BOOST_TEST(matches("%3E1.2.2-r7").empty());                                            // >1.2.2-r7
+  // Without versions=all, the latest version only; the portal's equivalent.
+  rapidjson::Document latest =
+      it::ExpectJson200(it::Get("/v1/packages?name=musl-utils&versionRange=%3C1.2", it::Bearer(key)));
+  BOOST_TEST(latest["matches"].Size() == 0u);
+  rapidjson::Document portal = it::ExpectJson200(
+      it::Get("/api/packages?name=musl-utils&type=apk&versions=all&versionRange=%3C1.2", it::PortalHeaders(tenant)));
+  BOOST_TEST_REQUIRE(portal["matches"].Size() == 1u);
+  BOOST_TEST(it::StringMember(portal["matches"][0]["version"], "tag") == "3.9");
+  // A range goes with a name, and must be one.
+  for (const std::string& query :
+       {std::string("purl=pkg:apk/alpine/musl-utils&versionRange=%3C1.2"),
+        std::string("name=musl-utils&versionRange=1.2"), std::string("name=musl-utils&versionRange=%3E%3D1.2,"),
+        std::string("name=musl-utils&versionRange=%5E1.2"), std::string("name=musl-utils&versionRange=")}) {
+    BOOST_TEST_CONTEXT(query) {
+      it::Response refused = it::Get("/v1/packages?" + query, it::Bearer(key));
+      it::ExpectError(refused, 400, "VALIDATION_ERROR");
+      BOOST_TEST(it::MessageOf(refused).find("versionRange") != std::string::npos);
+    }
+  }
+}
+
 BOOST_AUTO_TEST_CASE(another_tenants_unlicensed_image_stays_invisible) {
   it::Tenant owner, stranger;
   it::TempDir dir;
@@ -236,7 +283,8 @@ BOOST_AUTO_TEST_CASE(another_tenants_unlicensed_image_stays_invisible) {
       "NOT_FOUND");
   // The package is in the catalogue, but not in anything the stranger is licensed for.
   for (const std::string& path : {std::string("/v1/packages?purl=pkg:apk/alpine/musl-utils&versions=all"),
-                                  std::string("/v1/packages?name=musl-utils&versions=all")}) {
+                                  std::string("/v1/packages?name=musl-utils&versions=all"),
+                                  std::string("/v1/packages?name=musl-utils&versions=all&versionRange=%3E0")}) {
     rapidjson::Document d = it::ExpectJson200(it::Get(path, it::Bearer(key)));
     BOOST_TEST(d["matches"].Size() == 0u);
   }

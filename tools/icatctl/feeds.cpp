@@ -51,9 +51,7 @@ void StoreEpss(Db& db, const Feed& feed) {
 std::string KevRowsJson(const std::vector<KevEntry>& entries) {
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
-  w.StartArray();
-  for (const KevEntry& e : entries) {
-    w.StartObject();
+  WriteObjects(w, entries, [&](JsonWriter& w, const KevEntry& e) {
     WriteString(w, "cve_id", e.cve_id);
     WriteString(w, "vendor_project", e.vendor_project);
     WriteString(w, "product", e.product);
@@ -65,9 +63,7 @@ std::string KevRowsJson(const std::vector<KevEntry>& entries) {
     WriteOptionalString(w, "known_ransomware_campaign_use", e.known_ransomware_campaign_use);
     WriteOptionalString(w, "notes", e.notes);
     WriteStringArray(w, "cwes", e.cwes);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
   return buffer.GetString();
 }
 

@@ -160,18 +160,14 @@ AttestationImage CosignAttestationImage(const std::vector<AttestationLayer>& lay
   WriteDescriptor(w, kOciConfigMediaType, image.config);
   w.EndObject();
   WriteKey(w, "layers");
-  w.StartArray();
-  for (const AttestationLayer& layer : layers) {
-    w.StartObject();
+  WriteObjects(w, layers, [&](JsonWriter& w, const AttestationLayer& layer) {
     WriteDescriptor(w, kDsseEnvelopeMediaType, layer.envelope);
     WriteKey(w, "annotations");
     w.StartObject();
     WriteString(w, kSignatureAnnotation, "");
     WriteString(w, "predicateType", layer.predicate_type);
     w.EndObject();
-    w.EndObject();
-  }
-  w.EndArray();
+  });
   w.EndObject();
   image.manifest = buffer.GetString();
   image.digest = Sha256Digest(image.manifest);

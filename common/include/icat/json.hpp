@@ -24,6 +24,19 @@ void WriteBool(JsonWriter& w, std::string_view key, bool value);
 void WriteStringArray(JsonWriter& w, std::string_view key, const std::vector<std::string>& values);
 void WriteKey(JsonWriter& w, std::string_view key);
 
+// An array of one object per item, whose members write_members(w, item) writes: every list of
+// records in a reply, a stored column or a document is written this one way.
+template <typename Items, typename WriteMembers>
+void WriteObjects(JsonWriter& w, const Items& items, WriteMembers&& write_members) {
+  w.StartArray();
+  for (const auto& item : items) {
+    w.StartObject();
+    write_members(w, item);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 // An object of string members in the given order, e.g. an audit detail {"email": ..., "reason": ...}.
 std::string StringObjectJson(const std::vector<std::pair<std::string, std::string>>& members);
 

@@ -9,21 +9,27 @@ import { Attestations } from "./image_detail/attestations.jsx";
 import { SbomCompleteness, SbomDownloads } from "./image_detail/sbom.jsx";
 import { ScanHistory } from "./image_detail/scan_history.jsx";
 import { Vulnerabilities } from "./image_detail/vulnerabilities.jsx";
-import { imagePath } from "../paths.js";
+import { comparePath, imagePath } from "../paths.js";
+
+// The image of an /images/:id page (this one and the compare page), loaded once per id.
+export const useImage = (id) => useLoad(() => getJson(`/api/docker-images/${encodeURIComponent(id)}`), [id]);
+
+// What such a page shows until its image is loaded, or when it cannot be.
+export function ImagePending({ title, state }) {
+  return (
+    <Page title={title}>
+      <Pending state={state} what="Loading the image" />
+      <p>
+        <Link href="/images">Back to the images</Link>
+      </p>
+    </Page>
+  );
+}
 
 export default function ImageDetail({ params }) {
   const [query] = useQuery();
-  const state = useLoad(() => getJson(`/api/docker-images/${encodeURIComponent(params.id)}`), [params.id]);
-  if (!state.data) {
-    return (
-      <Page title="Image">
-        <Pending state={state} what="Loading the image" />
-        <p>
-          <Link href="/images">Back to the images</Link>
-        </p>
-      </Page>
-    );
-  }
+  const state = useImage(params.id);
+  if (!state.data) return <ImagePending title="Image" state={state} />;
   const image = state.data;
   const chosen = image.versions.find((version) => version.id === query.version);
   const version = chosen || image.versions[0];
@@ -111,6 +117,7 @@ function VersionTable({ image, chosenId }) {
             <th scope="col">Scan</th>
             <th scope="col">Vulnerabilities</th>
             <th scope="col">Your pulls</th>
+            <th scope="col">Compare</th>
           </tr>
         </thead>
         <tbody>
@@ -142,11 +149,26 @@ function VersionTable({ image, chosenId }) {
                 <td>
                   <Pulls version={version} />
                 </td>
+                <td>
+                  <CompareWithLatest image={image} version={version} />
+                </td>
               </tr>
             );
           })}
         </tbody>
       </Table>
+  );
+}
+
+// What moving from this version to the latest changes (pages/compare.jsx); the latest itself has
+// nothing to compare with.
+function CompareWithLatest({ image, version }) {
+  const latest = image.latestVersion;
+  if (!latest || version.id === latest.id) return <span class="muted">latest</span>;
+  return (
+    <Link href={comparePath(image.id, version.id, latest.id)} class="nowrap">
+      Compare with latest<span class="visually-hidden"> ({version.tag} to {latest.tag})</span>
+    </Link>
   );
 }
 

@@ -7,7 +7,7 @@
 // hundreds, a few requests at most, and changing a filter or the sort costs no request.
 import { getAllPages } from "../../api.js";
 import { Link, useQuery } from "../../router.jsx";
-import { Counts, Empty, Package, Pager, Pending, SelectField, Severity, When, useLoad, Table } from "../../ui.jsx";
+import { Counts, Empty, Epss, Kev, Package, Pager, Pending, SelectField, Severity, When, useLoad, Table } from "../../ui.jsx";
 import { kFixStates, kSeverities } from "../../vocabulary.js";
 
 const kFindingsPerPage = 50;
@@ -138,6 +138,8 @@ function FindingsTable({ findings }) {
                 <SortHeader column="cvss" view={view} />
                 <SortHeader column="fixState" view={view} />
                 <th scope="col">Fixed in</th>
+                <th scope="col">Known exploited</th>
+                <th scope="col">EPSS</th>
               </tr>
             </thead>
             <tbody>
@@ -207,6 +209,12 @@ function FindingRow({ finding }) {
         )}
       </td>
       <td>{finding.fixedVersion ? <span class="mono">{finding.fixedVersion}</span> : <span class="muted">none</span>}</td>
+      <td>
+        <Kev kev={finding.kev} />
+      </td>
+      <td>
+        <Epss epss={finding.epss} />
+      </td>
     </tr>
   );
 }

@@ -120,6 +120,46 @@ bool IsEmailAddress(std::string_view text) {
   return text.find_first_of(" \t\r\n\v\f") == std::string_view::npos;
 }
 
+namespace {
+// RFC 5322's atext: what a dot-atom's atoms are made of.
+bool IsAtext(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-/=?^_`{|}~").find(c) != std::string_view::npos;
+}
+
+bool IsDotAtom(std::string_view text, bool (*allowed)(char)) {
+  if (text.empty() || text.front() == '.' || text.back() == '.' || text.find("..") != std::string_view::npos) return false;
+  for (char c : text) {
+    if (c != '.' && !allowed(c)) return false;
+  }
+  return true;
+}
+
+bool IsDomainLabel(std::string_view label) {
+  if (label.empty() || label.size() > 63 || label.front() == '-' || label.back() == '-') return false;
+  for (char c : label) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') return false;
+  }
+  return true;
+}
+}  // namespace
+
+std::optional<std::string> NormaliseMailAddress(std::string_view text) {
+  constexpr size_t kMaxAddress = 254, kMaxLocal = 64;
+  size_t at = text.rfind('@');
+  if (text.size() > kMaxAddress || at == std::string_view::npos || at > kMaxLocal) return std::nullopt;
+  std::string_view local = text.substr(0, at), domain = text.substr(at + 1);
+  if (!IsDotAtom(local, IsAtext) || domain.find('.') == std::string_view::npos) return std::nullopt;
+  for (size_t start = 0; start <= domain.size();) {
+    size_t dot = domain.find('.', start);
+    if (dot == std::string_view::npos) dot = domain.size();
+    if (!IsDomainLabel(domain.substr(start, dot - start))) return std::nullopt;
+    start = dot + 1;
+  }
+  std::string normal(text);
+  for (size_t i = at + 1; i < normal.size(); i++) normal[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(normal[i])));
+  return normal;
+}
+
 std::optional<std::string> PasswordIssue(std::string_view password) {
   if (!IsValidUtf8(password)) return "must be valid UTF-8";
   if (password.size() > kMaxPasswordBytes) return "must have at most " + std::to_string(kMaxPasswordBytes) + " bytes";

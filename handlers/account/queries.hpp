@@ -124,26 +124,35 @@ inline constexpr Statement kWebhookUrlTaken{"account_webhook_url_taken",
 inline constexpr Statement kDeleteWebhook{"account_delete_webhook",
     "DELETE FROM webhooks WHERE tenant_id = $1 AND id = $2::uuid RETURNING url"};
 
-// ---- Notification channels (sql/V0034). $1 tenant. Never the URL: it is a secret; its host only.
+// ---- Notification channels (sql/V0034, V0035). $1 tenant. Never the URL: it is a secret; its
+// host only. An e-mail channel's addresses with their states, as a JSON array.
 #define ICAT_CHANNEL_COLUMNS                                                                          \
   "c.id, c.type, c.name, substring(c.url from '^https?://([^/:?#]+)') AS url_host, c.events, "         \
-  "c.min_severity, c.image_ids, c.active, c.disabled_reason, rfc3339(c.created_at) AS created_at, "   \
+  "c.min_severity, c.image_ids, c.active, c.disabled_reason, c.digest, "                              \
+  "(SELECT coalesce(json_agg(json_build_object('address', a.address, 'state', a.state) "               \
+  "ORDER BY a.address), '[]') FROM notification_addresses a WHERE a.channel_id = c.id)::text AS addresses, " \
+  "rfc3339(c.created_at) AS created_at, "                                                             \
   "rfc3339(c.updated_at) AS updated_at, rfc3339_us(c.created_at) AS cursor_time"
 inline constexpr Statement kListChannels{"account_list_channels",
     "SELECT " ICAT_CHANNEL_COLUMNS " FROM notification_channels c WHERE c.tenant_id = $1 AND " ICAT_AFTER("c", 2, 3)
     "ORDER BY c.created_at DESC, c.id DESC LIMIT $4"};
-// $2 type, $3 name, $4 url, $5 events, $6 min severity, $7 image ids, $8 active
+inline constexpr Statement kChannelById{"account_channel_by_id",
+    "SELECT " ICAT_CHANNEL_COLUMNS " FROM notification_channels c WHERE c.tenant_id = $1 AND c.id = $2::uuid"};
+// $2 id: the stored type, the row locked until the PUT is done.
+inline constexpr Statement kChannelTypeForUpdate{"account_channel_type_for_update",
+    "SELECT type FROM notification_channels WHERE tenant_id = $1 AND id = $2::uuid FOR UPDATE"};
+// $2 type, $3 name, $4 url, $5 events, $6 min severity, $7 image ids, $8 active, $9 digest
 inline constexpr Statement kInsertChannel{"account_insert_channel",
-    "INSERT INTO notification_channels AS c (tenant_id, type, name, url, events, min_severity, image_ids, active) "
-    "VALUES ($1, $2, $3, $4, $5::text[], $6, $7::uuid[], $8) RETURNING " ICAT_CHANNEL_COLUMNS};
+    "INSERT INTO notification_channels AS c (tenant_id, type, name, url, events, min_severity, image_ids, active, "
+    "digest) VALUES ($1, $2, $3, $4, $5::text[], $6, $7::uuid[], $8, $9) RETURNING c.id"};
 // $2 id, then as kInsertChannel without the type; $4 url NULL keeps the one stored. Enabling a
 // channel clears why it was disabled and its refusals.
 inline constexpr Statement kUpdateChannel{"account_update_channel",
     "UPDATE notification_channels c SET name = $3, url = coalesce($4, c.url), events = $5::text[], "
-    "min_severity = $6, image_ids = $7::uuid[], active = $8, "
+    "min_severity = $6, image_ids = $7::uuid[], active = $8, digest = $9, "
     "disabled_reason = CASE WHEN $8 THEN NULL ELSE c.disabled_reason END, "
     "refusals = CASE WHEN $8 AND NOT c.active THEN 0 ELSE c.refusals END, updated_at = now() "
-    "WHERE c.tenant_id = $1 AND c.id = $2::uuid RETURNING " ICAT_CHANNEL_COLUMNS};
+    "WHERE c.tenant_id = $1 AND c.id = $2::uuid RETURNING c.id"};
 inline constexpr Statement kDeleteChannel{"account_delete_channel",
     "DELETE FROM notification_channels c WHERE c.tenant_id = $1 AND c.id = $2::uuid "
     "RETURNING c.type, substring(c.url from '^https?://([^/:?#]+)') AS url_host"};
@@ -279,8 +288,8 @@ inline const std::vector<Statement> kStatements = {
     kListKeys, kInsertKey, kKeyForRevoke, kRevokeKey, kListWatches, kWatchedImages, kInsertWatch,
     kDeleteWatch, kListRequests, kInsertRequest, kImageVisible, kListWebhooks, kUpsertWebhook, kUpdateWebhook,
     kWebhookUrlTaken, kDeleteWebhook, kWebhookForPing, kWebhookExists, kListDeliveries, outbox::kInsertPing,
-    kListChannels, kInsertChannel, kUpdateChannel, kDeleteChannel, kUnlicensedImages, kChannelExists,
-    kListChannelDeliveries,
+    kListChannels, kChannelById, kChannelTypeForUpdate, kInsertChannel, kUpdateChannel, kDeleteChannel,
+    outbox::kSetMailAddresses, kUnlicensedImages, kChannelExists, kListChannelDeliveries,
     kGetPolicy, kPutPolicy, kVisibleImages, kListDecisions, kListAudit, kListUsers, kInsertUser,
     kUserForChange, kOtherActiveAdmins, kUpdateUser, kRevokeUserSessions, kDeleteUser, kIssueSetupToken,
     kGetSignInPolicy, kPutSignInPolicy, kDeleteTotpFactor,

@@ -147,6 +147,21 @@ inline constexpr Statement kOtherActiveAdmins{"auth_other_active_admins",
     "SELECT active_admins_besides($1, $2::uuid) AS others"};
 #undef ICAT_SSO_USER
 
+// ---- An e-mail channel's address by the token of its link (sql/V0035): no session, so the tenant
+// is found first by the token ($1 confirm or unsubscribe, $2 its SHA-256), then the address is
+// changed as that tenant. A token works once: its hash goes with the change.
+inline constexpr Statement kAddressTenant{"auth_address_tenant",
+    "SELECT notification_address_tenant($1, $2::bytea) AS tenant_id"};
+inline constexpr Statement kConfirmAddress{"auth_confirm_address",
+    "UPDATE notification_addresses a SET state = 'confirmed', confirmed_at = now(), confirm_token_sha256 = NULL "
+    "FROM notification_channels c WHERE a.tenant_id = $1 AND a.confirm_token_sha256 = $2::bytea "
+    "AND a.state = 'pending' AND a.confirm_expires_at > now() AND c.id = a.channel_id "
+    "RETURNING a.address, c.name AS channel"};
+inline constexpr Statement kUnsubscribeAddress{"auth_unsubscribe_address",
+    "UPDATE notification_addresses SET state = 'unsubscribed', unsubscribed_at = now(), "
+    "unsubscribe_token_sha256 = NULL WHERE tenant_id = $1 AND unsubscribe_token_sha256 = $2::bytea "
+    "AND state = 'confirmed' RETURNING address"};
+
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {
     kLoginLookup, kTenantBySubdomain, kInsertRefresh, kFindRefresh, kMarkRefreshUsed, kRevokeFamily, kGetMe,
@@ -155,6 +170,7 @@ inline const std::vector<Statement> kStatements = {
     kPutUnconfirmedFactor, kTotpRequired, kDeleteTotpFactor,
     kSsoRequirement, kSsoConfig, kInsertSignIn, kTakeSignIn, kIdentityUser, kUserByEmail, kInsertSsoUser,
     kInsertIdentity, kTouchIdentity, kSetSignInRole, kOtherActiveAdmins,
+    kAddressTenant, kConfirmAddress, kUnsubscribeAddress,
 };
 // clang-format on
 

@@ -65,6 +65,21 @@ const std::vector<Route>& Routes() {
                  query::Text("session_state", 1, 512), query::Text("error", 1, 256),
                  query::Text("error_description", 0, 1024), query::Text("error_uri", 0, 2048)},
        .handler = ICAT_HANDLER(FinishSsoSignIn)},
+      // The links of e-mail channels' mails (docs/notifications.md): the token is the credential,
+      // so no session, like sign-in; hence this group, whose pool serves the callers without one.
+      // No json_body: both take no JSON (one-click unsubscribe posts a form, RFC 8058).
+      {.method = "POST",
+       .pattern = "/api/notification-addresses/confirm/{token}",
+       .access = Access::kPublic,
+       .handler = ICAT_HANDLER(ConfirmAddress)},
+      {.method = "POST",
+       .pattern = "/api/notification-addresses/unsubscribe/{token}",
+       .access = Access::kPublic,
+       .handler = ICAT_HANDLER(UnsubscribeAddress)},
+      {.method = "GET",
+       .pattern = "/api/notification-addresses/unsubscribe/{token}",
+       .access = Access::kPublic,
+       .handler = ICAT_HANDLER(UnsubscribePage)},
   };
   return routes;
 }

@@ -30,6 +30,9 @@ Reply RemoveTotp(Context& ctx);
 Reply SsoProvider(Context& ctx);  // oidc.cpp
 Reply StartSsoSignIn(Context& ctx);
 Reply FinishSsoSignIn(Context& ctx);
+Reply ConfirmAddress(Context& ctx);  // mail_addresses.cpp
+Reply UnsubscribeAddress(Context& ctx);
+Reply UnsubscribePage(Context& ctx);
 
 // ------------------------------------------------------------------ views and shapes
 

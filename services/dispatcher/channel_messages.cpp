@@ -176,6 +176,8 @@ std::string MoreText(const Notice& n) { return "and " + std::to_string(n.more_it
 
 // ---------------------------------------------------------------- mail
 
+std::string LinkText(const Notice& n) { return n.link_text.empty() ? "Open in the console" : n.link_text; }
+
 std::string HtmlEscape(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -219,7 +221,14 @@ std::string Base64Lines(std::string_view bytes) {
   return out;
 }
 
+// Why the mail came: a subscription, which one click ends; or, without an unsubscribe link, the
+// confirmation an address gets before anything else.
 std::string MailText(const Notice& n, const MailEnvelope& e) {
+  if (e.unsubscribe_url.empty()) {
+    return NoticeText(n) + "\nYou get this mail because " + e.to +
+           " was added to a notification channel. Nothing more is sent to it unless the link above is "
+           "opened and confirmed.\n";
+  }
   return NoticeText(n) + "\nYou get this mail because " + e.to +
          " is subscribed to these notifications.\nUnsubscribe: " + e.unsubscribe_url + "\n";
 }
@@ -242,10 +251,18 @@ std::string MailHtml(const Notice& n, const MailEnvelope& e) {
     if (n.more_items) html += "<li>" + MoreText(n) + "</li>\n";
     html += "</ul>\n";
   }
-  if (!n.link.empty()) html += "<p><a href=\"" + HtmlEscape(n.link) + "\">Open in the console</a></p>\n";
-  html += "<p style=\"font-size: 0.8em; color: #555\">You get this mail because " + HtmlEscape(e.to) +
-          " is subscribed to these notifications. <a href=\"" + HtmlEscape(e.unsubscribe_url) +
-          "\">Unsubscribe</a></p>\n</body></html>\n";
+  if (!n.link.empty()) {
+    html += "<p><a href=\"" + HtmlEscape(n.link) + "\">" + HtmlEscape(LinkText(n)) + "</a></p>\n";
+  }
+  if (e.unsubscribe_url.empty()) {
+    html += "<p style=\"font-size: 0.8em; color: #555\">You get this mail because " + HtmlEscape(e.to) +
+            " was added to a notification channel. Nothing more is sent to it unless the link above is "
+            "opened and confirmed.</p>\n</body></html>\n";
+  } else {
+    html += "<p style=\"font-size: 0.8em; color: #555\">You get this mail because " + HtmlEscape(e.to) +
+            " is subscribed to these notifications. <a href=\"" + HtmlEscape(e.unsubscribe_url) +
+            "\">Unsubscribe</a></p>\n</body></html>\n";
+  }
   return html;
 }
 
@@ -290,7 +307,7 @@ std::string NoticeText(const Notice& n) {
     for (const NoticeItem& item : n.items) text += ItemText(item) + "\n";
     if (n.more_items) text += MoreText(n) + "\n";
   }
-  if (!n.link.empty()) text += "\nOpen in the console: " + n.link + "\n";
+  if (!n.link.empty()) text += "\n" + LinkText(n) + ": " + n.link + "\n";
   return text;
 }
 
@@ -425,8 +442,10 @@ std::string MailMessage(const Notice& n, const MailEnvelope& e) {
   mail += "Subject: " + EncodedSubject(Clip("[icat] " + n.headline, kSubjectChars)) + "\r\n";
   mail += "Date: " + HeaderValue(e.date) + "\r\n";
   mail += "Message-ID: " + HeaderValue(e.message_id) + "\r\n";
-  mail += "List-Unsubscribe: <" + HeaderValue(e.unsubscribe_url) + ">\r\n";
-  mail += "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n";
+  if (!e.unsubscribe_url.empty()) {
+    mail += "List-Unsubscribe: <" + HeaderValue(e.unsubscribe_url) + ">\r\n";
+    mail += "List-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n";
+  }
   mail += "MIME-Version: 1.0\r\n";
   mail += "Content-Type: multipart/alternative; boundary=\"" + boundary + "\"\r\n\r\n";
   auto part = [&](const char* type, const std::string& body) {

@@ -23,6 +23,7 @@ struct Notice {
   std::vector<NoticeItem> items;  // at most kMaxNoticeItems, most severe first
   size_t more_items = 0;          // how many were left out
   std::string link;               // the console's page of the image; empty for none
+  std::string link_text;          // what a mail's link says; empty: "Open in the console"
 };
 
 inline constexpr size_t kMaxNoticeItems = 10;
@@ -49,7 +50,8 @@ struct MailEnvelope {
   std::string to;               // one address
   std::string date;             // RFC 5322, "Sun, 29 Nov 2026 02:30:00 +0000"
   std::string message_id;       // "<id@host>"
-  std::string unsubscribe_url;  // https; List-Unsubscribe, and RFC 8058 one-click by POST to it
+  std::string unsubscribe_url;  // https; List-Unsubscribe, and RFC 8058 one-click by POST to it;
+                                // empty: the confirmation mail, which has none
 };
 
 // An RFC 5322 message, CRLF line ends: multipart/alternative with a plain-text and a simple HTML

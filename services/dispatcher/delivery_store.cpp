@@ -1,6 +1,7 @@
 // Outbox and delivery-log statements of the dispatcher.
 #include "delivery_store.hpp"
 
+#include "icat/crypto.hpp"
 #include "icat/outbox.hpp"
 
 namespace icat::dispatcher {
@@ -12,7 +13,7 @@ const std::vector<Statement>& OutboxStatements() {
   static const std::vector<Statement> statements = {
       kTenantsWithWork, kFanOut, kClaim, kSucceeded, kRetry,      kFailed,
       kDisable,         kPrune,  kBeat,  kStopped,   kPruneBeats, kBacklog,
-      kChannelRefused,  kChannelDelivered,
+      kChannelRefused,  kChannelDelivered, kAddressTokens,
   };
   return statements;
 }
@@ -41,7 +42,9 @@ std::vector<Claimed> ClaimDue(Db& db, const std::string& tenant_id, const ClaimL
             event_id = rows.Column("event_id"), type = rows.Column("type"), created_at = rows.Column("created_at"),
             payload = rows.Column("payload"), target_id = rows.Column("target_id"), url = rows.Column("url"),
             secret = rows.Column("secret"), active = rows.Column("active"), traceparent = rows.Column("traceparent"),
-            channel_type = rows.Column("channel_type"), tenant = rows.Column("tenant");
+            channel_type = rows.Column("channel_type"), tenant = rows.Column("tenant"),
+            channel_name = rows.Column("channel_name"), address_id = rows.Column("address_id"),
+            address = rows.Column("address"), address_state = rows.Column("address_state");
   std::vector<Claimed> claimed;
   for (int row = 0; row < rows.size(); row++) {
     Claimed c;
@@ -53,14 +56,27 @@ std::vector<Claimed> ClaimDue(Db& db, const std::string& tenant_id, const ClaimL
     c.payload_json = rows.Text(row, payload);
     c.target_id = rows.Text(row, target_id);
     c.channel_type = rows.OptionalText(row, channel_type).value_or("");
-    c.url = rows.Text(row, url);
+    c.url = rows.OptionalText(row, url).value_or("");  // none for an e-mail channel
     c.secret = rows.OptionalText(row, secret).value_or("");
     c.active = rows.Bool(row, active);
     c.tenant = rows.Text(row, tenant);
     c.traceparent = rows.OptionalText(row, traceparent).value_or("");
+    c.channel_name = rows.OptionalText(row, channel_name).value_or("");
+    c.address_id = rows.OptionalText(row, address_id).value_or("");
+    c.address = rows.OptionalText(row, address).value_or("");
+    c.address_state = rows.OptionalText(row, address_state).value_or("");
     claimed.push_back(std::move(c));
   }
   return claimed;
+}
+
+void KeepAddressTokens(Db& db, const std::string& tenant_id, const std::string& address_id,
+                       const std::string& confirm_token, const std::string& unsubscribe_token) {
+  db.BeginForTenant(tenant_id);
+  // The portal hashes the token's bytes as the link carries them, base64url (handlers/auth/mail_addresses.cpp).
+  auto hash = [](const std::string& token) { return ByteaHex(Sha256(Base64UrlDecode(token).value_or(""))); };
+  db.Exec(kAddressTokens, {address_id, hash(confirm_token), hash(unsubscribe_token)});
+  db.Commit();
 }
 
 void Record(Db& db, const std::string& tenant_id, const Claimed& delivery, const Outcome& outcome) {

@@ -26,12 +26,17 @@ struct Claimed {
   int attempts = 0;  // before this one
   std::string event_id, type, created_at, payload_json;
   std::string target_id;     // the webhook subscription's or the notification channel's id
-  std::string channel_type;  // slack or teams for a channel; empty for a webhook subscription
+  std::string channel_type;  // slack, teams or email for a channel; empty for a webhook subscription
   std::string url, secret;   // secret: a webhook's (whsec_...); empty for a channel
   bool active = true;        // the subscription's
   std::string tenant;        // the tenant's subdomain (the console's links)
   std::string traceparent;   // of the request or ingest that caused the event; empty: none
+  std::string channel_name;  // a channel's
+  std::string address_id, address, address_state;  // an e-mail channel's address; empty otherwise
 };
+
+// The type of the event that carries an address's confirmation mail (outbox::kSetMailAddresses).
+inline constexpr std::string_view kConfirmationEvent = "notification_address.confirm";
 
 struct ClaimLimits {
   int most = 0;              // deliveries to claim at most (the tenant's and the dispatcher's free slots)
@@ -57,6 +62,10 @@ struct Outcome {
 
 // How many refusals for good in a row disable a notification channel.
 inline constexpr int kChannelRefusalsToDisable = 3;
+
+// Keeps the SHA-256 of a pending address's confirm and unsubscribe tokens (before its confirmation mail).
+void KeepAddressTokens(Db& db, const std::string& tenant_id, const std::string& address_id,
+                       const std::string& confirm_token, const std::string& unsubscribe_token);
 
 void Record(Db& db, const std::string& tenant_id, const Claimed& delivery, const Outcome& outcome);
 

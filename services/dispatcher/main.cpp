@@ -16,6 +16,7 @@
 
 #include "delivery_store.hpp"
 #include "delivery_wire.hpp"
+#include "mail.hpp"
 #include "icat/config.hpp"
 #include "icat/log.hpp"
 #include "icat/metrics.hpp"
@@ -67,6 +68,17 @@ Outcome Judge(const Attempt& a, const Settings& settings, std::mt19937& random) 
     outcome.retry_in_seconds = NextRetryDelay(settings.retry_schedule, a.delivery.attempts + 1, 0.5);
     return outcome;
   }
+  if (a.mailed) {  // SMTP: a 5xx reply is the server's "never", like a channel's 4xx
+    outcome.status = a.mailed->reply;
+    outcome.error = a.mailed->error;
+    outcome.succeeded = a.mailed->error.empty();
+    outcome.refused_for_good = a.mailed->refused_for_good;
+    if (!outcome.succeeded && !outcome.refused_for_good) {
+      outcome.retry_in_seconds = NextRetryDelay(settings.retry_schedule, a.delivery.attempts + 1,
+                                                std::uniform_real_distribution<>(0, 1)(random));
+    }
+    return outcome;
+  }
   outcome.status = a.sent.status;
   outcome.error = a.sent.error;
   if (a.sent.status && *a.sent.status >= 200 && *a.sent.status < 300) {
@@ -103,7 +115,9 @@ class Dispatcher {
   Dispatcher(const Config& config, const Settings& settings)
       : settings_(settings),
         db_(config.pg_dsn, OutboxStatements(), config.pg_statement_timeout_ms),
-        workers_(settings.concurrency, config.webhook_policy, settings.timeout_seconds, config.console_url),
+        workers_(settings.concurrency, config.webhook_policy, settings.timeout_seconds, config.console_url,
+                 config.smtp),
+        smtp_(config.smtp),
         random_(std::random_device{}()),
         name_(DispatcherName()) {}
 
@@ -164,17 +178,36 @@ class Dispatcher {
     std::vector<Claimed> claimed =
         ClaimDue(db_, tenant_id, {room, settings_.lease_seconds(), settings_.per_subscription}, mine);
     for (Claimed& d : claimed) {
-      if (!d.active) {
+      if (std::optional<std::string> reason = NotToSend(d)) {
         Outcome refused;
-        refused.error = "the subscription is disabled";
+        refused.error = *reason;
         Record(db_, tenant_id, d, refused);
         continue;
+      }
+      // A confirmation mail's link must work when the mail arrives: its token's hash is kept first.
+      if (d.type == kConfirmationEvent && !smtp_.token_key.empty()) {
+        KeepAddressTokens(db_, tenant_id, d.address_id, MailToken(smtp_.token_key, "confirm", d.address_id),
+                          MailToken(smtp_.token_key, "unsubscribe", d.address_id));
       }
       in_flight_[tenant_id].push_back(d.delivery_id);
       in_flight_count_++;
       workers_.Start(tenant_id, std::move(d));
     }
     return static_cast<int>(claimed.size());
+  }
+
+  // Why a claimed delivery goes nowhere: a disabled subscription; an address whose confirmation
+  // is no longer wanted (confirmed or unsubscribed since), or that is not confirmed (now) for an
+  // event's mail.
+  static std::optional<std::string> NotToSend(const Claimed& d) {
+    if (!d.active) return "the subscription is disabled";
+    if (d.channel_type != "email") return std::nullopt;
+    if (d.type == kConfirmationEvent) {
+      if (d.address_state != "pending") return "the address is " + d.address_state + ": no confirmation";
+    } else if (d.address_state != "confirmed") {
+      return "the address is " + d.address_state + ", not confirmed";
+    }
+    return std::nullopt;
   }
 
   void Release(const std::string& tenant_id, const std::string& delivery_id) {
@@ -207,6 +240,7 @@ class Dispatcher {
   const Settings settings_;
   Db db_;
   Workers workers_;
+  const SmtpSettings smtp_;
   std::mt19937 random_;
   const std::string name_;
   std::map<std::string, std::vector<std::string>> in_flight_;  // delivery ids by tenant

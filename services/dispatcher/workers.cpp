@@ -47,10 +47,41 @@ void Deliver(Attempt& attempt, const WebhookUrlPolicy& policy, int timeout_secon
   attempt.sent = Send(out, timeout_seconds);
 }
 
+// An e-mail channel's delivery: the confirmation mail of a pending address, or the event's mail
+// to a confirmed one, with its one-click unsubscribe link (the tenant's host). Both links are the
+// tenant's console's, so without ICAT_CONSOLE_URL nothing is sent.
+void Mail(Attempt& attempt, const SmtpSettings& smtp, int timeout_seconds, const std::string& console_url) {
+  const Claimed& d = attempt.delivery;
+  attempt.host = d.address.substr(d.address.rfind('@') + 1);
+  std::string console = TenantConsole(console_url, d.tenant);
+  if (smtp.url.empty() || console.empty() || smtp.token_key.empty()) {
+    attempt.refused = "e-mail needs ICAT_SMTP_URL, ICAT_CONSOLE_URL and ICAT_MAIL_TOKEN_KEY_FILE";
+    return;
+  }
+  std::string message;
+  try {
+    if (d.type == kConfirmationEvent) {
+      std::string confirm_url = console + "/notifications/confirm/" + MailToken(smtp.token_key, "confirm", d.address_id);
+      message = ConfirmationMail(d.channel_name, d.tenant, confirm_url, EnvelopeTo(smtp, d.address, ""));
+    } else {
+      std::string unsubscribe_url = console + "/api/notification-addresses/unsubscribe/" +
+                                    MailToken(smtp.token_key, "unsubscribe", d.address_id);
+      message = MailMessage(NoticeOf(d.type, d.payload_json, console), EnvelopeTo(smtp, d.address, unsubscribe_url));
+    }
+  } catch (const std::invalid_argument& e) {
+    attempt.refused = std::string("the mail could not be written: ") + e.what();
+    return;
+  }
+  attempt.mailed = SendMail(smtp, message, d.address, timeout_seconds);
+}
+
 }  // namespace
 
-Workers::Workers(int threads, WebhookUrlPolicy policy, int timeout_seconds, std::string console_url)
-    : policy_(std::move(policy)), timeout_seconds_(timeout_seconds), console_url_(std::move(console_url)) {
+Workers::Workers(int threads, WebhookUrlPolicy policy, int timeout_seconds, std::string console_url, SmtpSettings smtp)
+    : policy_(std::move(policy)),
+      timeout_seconds_(timeout_seconds),
+      console_url_(std::move(console_url)),
+      smtp_(std::move(smtp)) {
   for (int i = 0; i < threads; i++) threads_.emplace_back([this] { Loop(); });
 }
 
@@ -89,7 +120,10 @@ void Workers::Loop() {
       attempt = std::move(queue_.front());
       queue_.pop_front();
     }
-    Deliver(attempt, policy_, timeout_seconds_, console_url_);
+    if (attempt.delivery.channel_type == "email")
+      Mail(attempt, smtp_, timeout_seconds_, console_url_);
+    else
+      Deliver(attempt, policy_, timeout_seconds_, console_url_);
     {
       std::lock_guard lock(mutex_);
       done_.push_back(std::move(attempt));

@@ -15,6 +15,7 @@
 
 #include "delivery_store.hpp"
 #include "icat/url_guard.hpp"
+#include "mail.hpp"
 #include "sender.hpp"
 
 namespace icat::dispatcher {
@@ -25,13 +26,14 @@ struct Attempt {
   std::string host;                    // the URL's host, for the log
   std::optional<std::string> refused;  // why the URL guard refused it: not sent
   Sent sent;                           // what came back, when it was sent
+  std::optional<MailSent> mailed;      // an e-mail channel's: what the SMTP server said
 };
 
 class Workers {
  public:
   // `threads` is the dispatcher's global limit: the main thread claims no more than are free;
-  // console_url: ICAT_CONSOLE_URL, which channels' messages link to.
-  Workers(int threads, WebhookUrlPolicy policy, int timeout_seconds, std::string console_url);
+  // console_url: ICAT_CONSOLE_URL, which channels' messages link to; smtp: e-mail channels' server.
+  Workers(int threads, WebhookUrlPolicy policy, int timeout_seconds, std::string console_url, SmtpSettings smtp);
   ~Workers();  // lets the attempts under way finish (each bounded by the timeout), then joins
   Workers(const Workers&) = delete;
   Workers& operator=(const Workers&) = delete;
@@ -46,6 +48,7 @@ class Workers {
   const WebhookUrlPolicy policy_;
   const int timeout_seconds_;
   const std::string console_url_;
+  const SmtpSettings smtp_;
   std::mutex mutex_;
   std::condition_variable queued_, finished_;
   std::deque<Attempt> queue_;

@@ -343,7 +343,7 @@ BOOST_AUTO_TEST_CASE(bad_channels_are_refused_with_one_detail_each_and_nothing_i
   PortalTenant t;
   Image unlicensed = CreateImage("not-licensed");
   const std::pair<std::string, std::string> cases[] = {
-      {R"({"type": "email", "name": "n", "url": "https://93.184.215.14/h", "events": ["scan.completed"]})", "type"},
+      {R"({"type": "sms", "name": "n", "url": "https://93.184.215.14/h", "events": ["scan.completed"]})", "type"},
       {R"({"type": "slack", "name": "n", "url": "https://10.0.0.8/h", "events": ["scan.completed"]})", "url"},
       {R"({"type": "slack", "name": "n", "url": "https://127.0.0.2/h", "events": ["scan.completed"]})", "url"},
       {R"({"type": "slack", "name": "n", "url": "https://93.184.215.14/h", "events": ["ping"]})", "events[0]"},

@@ -153,6 +153,13 @@ TenantRows::TenantRows()
         "INSERT INTO notification_channels (tenant_id, type, name, url, events, active) "
         "VALUES ($1, 'slack', 'rows', $2, '{ping}', false) RETURNING id",
         {t, "https://hooks.example.test/" + RandomSuffix(8)});
+  // An e-mail channel's address (sql/V0035), pending: nothing is mailed to it.
+  std::string mail_channel = First(db,
+                                   "INSERT INTO notification_channels (tenant_id, type, name, events, active) "
+                                   "VALUES ($1, 'email', 'rows', '{ping}', false) RETURNING id",
+                                   {t});
+  db.Query("INSERT INTO notification_addresses (channel_id, tenant_id, address) VALUES ($1, $2, $3)",
+           {mail_channel, t, "rows-" + RandomSuffix(8) + "@example.test"});
   // Born fanned out and delivered, so the stack's dispatcher leaves both alone.
   event_id = First(db,
                    "INSERT INTO events (tenant_id, type, payload, fanned_out_at) VALUES ($1, 'ping', '{}', now()) "

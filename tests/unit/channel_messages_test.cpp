@@ -7,6 +7,7 @@
 
 #include "icat/crypto.hpp"
 #include "services/dispatcher/channel_messages.hpp"
+#include "services/dispatcher/mail.hpp"
 
 namespace dispatcher = icat::dispatcher;
 
@@ -238,6 +239,28 @@ BOOST_AUTO_TEST_CASE(line_ends_in_event_text_never_reach_a_header) {
   dispatcher::MailEnvelope bad = Envelope();
   bad.to = "ops@example.com\r\nBcc: x@evil.test";
   BOOST_CHECK_THROW(dispatcher::MailMessage(n, bad), std::invalid_argument);
+}
+
+BOOST_AUTO_TEST_CASE(the_confirmation_mail_links_to_the_confirm_page_and_has_no_unsubscribe) {
+  std::string mail = dispatcher::ConfirmationMail("security", "acme", "https://acme.example/notifications/confirm/T0k",
+                                                  dispatcher::EnvelopeTo({.from = "icat <n@icat.example>"}, "ops@example.com", ""));
+  auto [headers, body] = SplitMail(mail);
+  BOOST_TEST(headers.find("List-Unsubscribe") == std::string::npos);
+  BOOST_TEST(headers.find("\r\nTo: ops@example.com\r\n") != std::string::npos);
+  BOOST_TEST(headers.find("Subject: [icat] Confirm notifications of \"security\" (acme)") != std::string::npos, headers);
+  BOOST_TEST(headers.find("@icat.example>\r\n") != std::string::npos);  // the Message-ID's domain is the From's
+}
+
+BOOST_AUTO_TEST_CASE(mail_tokens_are_32_bytes_the_same_for_an_address_and_purpose_and_differ_otherwise) {
+  std::string key(32, 'k');
+  std::string confirm = dispatcher::MailToken(key, "confirm", "id-1");
+  BOOST_TEST(icat::Base64UrlDecodeCanonical(confirm).value_or("").size() == 32u);
+  BOOST_TEST(confirm == dispatcher::MailToken(key, "confirm", "id-1"));
+  BOOST_TEST(confirm != dispatcher::MailToken(key, "unsubscribe", "id-1"));
+  BOOST_TEST(confirm != dispatcher::MailToken(key, "confirm", "id-2"));
+  BOOST_TEST(confirm != dispatcher::MailToken(std::string(32, 'j'), "confirm", "id-1"));
+  BOOST_TEST(dispatcher::AddrSpecOf("icat <n@icat.example>") == "n@icat.example");
+  BOOST_TEST(dispatcher::AddrSpecOf("n@icat.example") == "n@icat.example");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -73,6 +73,18 @@ BOOST_AUTO_TEST_CASE(email_addresses_have_one_at_and_no_white_space) {
   }
 }
 
+BOOST_AUTO_TEST_CASE(mail_addresses_of_channels_are_dot_atom_addr_specs_with_the_domain_in_lower_case) {
+  BOOST_TEST(icat::NormaliseMailAddress("Ada.Lovelace+x@ACME.Example").value_or("") == "Ada.Lovelace+x@acme.example");
+  BOOST_TEST(icat::NormaliseMailAddress("o'brien@mail.example.com").value_or("") == "o'brien@mail.example.com");
+  BOOST_TEST(icat::NormaliseMailAddress(std::string(64, 'a') + "@example.com").has_value());
+  for (const std::string& bad : std::vector<std::string>{"", "a@b", "a@localhost", "Ada <ada@example.com>", "\"a b\"@example.com", "a..b@example.com",
+                          ".a@example.com", "a@-x.example", "a@x_y.example", "a@[127.0.0.1]", "a@example..com",
+                          "a b@example.com", "a@example.com\r\nBcc: x@evil.test", std::string(65, 'a') + "@example.com",
+                          "a@" + std::string(250, 'b') + ".com"}) {
+    BOOST_TEST(!icat::NormaliseMailAddress(bad).has_value(), bad);
+  }
+}
+
 BOOST_AUTO_TEST_CASE(passwords_need_twelve_characters_counted_in_utf8_and_at_most_1024_bytes) {
   BOOST_TEST(icat::kMinPasswordChars == 12u);
   BOOST_TEST(icat::PasswordIssue("twelve chars").value_or("ok") == "ok");

@@ -76,6 +76,15 @@ std::vector<int> IntListSetting(std::string_view name);
 std::vector<std::pair<std::string, std::string>> CheckedSettings();
 
 // The settings the handlers, the dispatcher and icatctl share, checked and converted at start.
+// Mail of e-mail channels (docs/notifications.md): ICAT_SMTP_* and ICAT_MAIL_TOKEN_KEY_FILE.
+struct SmtpSettings {
+  std::string url;                // smtp://host:port or smtps://host:port; empty: no e-mail channels
+  bool starttls_required = true;  // ICAT_SMTP_STARTTLS: off only for a local catcher
+  std::string user, password;     // auth when user is set
+  std::string from;               // the From header and envelope sender
+  std::string token_key;          // the key of the confirm and unsubscribe tokens
+};
+
 class Config {
  public:
   // SettingError naming the variable of the first bad value, so a program stops at start with a
@@ -117,6 +126,7 @@ class Config {
   int refresh_token_days = 0;              // ICAT_REFRESH_TOKEN_DAYS
   int setup_token_hours = 0;               // ICAT_SETUP_TOKEN_HOURS: lifetime of a user's set-up link
   std::vector<IpNetwork> trusted_proxies;  // ICAT_TRUSTED_PROXIES: checked here, applied by nginx (realip)
+  SmtpSettings smtp;                       // ICAT_SMTP_*, ICAT_MAIL_TOKEN_KEY_FILE
   WebhookUrlPolicy webhook_policy;         // ICAT_WEBHOOK_ALLOW_HTTP, ICAT_WEBHOOK_ALLOW_PRIVATE_CIDRS
   WebhookUrlPolicy oidc_policy;  // ICAT_OIDC_ALLOW_HTTP, ICAT_OIDC_ALLOW_PRIVATE_CIDRS: reaching OpenID Providers
   std::string sso_key;           // read from ICAT_SSO_KEY_FILE: seals OpenID client and TOTP secrets

@@ -26,11 +26,29 @@ inline constexpr Statement kInsertPing{"outbox_insert_ping",
     "RETURNING id), d AS (INSERT INTO deliveries (tenant_id, event_id, webhook_id) SELECT $1, e.id, $2::uuid FROM e "
     "RETURNING id, event_id) SELECT event_id, id AS delivery_id FROM d"};
 
+// An e-mail channel's addresses (the portal's POST and PUT, sql/V0035): $1 tenant, $2 channel, $3
+// its addresses from now on, $4 the request's traceparent. The others go (with their deliveries);
+// addresses kept keep their state; new ones start pending, each with its one confirmation mail
+// queued here: an event born fanned out with its one delivery, to that address (the dispatcher
+// writes the mail). Returns how many are new.
+inline constexpr Statement kSetMailAddresses{"outbox_set_mail_addresses",
+    "WITH gone AS (DELETE FROM notification_addresses WHERE tenant_id = $1 AND channel_id = $2::uuid "
+    "  AND NOT address = ANY ($3::text[])), "
+    "added AS (INSERT INTO notification_addresses (channel_id, tenant_id, address) "
+    "  SELECT $2::uuid, $1, x FROM unnest($3::text[]) x ON CONFLICT (channel_id, address) DO NOTHING RETURNING id), "
+    "e AS (INSERT INTO events (tenant_id, type, payload, fanned_out_at, traceparent) "
+    "  SELECT $1, 'notification_address.confirm', jsonb_build_object('addressId', id), now(), $4 FROM added "
+    "  RETURNING id, payload), "
+    "d AS (INSERT INTO deliveries (tenant_id, event_id, channel_id, address_id) "
+    "  SELECT $1, e.id, $2::uuid, (e.payload ->> 'addressId')::uuid FROM e RETURNING id) "
+    "SELECT count(*) AS added FROM d"};
+
 // ---- The dispatcher
 inline constexpr Statement kTenantsWithWork{"dispatch_tenants", "SELECT tenant_id FROM dispatch_tenants_with_work($1)"};
 // Events are claimed with SKIP LOCKED, so dispatchers side by side never fan out one twice. Each
 // event goes to the tenant's active webhook subscriptions and notification channels of its type;
-// to a channel only when channel_wants it (sql/V0034: its images, its minimum severity).
+// to a channel only when channel_wants it (sql/V0034: its images, its minimum severity); to an
+// e-mail channel, one per confirmed address (sql/V0035; a digest channel subscribes to no event).
 inline constexpr Statement kFanOut{"dispatch_fan_out",
     "WITH pending AS (SELECT id, tenant_id, type, payload FROM events WHERE fanned_out_at IS NULL "
     "  ORDER BY created_at LIMIT 200 FOR UPDATE SKIP LOCKED), "
@@ -40,17 +58,23 @@ inline constexpr Statement kFanOut{"dispatch_fan_out",
     "  ON CONFLICT (event_id, webhook_id) DO NOTHING), "
     "to_channels AS (INSERT INTO deliveries (tenant_id, event_id, channel_id) "
     "  SELECT p.tenant_id, p.id, c.id FROM pending p JOIN notification_channels c "
-    "  ON c.tenant_id = p.tenant_id AND c.active AND p.type = ANY (c.events) "
+    "  ON c.tenant_id = p.tenant_id AND c.active AND p.type = ANY (c.events) AND c.type <> 'email' "
     "  WHERE channel_wants(c.image_ids, c.min_severity, p.payload) "
-    "  ON CONFLICT (event_id, channel_id) DO NOTHING) "
+    "  ON CONFLICT (event_id, channel_id) WHERE address_id IS NULL DO NOTHING), "
+    "to_addresses AS (INSERT INTO deliveries (tenant_id, event_id, channel_id, address_id) "
+    "  SELECT p.tenant_id, p.id, c.id, a.id FROM pending p JOIN notification_channels c "
+    "  ON c.tenant_id = p.tenant_id AND c.active AND p.type = ANY (c.events) AND c.type = 'email' "
+    "  JOIN notification_addresses a ON a.channel_id = c.id AND a.state = 'confirmed' "
+    "  WHERE channel_wants(c.image_ids, c.min_severity, p.payload) "
+    "  ON CONFLICT (event_id, address_id) WHERE address_id IS NOT NULL DO NOTHING) "
     "UPDATE events SET fanned_out_at = now() WHERE id IN (SELECT id FROM pending)"};
 // $1 most to claim, $2 lease seconds, $3 limit per subscription, $4 the tenant's deliveries
 // this dispatcher has in flight. A subscription (a webhook or a channel: `target`) counts its
 // in-flight deliveries against its limit, so a slow receiver holds only its own slots. Window
 // functions cannot sit beside FOR UPDATE: the candidates are locked first, then ranked per
 // subscription; a backlog of one subscription fills the candidates at most until it is at its
-// limit and left out. A channel's row names its type (slack, teams) and its tenant's subdomain
-// (the console's links); a webhook's, its secret.
+// limit and left out. A channel's row names its type (slack, teams, email) and its tenant's
+// subdomain (the console's links), an e-mail channel's its address; a webhook's, its secret.
 inline constexpr Statement kClaim{"dispatch_claim",
     "WITH busy AS (SELECT coalesce(webhook_id, channel_id) AS target, count(*) AS n FROM deliveries "
     "  WHERE id = ANY ($4::uuid[]) GROUP BY 1), "
@@ -64,12 +88,20 @@ inline constexpr Statement kClaim{"dispatch_claim",
     "due AS (SELECT id FROM ranked WHERE slot <= $3 ORDER BY next_attempt_at LIMIT $1), "
     "claimed AS (UPDATE deliveries d SET next_attempt_at = now() + make_interval(secs => $2), "
     "  updated_at = now() FROM due WHERE d.id = due.id "
-    "  RETURNING d.id, d.attempts, d.event_id, d.webhook_id, d.channel_id) "
+    "  RETURNING d.id, d.attempts, d.event_id, d.webhook_id, d.channel_id, d.address_id) "
     "SELECT c.id AS delivery_id, c.attempts, e.id AS event_id, e.type, rfc3339(e.created_at) AS created_at, "
     "e.payload::text AS payload, coalesce(w.id, n.id) AS target_id, coalesce(w.url, n.url) AS url, w.secret, "
-    "coalesce(w.active, n.active) AS active, e.traceparent, n.type AS channel_type, t.subdomain AS tenant "
+    "coalesce(w.active, n.active) AS active, e.traceparent, n.type AS channel_type, t.subdomain AS tenant, "
+    "n.name AS channel_name, a.id AS address_id, a.address, a.state AS address_state "
     "FROM claimed c JOIN events e ON e.id = c.event_id JOIN tenants t ON t.id = e.tenant_id "
-    "LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN notification_channels n ON n.id = c.channel_id"};
+    "LEFT JOIN webhooks w ON w.id = c.webhook_id LEFT JOIN notification_channels n ON n.id = c.channel_id "
+    "LEFT JOIN notification_addresses a ON a.id = c.address_id"};
+// $1 address, $2 and $3 the SHA-256 of its confirm and unsubscribe tokens (bytea literals): kept
+// before its confirmation mail goes, so the link works the moment the mail arrives. The tokens are
+// the same on every attempt (services/dispatcher/mail.hpp); the link expires 7 days after the first.
+inline constexpr Statement kAddressTokens{"dispatch_address_tokens",
+    "UPDATE notification_addresses SET confirm_token_sha256 = $2::bytea, unsubscribe_token_sha256 = $3::bytea, "
+    "confirm_expires_at = coalesce(confirm_expires_at, now() + interval '7 days') WHERE id = $1 AND state = 'pending'"};
 // $1 delivery, $2 status
 inline constexpr Statement kSucceeded{"dispatch_succeeded",
     "UPDATE deliveries SET state = 'succeeded', attempts = attempts + 1, last_status = $2, last_error = NULL, "

@@ -86,6 +86,13 @@ size_t Utf8Chars(std::string_view text);
 // space. The portal (POST /api/users) and icatctl user create both ask it before Postgres does.
 bool IsEmailAddress(std::string_view text);
 
+// An address mail may be sent to (e-mail channels, docs/notifications.md): an RFC 5322 addr-spec in
+// its dot-atom form only (no display name, no quoted local part, no comments, no IP literal), at
+// most 254 characters, the local part at most 64, the domain's labels letters, digits and hyphens
+// with at least one dot. Returns it with the domain in lower case (the local part is the
+// receiver's, kept as sent); nullopt when it is none.
+std::optional<std::string> NormaliseMailAddress(std::string_view text);
+
 // The password rules of every way to set one (icatctl user create, the portal's set-up and
 // password change): at least kMinPasswordChars UTF-8 characters, at most kMaxPasswordBytes bytes,
 // taken exactly as sent (never trimmed). Hashing: HashPassword (crypto.hpp).

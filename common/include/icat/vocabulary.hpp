@@ -36,8 +36,12 @@ inline constexpr std::array<std::string_view, 3> kRoles = {"admin", "user", "vie
 inline constexpr std::array<std::string_view, 8> kEventTypes = {
     "scan.completed", "vulnerability.detected", "vulnerability.fixed", "cve_watch.matched", "vex.updated",
     "ping",           "version.published",      "vulnerability.exploited"};
-// The services a notification channel posts to (docs/notifications.md).
-inline constexpr std::array<std::string_view, 2> kChannelTypes = {"slack", "teams"};
+// The services a notification channel posts to, and e-mail (docs/notifications.md).
+inline constexpr std::array<std::string_view, 3> kChannelTypes = {"slack", "teams", "email"};
+// How often an e-mail channel's digest goes out (null: a mail per event instead).
+inline constexpr std::array<std::string_view, 2> kDigestPeriods = {"daily", "weekly"};
+// The states of an e-mail channel's address: pending until its confirmation link is used.
+inline constexpr std::array<std::string_view, 3> kAddressStates = {"pending", "confirmed", "unsubscribed"};
 // A vendor VEX statement's status, and the justification of a not_affected one, as OpenVEX names
 // them (docs/vex.md); CycloneDX analyses are mapped onto these.
 inline constexpr std::array<std::string_view, 4> kVexStatuses = {"not_affected", "affected", "fixed",

@@ -1,12 +1,15 @@
 // The notification channels' pages (docs/notifications.md) as an admin uses them: a Slack channel
 // made with a URL no page shows again, edited without losing it, disabled by the dispatcher after
 // its service refused three messages (real events in the outbox, a real receiver answering 404;
-// the delivery log shows them), enabled again and deleted; the e-mail form; and the pages an
-// e-mail's links open without a session.
+// the delivery log shows them), enabled again and deleted; an e-mail channel whose address confirms
+// itself from the real confirmation mail, gets an event mail and unsubscribes once; and the pages
+// an e-mail's links open without a session.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
 import { createServer } from "node:http";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
 import {
   api,
@@ -228,3 +231,83 @@ for (const [path, title, button, words] of [
     await watched.context.close();
   });
 }
+
+// ------------------------------------------------------------------ e-mail (the stack's mail catcher)
+
+// Each message the stack's mail catcher took ($ICAT_STACK_DIR/mail/*.eml, tools/mail-catcher),
+// read as MIME by tests/integration/read-mail: {to, subject, listUnsubscribe, parts: {type: text}}.
+function mails() {
+  const dir = join(env("ICAT_STACK_DIR"), "mail");
+  const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".eml")).map((name) => join(dir, name)) : [];
+  if (files.length === 0) return [];
+  const read = spawnSync("python3", [join(env("ICAT_REPO"), "tests", "integration", "read-mail"), ...files], { encoding: "utf8" });
+  assert.equal(read.status, 0, `read-mail: ${read.stderr}`);
+  return read.stdout.trim().split("\n").map((line) => JSON.parse(line));
+}
+
+async function waitForMail(wanted, what) {
+  for (let tries = 0; tries < 100; tries++) {
+    const found = mails().find(wanted);
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert.fail(`no ${what} arrived at the mail catcher`);
+}
+
+test("an e-mail channel's address confirms itself from its mail's link, gets an event mail, and unsubscribes once, without a session", async () => {
+  const address = `ops-${Date.now()}@example.test`;
+  const name = `ops-mail-${Date.now()}`;
+  const admin = await openPage(browser);
+  await signIn(admin.page);
+  await clickLink(admin.page, "Notifications");
+  await heading(admin.page, "Notifications");
+  await (await byRole(admin.page, "combobox", "Type")).select("email");
+  await fill(admin.page, "Name", name);
+  await fill(admin.page, "Addresses", address);
+  await check(admin.page, "vulnerability.detected: a scan found vulnerabilities the previous one did not have");
+  await clickButton(admin.page, "Create channel");
+  await waitForText(admin.page, `Channel ${name} created. Each address gets a mail to confirm it first.`);
+  await rowWith(admin.page, [name, address, "pending"]);
+  await assertAccessible(admin.page, "notifications-email");
+  assertNoProblems(admin);
+
+  const confirmation = await waitForMail((mail) => mail.to.includes(address), "confirmation mail");
+  const link = /https:\/\/\S+\/notifications\/confirm\/[A-Za-z0-9_-]+/.exec(confirmation.parts["text/plain"])?.[0];
+  assert.ok(link, confirmation.parts["text/plain"]);
+  const reader = await openPage(browser);  // the address's owner: no session
+  await reader.page.goto(link, { waitUntil: "networkidle0" });
+  await heading(reader.page, "Confirm your address");
+  await clickButton(reader.page, "Confirm");
+  await waitForText(reader.page, `${address} is confirmed: it gets the messages of the channel ${name} from now on.`);
+  assertNoProblems(reader);
+  const token = await apiLogin();
+  assert.deepEqual((await channelNamed(token, name)).addresses, [{ address, state: "confirmed" }]);
+
+  // The event mail: its HTML part, rendered for docs/notifications.md.
+  emitDetected();
+  const eventMail = await waitForMail((mail) => mail.to.includes(address) && mail.listUnsubscribe, "event mail");
+  assert.match(eventMail.subject, /CVE-2024-3094/);
+  const mailContext = await browser.createBrowserContext();
+  const view = await mailContext.newPage();
+  await view.setViewport({ width: 720, height: 600 });
+  await view.setContent(eventMail.parts["text/html"]);
+  assert.match(await view.$eval("body", (body) => body.innerText), /CVE-2024-3094/);
+  await screenshot(view, "message-email");
+  await mailContext.close();
+
+  // One-click unsubscribe through the console's page (the API's GET sends people there).
+  const unsubscribe = /\/api\/notification-addresses\/unsubscribe\/([A-Za-z0-9_-]+)/.exec(eventMail.listUnsubscribe)[1];
+  reader.expectedErrors.push(/the server responded with a status of 404/);
+  await go(reader.page, `/notifications/unsubscribe/${unsubscribe}`);
+  await heading(reader.page, "Unsubscribe");
+  await clickButton(reader.page, "Unsubscribe");
+  await waitForText(reader.page, `${address} is unsubscribed`);
+  await go(reader.page, `/notifications/unsubscribe/${unsubscribe}`);
+  await clickButton(reader.page, "Unsubscribe");
+  await waitForText(reader.page, "was used already or is unknown");
+  assert.deepEqual((await channelNamed(token, name)).addresses, [{ address, state: "unsubscribed" }]);
+  assertNoProblems(reader);
+  await api(token, "DELETE", `/api/notification-channels/${(await channelNamed(token, name)).id}`);
+  await admin.context.close();
+  await reader.context.close();
+});

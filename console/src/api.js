@@ -151,6 +151,12 @@ export async function sendJson(method, path, body) {
   return response.status === 204 ? null : response.json();
 }
 
+// The links of e-mail channels' mails (confirm, unsubscribe): the token in the path is the
+// credential, so no session goes with them.
+export async function postLink(path) {
+  return (await send("POST", path, { auth: false })).json();
+}
+
 async function loadMe() {
   const me = await getJson("/api/auth/me");
   session.set({ ...session.get(), me, user: { id: me.id, email: me.email, role: me.role } });

@@ -12,6 +12,9 @@ import Home from "./pages/home.jsx";
 import ImageDetail from "./pages/image_detail.jsx";
 import Images from "./pages/images.jsx";
 import Keys from "./pages/keys.jsx";
+import NotificationChannelDetail from "./pages/notification_channel_detail.jsx";
+import NotificationChannels from "./pages/notification_channels.jsx";
+import { ConfirmAddress, Unsubscribe } from "./pages/notification_links.jsx";
 import Packages from "./pages/packages.jsx";
 import Requests from "./pages/requests.jsx";
 import Setup from "./pages/setup.jsx";
@@ -36,6 +39,10 @@ export const kRoutes = [
   { path: "/keys", page: Keys, nav: "API keys", adminOnly: "the tenant's API keys" },
   { path: "/webhooks", page: Webhooks, nav: "Webhooks" },
   { path: "/webhooks/:id", page: WebhookDetail },
+  { path: "/notifications", page: NotificationChannels, nav: "Notifications", adminOnly: "the tenant's notification channels" },
+  { path: "/notifications/:id", page: NotificationChannelDetail, adminOnly: "the tenant's notification channels" },
+  { path: "/notifications/confirm/:token", page: ConfirmAddress, open: true },
+  { path: "/notifications/unsubscribe/:token", page: Unsubscribe, open: true },
   { path: "/requests", page: Requests, nav: "Requests" },
   { path: "/admission", page: AdmissionPolicy, nav: "Admission" },
   { path: "/admission/decisions", page: AdmissionDecisions },

@@ -46,3 +46,20 @@ export const kThresholds = [
   ["low", "Low or above"],
   ["", "Off: severity never denies"],
 ];
+
+// A notification channel's type (NotificationChannelRequest.type), chosen once, at creation.
+export const kChannelTypes = [
+  ["slack", "Slack: an incoming webhook's URL"],
+  ["teams", "Microsoft Teams: an incoming webhook's URL"],
+  ["email", "E-mail: addresses, each confirmed by its owner before anything else is sent to it"],
+];
+
+// The events a channel may choose: a subscription's, but ping, which goes to one webhook.
+export const kChannelEvents = kEvents.filter(([event]) => event !== "ping");
+
+// An e-mail channel's digest; "" stands for null: each event mailed as it happens.
+export const kDigests = [
+  ["", "None: each chosen event is mailed as it happens"],
+  ["daily", "Daily: one mail a day with the new findings, nothing per event"],
+  ["weekly", "Weekly: one mail a week with the new findings, nothing per event"],
+];

@@ -37,6 +37,7 @@ Reply UpdateChannel(Context& ctx);
 Reply DeleteChannel(Context& ctx);
 Reply ListWebhookDeliveries(Context& ctx);  // webhook_deliveries.cpp
 Reply PingWebhook(Context& ctx);
+Reply ListChannelDeliveries(Context& ctx);  // webhook_deliveries.cpp: a channel's log, as a webhook's
 Reply GetAdmissionPolicy(Context& ctx);  // admission.cpp
 Reply PutAdmissionPolicy(Context& ctx);
 Reply ListAdmissionDecisions(Context& ctx);

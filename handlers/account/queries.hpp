@@ -167,14 +167,20 @@ inline constexpr Statement kWebhookForPing{"account_webhook_for_ping",
     "SELECT w.url, w.active, w.disabled_reason FROM webhooks w WHERE w.tenant_id = $1 AND w.id = $2::uuid FOR SHARE"};
 inline constexpr Statement kWebhookExists{"account_webhook_exists",
     "SELECT 1 FROM webhooks WHERE tenant_id = $1 AND id = $2::uuid"};
+// A delivery log: the deliveries of one webhook or channel (`owner`, their column in deliveries, $2).
 // $3 state or NULL, $4/$5 cursor, $6 limit. next_attempt_at only while pending.
-inline constexpr Statement kListDeliveries{"account_list_deliveries",
-    "SELECT d.id, d.event_id, e.type AS event_type, d.state, d.attempts, d.last_status, d.last_error, "
-    "CASE WHEN d.state = 'pending' THEN rfc3339(d.next_attempt_at) END AS next_attempt_at, "
-    "rfc3339(d.created_at) AS created_at, rfc3339(d.updated_at) AS updated_at, rfc3339_us(d.created_at) AS cursor_time "
-    "FROM deliveries d JOIN events e ON e.id = d.event_id "
-    "WHERE d.tenant_id = $1 AND d.webhook_id = $2::uuid AND ($3::text IS NULL OR d.state = $3) AND "
-    ICAT_AFTER("d", 4, 5) "ORDER BY d.created_at DESC, d.id DESC LIMIT $6"};
+#define ICAT_DELIVERY_LOG(owner)                                                                          \
+  "SELECT d.id, d.event_id, e.type AS event_type, d.state, d.attempts, d.last_status, d.last_error, "    \
+  "CASE WHEN d.state = 'pending' THEN rfc3339(d.next_attempt_at) END AS next_attempt_at, "              \
+  "rfc3339(d.created_at) AS created_at, rfc3339(d.updated_at) AS updated_at, rfc3339_us(d.created_at) AS cursor_time " \
+  "FROM deliveries d JOIN events e ON e.id = d.event_id "                                               \
+  "WHERE d.tenant_id = $1 AND d." owner " = $2::uuid AND ($3::text IS NULL OR d.state = $3) AND "         \
+  ICAT_AFTER("d", 4, 5) "ORDER BY d.created_at DESC, d.id DESC LIMIT $6"
+inline constexpr Statement kListDeliveries{"account_list_deliveries", ICAT_DELIVERY_LOG("webhook_id")};
+// A channel's delivery log ($2 channel id): as a webhook's.
+inline constexpr Statement kChannelExists{"account_channel_exists",
+    "SELECT 1 FROM notification_channels WHERE tenant_id = $1 AND id = $2::uuid"};
+inline constexpr Statement kListChannelDeliveries{"account_list_channel_deliveries", ICAT_DELIVERY_LOG("channel_id")};
 // The ping (an event and its one delivery) is the outbox's: icat/outbox.hpp kInsertPing.
 
 // ---- Admission policy and decisions. $1 tenant.
@@ -283,7 +289,7 @@ inline const std::vector<Statement> kStatements = {
     kDeleteWatch, kListRequests, kInsertRequest, kImageVisible, kListWebhooks, kUpsertWebhook, kUpdateWebhook,
     kWebhookUrlTaken, kDeleteWebhook, kWebhookForPing, kWebhookExists, kListDeliveries, outbox::kInsertPing,
     kListChannels, kChannelById, kChannelTypeForUpdate, kInsertChannel, kUpdateChannel, kDeleteChannel,
-    outbox::kSetMailAddresses, kUnlicensedImages,
+    outbox::kSetMailAddresses, kUnlicensedImages, kChannelExists, kListChannelDeliveries,
     kGetPolicy, kPutPolicy, kVisibleImages, kListDecisions, kListAudit, kListUsers, kInsertUser,
     kUserForChange, kOtherActiveAdmins, kUpdateUser, kRevokeUserSessions, kDeleteUser, kIssueSetupToken,
     kGetSignInPolicy, kPutSignInPolicy, kDeleteTotpFactor,

@@ -101,6 +101,13 @@ const std::vector<Route>& Routes() {
        .access = Access::kPortalAdmin,
        .handler = ICAT_HANDLER(DeleteChannel)},
       {.method = "GET",
+       .pattern = "/api/notification-channels/{id}/deliveries",
+       .access = Access::kPortalAdmin,
+       // Refused on read: a malformed channel id is a 404 first.
+       .query = {query::RefusedOnRead(query::Word("state", AsList(kDeliveryStates))),
+                 query::RefusedOnRead(query::Limit()), query::RefusedOnRead(PageCursor())},
+       .handler = ICAT_HANDLER(ListChannelDeliveries)},
+      {.method = "GET",
        .pattern = "/api/admission-policy",
        .access = Access::kPortal,
        .handler = ICAT_HANDLER(GetAdmissionPolicy)},

@@ -1,5 +1,6 @@
 // GET /api/webhooks/:id/deliveries and POST /api/webhooks/:id/ping: a subscription's delivery log
-// (what icat-dispatcher did with each event) and a test event sent to that subscription alone.
+// (what icat-dispatcher did with each event) and a test event sent to that subscription alone; and
+// GET /api/notification-channels/:id/deliveries, a channel's delivery log, the same list.
 #include <algorithm>
 
 #include "account.hpp"
@@ -64,6 +65,19 @@ std::string DisabledMessage(const std::optional<std::string>& reason) {
          " Save it with \"active\": true (PUT /api/webhooks/:id) to enable it, then ping again.";
 }
 
+// The delivery log of one webhook or channel (`what`), newest first; 404 for an id the tenant has none of.
+Reply ListDeliveries(Context& ctx, const std::string& what, const Statement& exists, const Statement& list) {
+  std::string id = PathId(ctx, what);
+  // Its query values are refused when read (routes.cpp): a malformed id is a 404 first.
+  std::optional<std::string> state = ctx.query.Text("state");
+  Page page = ReadPage(ctx.query);
+  if (ctx.db.Run(exists, {ctx.principal.tenant_id, id}).empty()) {
+    throw ApiError(Error::kNOT_FOUND, "No such " + what + ".");
+  }
+  Rows rows = ctx.db.Run(list, {ctx.principal.tenant_id, id, state, page.after_time, page.after_id, page.limit + 1});
+  return JsonReply(200, DeliveryListJson(DeliveriesAt(rows, page.limit), NextCursor(rows, page.limit)));
+}
+
 }  // namespace
 
 std::string DeliveryListJson(const std::vector<DeliveryView>& deliveries,
@@ -93,17 +107,12 @@ std::string PingAcceptedJson(const std::string& event_id, const std::string& del
 //        nextAttemptAt (null unless pending), createdAt, updatedAt}], "nextCursor"}: newest first
 //   400 VALIDATION_ERROR (state: pending|succeeded|failed, limit, cursor, headers); 401
 //   404 NOT_FOUND: unknown, malformed or another tenant's webhook id
-Reply ListWebhookDeliveries(Context& ctx) {
-  std::string id = PathId(ctx, "webhook");
-  // Its query values are refused when read (routes.cpp): a malformed id is a 404 first.
-  std::optional<std::string> state = ctx.query.Text("state");
-  Page page = ReadPage(ctx.query);
-  if (ctx.db.Run(kWebhookExists, {ctx.principal.tenant_id, id}).empty()) {
-    throw ApiError(Error::kNOT_FOUND, "No such webhook.");
-  }
-  Rows rows =
-      ctx.db.Run(kListDeliveries, {ctx.principal.tenant_id, id, state, page.after_time, page.after_id, page.limit + 1});
-  return JsonReply(200, DeliveryListJson(DeliveriesAt(rows, page.limit), NextCursor(rows, page.limit)));
+Reply ListWebhookDeliveries(Context& ctx) { return ListDeliveries(ctx, "webhook", kWebhookExists, kListDeliveries); }
+
+// GET /api/notification-channels/:id/deliveries?state=&limit=&cursor=   (portal; admin)
+//   200, 400, 401 as for a webhook's; 403; 404 NOT_FOUND: unknown, malformed or another tenant's channel id
+Reply ListChannelDeliveries(Context& ctx) {
+  return ListDeliveries(ctx, "notification channel", kChannelExists, kListChannelDeliveries);
 }
 
 // POST /api/webhooks/:id/ping   (portal; admin) — no body, or {}

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { kEvents, kFixStates, kRoles, kScopes, kSeverities, kThresholds } from "../../console/src/vocabulary.js";
+import { kChannelTypes, kDigests, kEvents, kFixStates, kRoles, kScopes, kSeverities, kThresholds } from "../../console/src/vocabulary.js";
 
 const document = JSON.parse(readFileSync(join(process.env.ICAT_BUILD_DIR || "build", "www", "api", "openapi.json"), "utf8"));
 const schemas = document.components.schemas;
@@ -22,6 +22,8 @@ test("the console offers exactly the words the portal API takes", () => {
   assert.deepEqual(words(kRoles), enumWords(schemas.UserRequest.properties.role));
   assert.deepEqual(words(kEvents), enumWords(schemas.EventType));
   assert.deepEqual(words(kThresholds), enumWords(schemas.AdmissionPolicy.properties.severityThreshold));
+  assert.deepEqual(words(kChannelTypes), enumWords(schemas.NotificationChannelRequest.properties.type));
+  assert.deepEqual(words(kDigests), enumWords(schemas.NotificationChannelRequest.properties.digest));
 });
 
 test("severities are listed most severe first, as the API ranks them", () => {

@@ -6,6 +6,7 @@
 
 #include <thread>
 
+#include "icat/vocabulary.hpp"
 #include "portal_support.hpp"
 #include "receiver.hpp"
 #include "support.hpp"
@@ -17,14 +18,15 @@ namespace {
 
 const std::string kImageId = "00000000-0000-4000-8000-000000000001";  // EventData's image
 
-// A channel written straight into the table: these tests are about delivery.
-std::string AddChannel(const Tenant& tenant, const std::string& type, const std::string& url,
+// A channel written straight into the table: these tests are about delivery. Its URL names the
+// service, so the receiver records each message for tools/channel-messages.js to check.
+std::string AddChannel(const Tenant& tenant, const std::string& type, const Receiver& receiver,
                        const std::string& events, std::optional<std::string> min_severity = std::nullopt,
                        const std::string& image_ids = "{}") {
   auto rows = PgQuery(
       "INSERT INTO notification_channels (tenant_id, type, name, url, events, min_severity, image_ids) "
       "VALUES ($1, $2, 'security', $3, $4::text[], $5, $6::uuid[]) RETURNING id",
-      {tenant.id(), type, url, "{" + events + "}", min_severity, image_ids});
+      {tenant.id(), type, receiver.ChannelUrl(type), "{" + events + "}", min_severity, image_ids});
   return *rows.at(0).at(0);
 }
 
@@ -39,6 +41,21 @@ std::string DetectedWith(const std::string& severity) {
   std::string data = EventData("vulnerability.detected");
   std::string from = R"("severity":"critical")";
   return data.replace(data.find(from), from.size(), R"("severity":")" + severity + "\"");
+}
+
+// EventData of vulnerability.detected with `count` findings of every severity and fix state.
+std::string DetectedMany(int count) {
+  const char* severities[] = {"critical", "high", "medium", "low"};
+  const char* fix_states[] = {"fixed", "not-fixed", "wont-fix"};
+  std::string findings;
+  for (int i = 0; i < count; i++) {
+    findings += std::string(i ? "," : "") + R"({"id":"CVE-2024-)" + std::to_string(1000 + i) + R"(","severity":")" +
+                severities[i % 4] + R"(","package":"lib)" + std::to_string(i) + R"(","fixState":")" +
+                fix_states[i % 3] + R"(","epss":null,"kev":null})";
+  }
+  std::string data = EventData("vulnerability.detected");
+  size_t from = data.find(R"("vulnerabilities":[)") + 19;
+  return data.replace(from, data.find(']', from) - from, findings);
 }
 
 rapidjson::Document Body(const ReceivedRequest& r) {
@@ -101,7 +118,7 @@ BOOST_AUTO_TEST_SUITE(notification_channels)
 BOOST_AUTO_TEST_CASE(a_slack_channel_gets_block_kit_with_a_text_fallback_and_a_link_to_the_console) {
   Tenant tenant;
   Receiver slack;
-  AddChannel(tenant, "slack", slack.Url(), "vulnerability.detected");
+  AddChannel(tenant, "slack", slack, "vulnerability.detected");
   Emit(tenant, "vulnerability.detected");
   auto got = slack.WaitFor(1, 15s);
   BOOST_TEST_REQUIRE(got.size() == 1u);
@@ -121,7 +138,7 @@ BOOST_AUTO_TEST_CASE(a_slack_channel_gets_block_kit_with_a_text_fallback_and_a_l
 BOOST_AUTO_TEST_CASE(a_teams_channel_gets_one_adaptive_card) {
   Tenant tenant;
   Receiver teams;
-  AddChannel(tenant, "teams", teams.Url(), "cve_watch.matched");
+  AddChannel(tenant, "teams", teams, "cve_watch.matched");
   Emit(tenant, "cve_watch.matched");
   auto got = teams.WaitFor(1, 15s);
   BOOST_TEST_REQUIRE(got.size() == 1u);
@@ -139,10 +156,10 @@ BOOST_AUTO_TEST_CASE(a_teams_channel_gets_one_adaptive_card) {
 BOOST_AUTO_TEST_CASE(a_channel_gets_only_its_events_images_and_severities) {
   Tenant tenant;
   Receiver critical_only, other_image, everything;
-  AddChannel(tenant, "slack", critical_only.Url(), "vulnerability.detected,scan.completed", "critical");
-  AddChannel(tenant, "slack", other_image.Url(), "vulnerability.detected", std::nullopt,
+  AddChannel(tenant, "slack", critical_only, "vulnerability.detected,scan.completed", "critical");
+  AddChannel(tenant, "slack", other_image, "vulnerability.detected", std::nullopt,
              "{00000000-0000-4000-8000-00000000000f}");
-  AddChannel(tenant, "slack", everything.Url(), "vulnerability.detected");
+  AddChannel(tenant, "slack", everything, "vulnerability.detected");
   Emit(tenant, "vulnerability.detected", DetectedWith("low"));
   Emit(tenant, "vulnerability.detected", DetectedWith("critical"));
   Emit(tenant, "scan.completed");  // carries no vulnerabilities: the severity does not filter it
@@ -159,11 +176,37 @@ BOOST_AUTO_TEST_CASE(a_channel_gets_only_its_events_images_and_severities) {
   BOOST_TEST(everything.Received().size() == 2u);
 }
 
+// Every event type a channel may choose, to a Slack and a Teams channel: the receivers record each
+// message, which tools/channel-messages.js holds to the services' rules after the run, and the
+// docs' screenshots render (tests/browser/messages.test.mjs). One event carries more
+// vulnerabilities than a message lists.
+BOOST_AUTO_TEST_CASE(every_event_type_makes_a_message_for_each_service) {
+  Tenant tenant;
+  Receiver slack, teams;
+  std::string events;
+  for (std::string_view type : icat::kEventTypes) {
+    if (type != "ping") events += (events.empty() ? "" : ",") + std::string(type);
+  }
+  AddChannel(tenant, "slack", slack, events);
+  AddChannel(tenant, "teams", teams, events);
+  size_t sent = 0;
+  for (std::string_view type : icat::kEventTypes) {
+    if (type == "ping") continue;
+    Emit(tenant, std::string(type));
+    sent++;
+  }
+  Emit(tenant, "vulnerability.detected", DetectedMany(12));
+  sent++;
+  BOOST_TEST(slack.WaitFor(sent, 20s).size() == sent);
+  BOOST_TEST(teams.WaitFor(sent, 20s).size() == sent);
+  for (const ReceivedRequest& r : slack.Received()) ExpectBlockKit(Body(r));
+}
+
 BOOST_AUTO_TEST_CASE(three_refusals_in_a_row_disable_the_channel_and_say_why) {
   Tenant tenant;
   Receiver gone;
   gone.Script({404, 404, 404});
-  std::string id = AddChannel(tenant, "slack", gone.Url(), "vulnerability.detected");
+  std::string id = AddChannel(tenant, "slack", gone, "vulnerability.detected");
   for (int i = 0; i < 3; i++) Emit(tenant, "vulnerability.detected");
   BOOST_TEST_REQUIRE(WaitFor([&] { return *ChannelRow(id)->at(0) == "f"; }, 20s));
   std::optional<PgRow> row = ChannelRow(id);
@@ -185,7 +228,7 @@ BOOST_AUTO_TEST_CASE(a_delivered_message_forgives_earlier_refusals_and_a_busy_se
   Tenant tenant;
   Receiver flaky;
   flaky.Script({404, 429, 200});
-  std::string id = AddChannel(tenant, "teams", flaky.Url(), "vulnerability.detected");
+  std::string id = AddChannel(tenant, "teams", flaky, "vulnerability.detected");
   Emit(tenant, "vulnerability.detected");
   BOOST_TEST_REQUIRE(WaitFor([&] { return *ChannelRow(id)->at(2) == "1"; }, 15s));
   Emit(tenant, "vulnerability.detected");  // 429, then 200 on the retry
@@ -197,8 +240,8 @@ BOOST_AUTO_TEST_CASE(a_delivered_message_forgives_earlier_refusals_and_a_busy_se
 BOOST_AUTO_TEST_CASE(another_tenants_channel_gets_nothing) {
   Tenant a, b;
   Receiver for_a, for_b;
-  AddChannel(a, "slack", for_a.Url(), "vulnerability.detected");
-  AddChannel(b, "slack", for_b.Url(), "vulnerability.detected");
+  AddChannel(a, "slack", for_a, "vulnerability.detected");
+  AddChannel(b, "slack", for_b, "vulnerability.detected");
   Emit(a, "vulnerability.detected");
   BOOST_TEST_REQUIRE(for_a.WaitFor(1, 15s).size() == 1u);
   std::this_thread::sleep_for(1s);
@@ -260,6 +303,40 @@ BOOST_AUTO_TEST_CASE(an_admin_creates_lists_updates_and_deletes_a_channel_whose_
   }
   std::vector<PgRow> all = PgQuery("SELECT detail::text FROM audit_log WHERE tenant_id = $1", {t.id()});
   for (const PgRow& r : all) BOOST_TEST(r[0].value_or("").find("secretpart") == std::string::npos);
+}
+
+BOOST_AUTO_TEST_CASE(a_channels_delivery_log_says_what_the_dispatcher_did_to_admins_of_its_tenant) {
+  PortalTenant t;
+  Receiver service;
+  service.Script({404});  // the first message refused for good, the second taken
+  std::string id = AddChannel(t.tenant, "slack", service, "vulnerability.detected");
+  Emit(t.tenant, "vulnerability.detected");
+  Emit(t.tenant, "vulnerability.detected");
+  BOOST_TEST_REQUIRE(WaitFor(
+      [&] {
+        return PgQuery("SELECT 1 FROM deliveries WHERE channel_id = $1 AND state <> 'pending'", {id}).size() == 2u;
+      },
+      20s));
+  const std::string log = "/api/notification-channels/" + id + "/deliveries";
+  rapidjson::Document all = ExpectJson200(Get(log, t.As(t.admin)));
+  BOOST_TEST_REQUIRE(all["deliveries"].Size() == 2u);
+  for (const rapidjson::Value& d : all["deliveries"].GetArray()) {
+    BOOST_TEST(StringMember(d, "eventType") == "vulnerability.detected");
+    BOOST_TEST(d["attempts"].GetInt() == 1);
+    BOOST_TEST(IsNullMember(d, "nextAttemptAt"));
+  }
+  rapidjson::Document failed = ExpectJson200(Get(log + "?state=failed", t.As(t.admin)));
+  BOOST_TEST_REQUIRE(failed["deliveries"].Size() == 1u);
+  BOOST_TEST(failed["deliveries"][0]["lastStatus"].GetInt() == 404);
+  rapidjson::Document succeeded = ExpectJson200(Get(log + "?state=succeeded&limit=1", t.As(t.admin)));
+  BOOST_TEST_REQUIRE(succeeded["deliveries"].Size() == 1u);
+  BOOST_TEST(succeeded["deliveries"][0]["lastStatus"].GetInt() == 200);
+
+  ExpectError(Get(log + "?state=lost", t.As(t.admin)), 400, "VALIDATION_ERROR");
+  ExpectError(Get(log, t.As(t.user)), 403, "FORBIDDEN");
+  PortalTenant other;
+  ExpectError(Get(log, other.As(other.admin)), 404, "NOT_FOUND");
+  ExpectError(Get("/api/notification-channels/not-an-id/deliveries", t.As(t.admin)), 404, "NOT_FOUND");
 }
 
 BOOST_AUTO_TEST_CASE(bad_channels_are_refused_with_one_detail_each_and_nothing_is_written) {

@@ -44,6 +44,8 @@ std::string Receiver::Url() const { return BaseUrl() + "/hook"; }
 
 std::string Receiver::BaseUrl() const { return "http://" + address_ + ":" + std::to_string(port_); }
 
+std::string Receiver::ChannelUrl(const std::string& type) const { return BaseUrl() + "/" + type; }
+
 void Receiver::Script(std::vector<int> statuses) {
   std::lock_guard lock(mutex_);
   statuses_.assign(statuses.begin(), statuses.end());
@@ -118,18 +120,34 @@ bool ReadRequest(int fd, std::string& head, std::string& body) {
 }  // namespace
 
 namespace {
+// The channel a message was posted to, when the receiver stands for one: its URL's path names the
+// service (ChannelUrl), "" otherwise.
+std::string ChannelOf(const ReceivedRequest& request) {
+  for (std::string type : {"slack", "teams"}) {
+    if (request.target == "/" + type) return type;
+  }
+  return "";
+}
+
 // A webhook delivery (it carries webhook-id) goes to the replies log, so its body is checked
-// against the OpenAPI description of the event: {"webhook": true, "headers", "body"}.
+// against the OpenAPI description of the event: {"webhook": true, "headers", "body"}; a channel's
+// message, so it is checked against its service's rules (tools/channel-messages.js):
+// {"channel": "slack"|"teams", "body"}.
 void RecordDelivery(const ReceivedRequest& request) {
-  if (request.headers.count("webhook-id") == 0) return;
+  std::string channel = ChannelOf(request);
+  if (request.headers.count("webhook-id") == 0 && channel.empty()) return;
   rapidjson::StringBuffer buffer;
   JsonWriter w(buffer);
   w.StartObject();
-  WriteBool(w, "webhook", true);
-  WriteKey(w, "headers");
-  w.StartObject();
-  for (const auto& [name, value] : request.headers) WriteString(w, name, value);
-  w.EndObject();
+  if (!channel.empty()) {
+    WriteString(w, "channel", channel);
+  } else {
+    WriteBool(w, "webhook", true);
+    WriteKey(w, "headers");
+    w.StartObject();
+    for (const auto& [name, value] : request.headers) WriteString(w, name, value);
+    w.EndObject();
+  }
   WriteString(w, "body", request.body);
   w.EndObject();
   RecordReply(buffer.GetString());

@@ -34,6 +34,9 @@ class Receiver {
 
   std::string Url() const;      // http://address:port/hook
   std::string BaseUrl() const;  // http://address:port
+  // http://address:port/<type>: a notification channel's URL (slack, teams), whose messages the
+  // receiver records for tools/channel-messages.js to check.
+  std::string ChannelUrl(const std::string& type) const;
   // Statuses for the next requests, in order; afterwards 200.
   void Script(std::vector<int> statuses);
   // Holds the next reply this long (a delivery in flight).

@@ -23,7 +23,7 @@ import { WebhookForm, WebhookState } from "./webhooks.jsx";
 
 const kRefreshPendingMs = 1500;
 const kStateTone = { pending: "waiting", succeeded: "good", failed: "bad" };
-const kStateFilter = [
+export const kStateFilter = [
   ["", "Every state"],
   ["pending", "Pending: not sent yet, or to be retried"],
   ["succeeded", "Succeeded"],
@@ -148,8 +148,9 @@ function DeliveryRow({ delivery }) {
   );
 }
 
-function DeliveryLog({ id, state }) {
-  const log = usePagedList(`/api/webhooks/${encodeURIComponent(id)}/deliveries`, { state });
+// A delivery log (`path`: a webhook's or a notification channel's), newest first.
+export function DeliveryLog({ path, state }) {
+  const log = usePagedList(path, { state });
   const { pages } = log;
   const pending = log.data?.deliveries.some((delivery) => delivery.state === "pending");
   useEffect(() => {
@@ -218,7 +219,11 @@ export default function WebhookDetail({ params }) {
           Refresh
         </button>
       </div>
-      <DeliveryLog key={`${query.state || ""}-${logVersion}`} id={webhook.id} state={query.state || ""} />
+      <DeliveryLog
+        key={`${query.state || ""}-${logVersion}`}
+        path={`/api/webhooks/${encodeURIComponent(webhook.id)}/deliveries`}
+        state={query.state || ""}
+      />
     </Page>
   );
 }

@@ -33,14 +33,14 @@ class FailoverStack {
     dir_ = dir;
     std::filesystem::permissions(dir_, std::filesystem::perms(0755));
     const std::string stack = it::GetEnv().repo + "/tools/stack";
-    std::istringstream ports(it::RunProcess({stack, "free-port", "6"}).out);
-    std::string http, https, redis, pg, metrics, registry;
-    ports >> http >> https >> redis >> pg >> metrics >> registry;
+    std::istringstream ports(it::RunProcess({stack, "free-port", "7"}).out);
+    std::string http, https, redis, pg, metrics, registry, mail;
+    ports >> http >> https >> redis >> pg >> metrics >> registry >> mail;
     // The test stack's secrets (ICAT_JWT_SECRET_FILE, ...) come along, so tokens minted for it work here.
     it::ProcessResult started =
         it::RunProcess({"env", "ICAT_HTTP_PORT=" + http, "ICAT_HTTPS_PORT=" + https, "ICAT_REDIS_PORT=" + redis,
                         "ICAT_PG_PORT=" + pg, "ICAT_METRICS_PORT=" + metrics, "ICAT_REGISTRY_PORT=" + registry,
-                        "ICAT_PG_REPLICAS=1", "ICAT_PG_SYNC_REPLICA=1",
+                        "ICAT_MAIL_PORT=" + mail, "ICAT_PG_REPLICAS=1", "ICAT_PG_SYNC_REPLICA=1",
                         "ICAT_PG_STATEMENT_TIMEOUT_MS=" + std::to_string(kStatementTimeoutMs), stack, "start", dir_});
     if (started.exit_code != 0) {
       Stop();

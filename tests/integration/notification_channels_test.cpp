@@ -3,7 +3,6 @@
 // tenant's console; a channel gets only the events of its images and severity; a service that
 // refuses for good disables the channel after three refusals in a row.
 #include <boost/test/unit_test.hpp>
-
 #include <thread>
 
 #include "icat/vocabulary.hpp"
@@ -237,6 +236,24 @@ BOOST_AUTO_TEST_CASE(a_delivered_message_forgives_earlier_refusals_and_a_busy_se
   BOOST_TEST(*ChannelRow(id)->at(0) == "t");
 }
 
+// A service that hangs holds only its own channel's delivery: another tenant's message arrives while
+// it is still in flight (the webhooks' fairness, docs/webhooks.md, shared by channels).
+BOOST_AUTO_TEST_CASE(a_hanging_service_does_not_delay_another_tenants_channel) {
+  Tenant slow_tenant, other_tenant;
+  Receiver slow, fast;
+  slow.HoldNext();
+  std::string held = AddChannel(slow_tenant, "slack", slow, "vulnerability.detected");
+  AddChannel(other_tenant, "teams", fast, "vulnerability.detected");
+  Emit(slow_tenant, "vulnerability.detected");
+  BOOST_TEST_REQUIRE(slow.WaitFor(1, 15s).size() == 1u);  // in flight, and held there
+  Emit(other_tenant, "vulnerability.detected");
+  BOOST_TEST(fast.WaitFor(1, 15s).size() == 1u);
+  auto delivery = [&] { return PgQuery("SELECT state, attempts FROM deliveries WHERE channel_id = $1", {held}).at(0); };
+  BOOST_TEST(*delivery().at(1) == "0");  // still unanswered when the other tenant's arrived
+  slow.Release();
+  BOOST_TEST(WaitFor([&] { return *delivery().at(0) == "succeeded"; }, 15s));
+}
+
 BOOST_AUTO_TEST_CASE(another_tenants_channel_gets_nothing) {
   Tenant a, b;
   Receiver for_a, for_b;
@@ -296,8 +313,8 @@ BOOST_AUTO_TEST_CASE(an_admin_creates_lists_updates_and_deletes_a_channel_whose_
 
   BOOST_TEST(Send("DELETE", "/api/notification-channels/" + id, t.As(t.admin), "").status == 204);
   ExpectError(Send("DELETE", "/api/notification-channels/" + id, t.As(t.admin), ""), 404, "NOT_FOUND");
-  for (const char* action : {"notification_channel.created", "notification_channel.updated",
-                             "notification_channel.deleted"}) {
+  for (const char* action :
+       {"notification_channel.created", "notification_channel.updated", "notification_channel.deleted"}) {
     std::vector<PgRow> audit = AuditRows(t.id(), action);
     BOOST_TEST(audit.size() == 1u, action);
   }
@@ -378,9 +395,9 @@ BOOST_AUTO_TEST_CASE(another_tenants_channel_is_not_found) {
       JsonOf(Send("POST", "/api/notification-channels", a.As(a.admin),
                   R"({"type": "teams", "name": "n", "url": "https://93.184.215.14/h", "events": ["scan.completed"]})")),
       "id");
-  ExpectError(Send("PUT", "/api/notification-channels/" + id, b.As(b.admin),
-                   R"({"name": "n", "events": ["scan.completed"]})"),
-              404, "NOT_FOUND");
+  ExpectError(
+      Send("PUT", "/api/notification-channels/" + id, b.As(b.admin), R"({"name": "n", "events": ["scan.completed"]})"),
+      404, "NOT_FOUND");
   ExpectError(Send("DELETE", "/api/notification-channels/" + id, b.As(b.admin), ""), 404, "NOT_FOUND");
   BOOST_TEST(JsonOf(Get("/api/notification-channels", b.As(b.admin)))["channels"].Size() == 0u);
 }

@@ -77,7 +77,8 @@ Response SessionCall(std::string_view action, std::string_view tenant, std::stri
 std::string Quote(std::string_view text);
 
 // "<method> <path>" of every operation of the portal OpenAPI document with one of these (lower-case)
-// methods, e.g. "put /api/users/{id}"; sign-in and sessions (/api/auth/...), /api/status and the document itself excepted.
+// methods, e.g. "put /api/users/{id}"; sign-in and sessions (/api/auth/...), /api/status, the document itself
+// and the operations for anyone (`security: []`: an e-mail's confirm and unsubscribe links) excepted.
 std::set<std::string> DocumentedPortalOperations(const std::set<std::string>& methods);
 
 // The audit entries of a tenant with this action, newest first: {actor, target, client_ip, request_id, detail}.

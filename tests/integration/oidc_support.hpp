@@ -44,6 +44,8 @@ class OidcProvider {
   void Tamper(std::string_view mode);
 
  private:
+  // Spawns the provider and waits for its "ready"; throws saying how it ended when it does not come.
+  void Start(const std::vector<OidcClient>& clients, const std::vector<OidcAccount>& accounts);
   void Control(std::string_view path, const std::string& body);
   void Stop();  // SIGTERM, then SIGKILL after 10 s; idempotent
   pid_t pid_ = -1;

@@ -97,10 +97,6 @@ std::string Reference(const Notice& n) {
   return n.image + (n.version.rfind("sha256:", 0) == 0 ? "@" : ":") + n.version;
 }
 
-std::string Plural(size_t count, std::string_view one, std::string_view many) {
-  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
-}
-
 std::string Headline(std::string_view type, const rapidjson::Value& data, const Notice& n) {
   const std::string ref = Reference(n);
   const size_t found = n.items.size() + n.more_items;
@@ -136,10 +132,14 @@ std::string Headline(std::string_view type, const rapidjson::Value& data, const 
 std::string SlackEscape(std::string_view text) {
   std::string out;
   for (char c : text) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else out += c;
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else
+      out += c;
   }
   return out;
 }
@@ -402,17 +402,26 @@ std::string TeamsMessage(const Notice& n) {
 std::string HtmlEscape(std::string_view text) {
   std::string out;
   for (char c : text) {
-    if (c == '&') out += "&amp;";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '"') out += "&quot;";
-    else out += c;
+    if (c == '&')
+      out += "&amp;";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '"')
+      out += "&quot;";
+    else
+      out += c;
   }
   return out;
 }
 
 // Why the mail came: a subscription, which one click ends; or, without an unsubscribe link, the
 // confirmation an address gets before anything else.
+std::string Plural(long long count, std::string_view one, std::string_view many) {
+  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
+}
+
 std::string MailText(std::string_view body, const MailEnvelope& e) {
   if (e.unsubscribe_url.empty()) {
     return std::string(body) + "\nYou get this mail because " + e.to +
@@ -436,8 +445,7 @@ std::string MailHtml(std::string_view title, std::string_view body_html, const M
          "</p>\n</body></html>\n";
 }
 
-std::string MailMessage(std::string_view subject, std::string_view text, std::string_view html,
-                        const MailEnvelope& e) {
+std::string MailMessage(std::string_view subject, std::string_view text, std::string_view html, const MailEnvelope& e) {
   // Base64 never holds "=_", so no part can contain the boundary.
   const std::string boundary = "=_icat_" + Sha256Hex(e.message_id).substr(0, 24);
   std::string mail;

@@ -16,10 +16,10 @@ struct NoticeItem {
 
 // What happened, to what, how bad, and where to look: everything a message shows.
 struct Notice {
-  std::string headline;  // "3 new vulnerabilities in nginx:1.27.3 (highest: critical)"
-  std::string image;     // "nginx"; empty when the event names none (ping)
-  std::string version;   // "1.27.3" (a tag, else a digest); empty when none
-  std::string severity;  // the highest of the items; empty when there are none
+  std::string headline;           // "3 new vulnerabilities in nginx:1.27.3 (highest: critical)"
+  std::string image;              // "nginx"; empty when the event names none (ping)
+  std::string version;            // "1.27.3" (a tag, else a digest); empty when none
+  std::string severity;           // the highest of the items; empty when there are none
   std::vector<NoticeItem> items;  // at most kMaxNoticeItems, most severe first
   size_t more_items = 0;          // how many were left out
   std::string link;               // the console's page of the image; empty for none
@@ -61,6 +61,9 @@ std::string MailMessage(const Notice& notice, const MailEnvelope& envelope);
 
 // The plain text of a notice (a mail's text part, and what tests read).
 std::string NoticeText(const Notice& notice);
+
+// "1 new version", "3 new versions": a count and its noun, for headlines, subjects and digests.
+std::string Plural(long long count, std::string_view one, std::string_view many);
 
 // The pieces every mail is made of, a notice's and a digest's (digest.hpp).
 // Text safe inside HTML, attribute values too.

@@ -68,7 +68,8 @@ constexpr std::string_view kFixes = R"(
   GROUP BY p.image_id, l.name, p.tag, p.replaced, p.published_at
   ORDER BY l.name, p.published_at, p.tag)";
 
-constexpr std::string_view kTenantName = "SELECT name, rfc3339($2) AS since, rfc3339($3) AS until FROM tenants WHERE id = $1";
+constexpr std::string_view kTenantName =
+    "SELECT name, rfc3339($2) AS since, rfc3339($3) AS until FROM tenants WHERE id = $1";
 
 DigestImage ImageOf(const Rows& rows, int row) {
   return {std::string(rows.Text(row, rows.Column("image_id"))), std::string(rows.Text(row, rows.Column("name"))),
@@ -78,10 +79,6 @@ DigestImage ImageOf(const Rows& rows, int row) {
 std::string Statement(std::string_view body) { return std::string(kLatest) + std::string(body); }
 
 // ---------------------------------------------------------------- the mail
-
-std::string Plural(long long count, std::string_view one, std::string_view many) {
-  return std::to_string(count) + " " + std::string(count == 1 ? one : many);
-}
 
 std::string Capitalised(std::string text) {
   if (!text.empty() && text[0] >= 'a' && text[0] <= 'z') text[0] = static_cast<char>(text[0] - 'a' + 'A');
@@ -152,7 +149,8 @@ std::string DigestHtml(const Digest& d) {
       std::string text = HtmlEscape(s.lines[i].text);
       html += "<li>" + (link.empty() ? text : "<a href=\"" + HtmlEscape(link) + "\">" + text + "</a>") + "</li>\n";
     }
-    if (s.lines.size() > kMaxDigestLines) html += "<li>and " + std::to_string(s.lines.size() - kMaxDigestLines) + " more</li>\n";
+    if (s.lines.size() > kMaxDigestLines)
+      html += "<li>and " + std::to_string(s.lines.size() - kMaxDigestLines) + " more</li>\n";
     html += "</ul>\n";
   }
   if (!d.console.empty()) html += "<p><a href=\"" + HtmlEscape(d.console) + "\">Open the console</a></p>\n";
@@ -189,8 +187,8 @@ Digest ReadDigest(Db& db, const DigestScope& scope) {
   d.min_severity = scope.min_severity;
   d.console = scope.console;
 
-  Rows found = db.RunSql(Statement(kNewFindings),
-                         {scope.tenant_id, images, scope.since, scope.until, scope.min_severity});
+  Rows found =
+      db.RunSql(Statement(kNewFindings), {scope.tenant_id, images, scope.since, scope.until, scope.min_severity});
   for (int i = 0; i < found.size(); i++) {
     d.findings.push_back({ImageOf(found, i), std::string(found.Text(i, found.Column("vuln_id"))),
                           std::string(found.Text(i, found.Column("severity"))),
@@ -274,6 +272,8 @@ std::string DigestMailOf(std::string_view payload_json, const MailEnvelope& enve
   return MailMessage(subject, MailText(text("text"), envelope), MailHtml(subject, text("html"), envelope), envelope);
 }
 
-std::string DigestMail(const Digest& d, const MailEnvelope& envelope) { return DigestMailOf(DigestPayload(d), envelope); }
+std::string DigestMail(const Digest& d, const MailEnvelope& envelope) {
+  return DigestMailOf(DigestPayload(d), envelope);
+}
 
 }  // namespace icat::dispatcher

@@ -189,6 +189,7 @@ FUZZ_OBJ      := $(BUILD)/fuzz/obj
 FUZZ_LIB_SRCS := $(addprefix common/src/,api_key.cpp attestation.cpp cli_args.cpp crypto.cpp errors.cpp feeds.cpp http.cpp image_reference.cpp json.cpp jwt.cpp oidc.cpp paging.cpp query.cpp registry.cpp vulnerability_rules.cpp \
                    fastcgi_client.cpp redis_url.cpp text.cpp trace.cpp url_guard.cpp validate.cpp) \
                  handlers/admission/reference.cpp handlers/admission/review.cpp handlers/registry/request.cpp \
+                 handlers/vulns/version_range.cpp \
                  $(addprefix ingest/,ingest_model.cpp purl.cpp reports.cpp sbom_completeness.cpp sbom_docs.cpp sbom_schema.cpp \
                    vex_docs.cpp feeds.cpp) \
                  tools/icat/rules.cpp \

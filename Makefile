@@ -64,7 +64,13 @@ $(DEPS_STAMP): tools/install-deps tools/node/package-lock.json console/package-l
 $(VALIJSON)/valijson/validator.hpp: | $(DEPS_STAMP)
 	tools/install-deps
 
-$(OBJ)/%.o: %.cpp
+# Objects are rebuilt when the flags change (`make OPTFLAGS=-O0` after a build, or a new define,
+# which must agree in every object of a program): $(FLAGS_STAMP) holds the last flags used and
+# changes only with them.
+FLAGS_STAMP := $(OBJ)/flags
+$(shell mkdir -p $(OBJ) && echo '$(CXXFLAGS)' | cmp -s - $(FLAGS_STAMP) || echo '$(CXXFLAGS)' > $(FLAGS_STAMP))
+
+$(OBJ)/%.o: %.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 
@@ -88,7 +94,7 @@ $(BIN)/icat-auth $(BIN)/icat-account: LDLIBS += -lcurl
 $(BUILD)/gen/migrations.cpp: $(sort $(wildcard sql/V*.sql)) tools/embed-sql
 	@mkdir -p $(@D)
 	tools/embed-sql $(sort $(wildcard sql/V*.sql)) > $@
-$(OBJ)/gen/migrations.o: $(BUILD)/gen/migrations.cpp
+$(OBJ)/gen/migrations.o: $(BUILD)/gen/migrations.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 
@@ -96,7 +102,7 @@ $(OBJ)/gen/migrations.o: $(BUILD)/gen/migrations.cpp
 $(BUILD)/gen/schemas.cpp: $(sort $(wildcard schemas/*.json)) tools/embed-schemas
 	@mkdir -p $(@D)
 	tools/embed-schemas $(sort $(wildcard schemas/*.json)) > $@
-$(OBJ)/gen/schemas.o: $(BUILD)/gen/schemas.cpp
+$(OBJ)/gen/schemas.o: $(BUILD)/gen/schemas.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -c $< -o $@
 

@@ -53,7 +53,7 @@ CONSOLE_SRCS := $(shell find console -name node_modules -prune -o -type f -not -
 all: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) build
 
-build: $(HANDLER_BINS) $(BIN)/icat-gen $(BIN)/icatctl $(BIN)/icat $(BIN)/icat-dispatcher $(BIN)/icat-metrics $(BIN)/bench-constant $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI) $(CONSOLE)
+build: $(HANDLER_BINS) $(BIN)/icat-gen $(BIN)/icatctl $(BIN)/icat $(BIN)/icat-dispatcher $(BIN)/icat-metrics $(BIN)/bench-constant $(BIN)/bench-statements $(BIN)/unit-tests $(BIN)/integration-tests $(OPENAPI) $(PORTAL_OPENAPI) $(CONSOLE)
 
 deps: $(DEPS_STAMP) $(VALIJSON)/valijson/validator.hpp
 $(DEPS_STAMP): tools/install-deps tools/node/package-lock.json console/package-lock.json
@@ -116,6 +116,11 @@ $(BIN)/icat: $(CLIENT_OBJS) $(BUILD)/lib/libicat.a
 
 # make bench's bare FastCGI ceiling: the pool machinery answering a constant.
 $(BIN)/bench-constant: $(OBJ)/bench/constant.o $(BUILD)/lib/libicat.a
+	@mkdir -p $(@D)
+	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
+
+# make bench's peer (bench/peer) prepares the handlers' own SQL, which this prints.
+$(BIN)/bench-statements: $(OBJ)/bench/statements.o $(BUILD)/lib/libicat.a
 	@mkdir -p $(@D)
 	$(CXX) $(CXXFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -209,11 +209,12 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 
 # ------------------------------------------------------------------ bench/results.md
 
-# make bench writes the file's head, make bench-scale its "## Scale" section (to the next heading
-# of level 1 or 2, or the end); each keeps what the other wrote.
-scale_section() {
+# make bench writes the file's head and its "## Peer" section, make bench-scale its "## Scale"
+# section (each to the next heading of level 1 or 2, or the end); each keeps what the other wrote.
+# results_section NAME: that section as the file holds it (nothing when it has none).
+results_section() {
   [[ -f $RESULTS ]] || return 0
-  awk '/^## Scale$/ { keep = 1; print; next } keep && /^##? / { keep = 0 } keep' "$RESULTS"
+  awk -v heading="## $1" '$0 == heading { keep = 1; print; next } keep && /^##? / { keep = 0 } keep' "$RESULTS"
 }
 
 without_scale_section() {

@@ -206,6 +206,9 @@ const std::vector<Setting>& AllSettings() {
        "PEM Ed25519 private key with which icatctl ingest and vex ingest sign SBOMs and VEX documents "
        "(openssl genpkey -algorithm ed25519).",
        [](Config& c, std::string_view n) { c.signing_key_file = TextSetting(n); }},
+      {"ICAT_SMTP_CA_FILE", kFile, "", 0, 0, "", kDispatcher,
+       "CA certificates (PEM) the mail server's TLS certificate must chain to; empty: the system's (/etc/ssl/certs).",
+       [](Config& c, std::string_view n) { c.smtp.ca_file = TextSetting(n); }},
       {"ICAT_SMTP_FROM", kText, "", 0, 0, "", kDispatcher,
        "The From of every mail of e-mail channels (icat <notifications@icat.example.com>).",
        [](Config& c, std::string_view n) { c.smtp.from = TextSetting(n); }},

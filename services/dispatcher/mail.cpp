@@ -83,6 +83,7 @@ MailSent SendMail(const SmtpSettings& smtp, const std::string& message, const st
   // smtps:// is TLS from the start; smtp:// upgrades with STARTTLS, and refuses a server that
   // offers none unless the operator said off (a catcher on loopback).
   curl_easy_setopt(e, CURLOPT_USE_SSL, static_cast<long>(smtp.starttls_required ? CURLUSESSL_ALL : CURLUSESSL_NONE));
+  if (!smtp.ca_file.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, smtp.ca_file.c_str());
   if (!smtp.user.empty()) {
     curl_easy_setopt(e, CURLOPT_USERNAME, smtp.user.c_str());
     curl_easy_setopt(e, CURLOPT_PASSWORD, smtp.password.c_str());
@@ -106,8 +107,11 @@ MailSent SendMail(const SmtpSettings& smtp, const std::string& message, const st
     sent.error = std::string("SMTP ") + (reply > 0 ? std::to_string(reply) + ": " : "") +
                  (t.error[0] ? t.error : curl_easy_strerror(code));
     // 5xx is the server's "never": a refused recipient (550 no such user) or sender. 4xx and a
-    // lost connection are about now, and retried.
-    sent.refused_for_good = reply >= 500 && reply < 600;
+    // lost connection are about now, and retried. So is a refused login (RFC 4954's 530, 534, 535,
+    // 538): the service's SMTP settings are wrong, not the tenant's address, and once the operator
+    // fixes them the mail goes.
+    bool login_refused = code == CURLE_LOGIN_DENIED || reply == 530 || reply == 534 || reply == 535 || reply == 538;
+    sent.refused_for_good = !login_refused && reply >= 500 && reply < 600;
   }
   return sent;
 }

@@ -82,6 +82,7 @@ struct SmtpSettings {
   bool starttls_required = true;  // ICAT_SMTP_STARTTLS: off only for a local catcher
   std::string user, password;     // auth when user is set
   std::string from;               // the From header and envelope sender
+  std::string ca_file;            // CA certificates (PEM) the server's must chain to; empty: the system's
   std::string token_key;          // the key of the confirm and unsubscribe tokens
 };
 

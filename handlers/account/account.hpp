@@ -134,9 +134,11 @@ struct DeliveryView {
   std::optional<std::string> last_error;
   std::optional<std::string> next_attempt_at;  // only while pending
   std::string created_at, updated_at;
+  std::optional<std::string> address;  // a channel's: the e-mail address it goes to
 };
-std::string DeliveryListJson(const std::vector<DeliveryView>& deliveries,
-                             const std::optional<std::string>& next_cursor);
+// A webhook's delivery log; a channel's (`to_channel`) adds each delivery's `address` (null but for e-mail).
+std::string DeliveryListJson(const std::vector<DeliveryView>& deliveries, const std::optional<std::string>& next_cursor,
+                             bool to_channel = false);
 // The `data` of a ping event: {"webhook": {"id", "url"}}.
 std::string PingDataJson(const std::string& webhook_id, const std::string& url);
 // The 202 of a ping: {"eventId", "deliveryId"}.

@@ -168,12 +168,14 @@ inline constexpr Statement kWebhookForPing{"account_webhook_for_ping",
 inline constexpr Statement kWebhookExists{"account_webhook_exists",
     "SELECT 1 FROM webhooks WHERE tenant_id = $1 AND id = $2::uuid"};
 // A delivery log: the deliveries of one webhook or channel (`owner`, their column in deliveries, $2).
-// $3 state or NULL, $4/$5 cursor, $6 limit. next_attempt_at only while pending.
+// $3 state or NULL, $4/$5 cursor, $6 limit. next_attempt_at only while pending; address: the e-mail
+// address a channel's delivery goes to (sql/V0035), NULL for a webhook's or a Slack or Teams channel's.
 #define ICAT_DELIVERY_LOG(owner)                                                                          \
   "SELECT d.id, d.event_id, e.type AS event_type, d.state, d.attempts, d.last_status, d.last_error, "    \
   "CASE WHEN d.state = 'pending' THEN rfc3339(d.next_attempt_at) END AS next_attempt_at, "              \
-  "rfc3339(d.created_at) AS created_at, rfc3339(d.updated_at) AS updated_at, rfc3339_us(d.created_at) AS cursor_time " \
-  "FROM deliveries d JOIN events e ON e.id = d.event_id "                                               \
+  "rfc3339(d.created_at) AS created_at, rfc3339(d.updated_at) AS updated_at, rfc3339_us(d.created_at) AS cursor_time, " \
+  "a.address FROM deliveries d JOIN events e ON e.id = d.event_id "                                      \
+  "LEFT JOIN notification_addresses a ON a.id = d.address_id "                                          \
   "WHERE d.tenant_id = $1 AND d." owner " = $2::uuid AND ($3::text IS NULL OR d.state = $3) AND "         \
   ICAT_AFTER("d", 4, 5) "ORDER BY d.created_at DESC, d.id DESC LIMIT $6"
 inline constexpr Statement kListDeliveries{"account_list_deliveries", ICAT_DELIVERY_LOG("webhook_id")};

@@ -21,7 +21,8 @@ std::vector<DeliveryView> DeliveriesAt(const Rows& rows, int count) {
   const int id = rows.Column("id"), event_id = rows.Column("event_id"), event_type = rows.Column("event_type"),
             state = rows.Column("state"), attempts = rows.Column("attempts"), last_status = rows.Column("last_status"),
             last_error = rows.Column("last_error"), next_attempt_at = rows.Column("next_attempt_at"),
-            created_at = rows.Column("created_at"), updated_at = rows.Column("updated_at");
+            created_at = rows.Column("created_at"), updated_at = rows.Column("updated_at"),
+            address = rows.Column("address");
   std::vector<DeliveryView> deliveries;
   for (int row = 0; row < rows.size() && row < count; row++) {
     DeliveryView& d = deliveries.emplace_back();
@@ -35,12 +36,12 @@ std::vector<DeliveryView> DeliveriesAt(const Rows& rows, int count) {
     d.next_attempt_at = rows.OptionalText(row, next_attempt_at);
     d.created_at = rows.Text(row, created_at);
     d.updated_at = rows.Text(row, updated_at);
+    d.address = rows.OptionalText(row, address);
   }
   return deliveries;
 }
 
-void WriteDelivery(JsonWriter& w, const DeliveryView& d) {
-  w.StartObject();
+void WriteDeliveryMembers(JsonWriter& w, const DeliveryView& d) {
   WriteString(w, "id", d.id);
   WriteString(w, "eventId", d.event_id);
   WriteString(w, "eventType", d.event_type);
@@ -55,6 +56,18 @@ void WriteDelivery(JsonWriter& w, const DeliveryView& d) {
   WriteOptionalString(w, "nextAttemptAt", d.state == "pending" ? d.next_attempt_at : std::nullopt);
   WriteString(w, "createdAt", d.created_at);
   WriteString(w, "updatedAt", d.updated_at);
+}
+
+void WriteDelivery(JsonWriter& w, const DeliveryView& d) {
+  w.StartObject();
+  WriteDeliveryMembers(w, d);
+  w.EndObject();
+}
+
+void WriteChannelDelivery(JsonWriter& w, const DeliveryView& d) {
+  w.StartObject();
+  WriteDeliveryMembers(w, d);
+  WriteOptionalString(w, "address", d.address);
   w.EndObject();
 }
 
@@ -66,7 +79,8 @@ std::string DisabledMessage(const std::optional<std::string>& reason) {
 }
 
 // The delivery log of one webhook or channel (`what`), newest first; 404 for an id the tenant has none of.
-Reply ListDeliveries(Context& ctx, const std::string& what, const Statement& exists, const Statement& list) {
+Reply ListDeliveries(Context& ctx, const std::string& what, const Statement& exists, const Statement& list,
+                     bool to_channel) {
   std::string id = PathId(ctx, what);
   // Its query values are refused when read (routes.cpp): a malformed id is a 404 first.
   std::optional<std::string> state = ctx.query.Text("state");
@@ -75,14 +89,14 @@ Reply ListDeliveries(Context& ctx, const std::string& what, const Statement& exi
     throw ApiError(Error::kNOT_FOUND, "No such " + what + ".");
   }
   Rows rows = ctx.db.Run(list, {ctx.principal.tenant_id, id, state, page.after_time, page.after_id, page.limit + 1});
-  return JsonReply(200, DeliveryListJson(DeliveriesAt(rows, page.limit), NextCursor(rows, page.limit)));
+  return JsonReply(200, DeliveryListJson(DeliveriesAt(rows, page.limit), NextCursor(rows, page.limit), to_channel));
 }
 
 }  // namespace
 
-std::string DeliveryListJson(const std::vector<DeliveryView>& deliveries,
-                             const std::optional<std::string>& next_cursor) {
-  return ListJson("deliveries", deliveries, next_cursor, WriteDelivery);
+std::string DeliveryListJson(const std::vector<DeliveryView>& deliveries, const std::optional<std::string>& next_cursor,
+                             bool to_channel) {
+  return ListJson("deliveries", deliveries, next_cursor, to_channel ? WriteChannelDelivery : WriteDelivery);
 }
 
 std::string PingDataJson(const std::string& webhook_id, const std::string& url) {
@@ -107,12 +121,15 @@ std::string PingAcceptedJson(const std::string& event_id, const std::string& del
 //        nextAttemptAt (null unless pending), createdAt, updatedAt}], "nextCursor"}: newest first
 //   400 VALIDATION_ERROR (state: pending|succeeded|failed, limit, cursor, headers); 401
 //   404 NOT_FOUND: unknown, malformed or another tenant's webhook id
-Reply ListWebhookDeliveries(Context& ctx) { return ListDeliveries(ctx, "webhook", kWebhookExists, kListDeliveries); }
+Reply ListWebhookDeliveries(Context& ctx) {
+  return ListDeliveries(ctx, "webhook", kWebhookExists, kListDeliveries, false);
+}
 
 // GET /api/notification-channels/:id/deliveries?state=&limit=&cursor=   (portal; admin)
-//   200, 400, 401 as for a webhook's; 403; 404 NOT_FOUND: unknown, malformed or another tenant's channel id
+//   200 as for a webhook's, each delivery with "address": the e-mail address it goes to (null for
+//   Slack and Teams); 400, 401 as for a webhook's; 403; 404 NOT_FOUND: unknown, malformed or another tenant's channel id
 Reply ListChannelDeliveries(Context& ctx) {
-  return ListDeliveries(ctx, "notification channel", kChannelExists, kListChannelDeliveries);
+  return ListDeliveries(ctx, "notification channel", kChannelExists, kListChannelDeliveries, true);
 }
 
 // POST /api/webhooks/:id/ping   (portal; admin) — no body, or {}

@@ -295,6 +295,17 @@ test("an e-mail channel's address confirms itself from its mail's link, gets an 
   await screenshot(view, "message-email");
   await mailContext.close();
 
+  // The channel's delivery log says which address each mail went to.
+  await go(admin.page, `/notifications/${encodeURIComponent((await channelNamed(token, name)).id)}`);
+  await heading(admin.page, `Notification channel ${name}`);
+  assert.ok(
+    await admin.page.$$eval("main thead th", (cells) => cells.some((cell) => cell.innerText === "Sent to")),
+    "the log has a Sent to column",
+  );
+  await rowWith(admin.page, ["vulnerability.detected", address]);
+  await rowWith(admin.page, ["notification_address.confirm", address]);
+  assertNoProblems(admin);
+
   // One-click unsubscribe through the console's page (the API's GET sends people there).
   const unsubscribe = /\/api\/notification-addresses\/unsubscribe\/([A-Za-z0-9_-]+)/.exec(eventMail.listUnsubscribe)[1];
   reader.expectedErrors.push(/the server responded with a status of 404/);

@@ -184,6 +184,16 @@ BOOST_AUTO_TEST_CASE(a_put_keeps_the_state_of_kept_addresses_and_mails_only_the_
   std::this_thread::sleep_for(1s);
   BOOST_TEST(MailsTo(first).size() == 1u);  // no second confirmation for the kept address
   BOOST_TEST(AuditRows(t.id(), "notification_channel.updated").size() == 1u);
+
+  // The channel's delivery log says which address each delivery went to: one confirmation each.
+  rapidjson::Document log = ExpectJson200(Get("/api/notification-channels/" + id + "/deliveries", t.As(t.admin)));
+  std::multiset<std::string> confirmed_to;
+  for (const rapidjson::Value& d : log["deliveries"].GetArray()) {
+    BOOST_TEST(StringMember(d, "eventType") == "notification_address.confirm");
+    BOOST_TEST_REQUIRE(d.HasMember("address"));
+    confirmed_to.insert(StringMember(d, "address"));
+  }
+  BOOST_TEST((confirmed_to == std::multiset<std::string>{first, second}));
 }
 
 BOOST_AUTO_TEST_CASE(a_permanent_smtp_refusal_is_not_retried_and_counts_against_the_channel) {

@@ -341,6 +341,7 @@ BOOST_AUTO_TEST_CASE(a_channels_delivery_log_says_what_the_dispatcher_did_to_adm
     BOOST_TEST(StringMember(d, "eventType") == "vulnerability.detected");
     BOOST_TEST(d["attempts"].GetInt() == 1);
     BOOST_TEST(IsNullMember(d, "nextAttemptAt"));
+    BOOST_TEST(IsNullMember(d, "address"));  // a Slack channel's: no e-mail address
   }
   rapidjson::Document failed = ExpectJson200(Get(log + "?state=failed", t.As(t.admin)));
   BOOST_TEST_REQUIRE(failed["deliveries"].Size() == 1u);

@@ -33,6 +33,9 @@ using Params = std::vector<std::optional<std::string>>;
 // stored once per findings set.
 constexpr int kImages = 1000, kVersionsPerImage = 1, kDays = 37, kFindingsPerScan = 82;
 constexpr double kTenTimesFindings = double(kImages) * kVersionsPerImage * kDays * kFindingsPerScan;
+// Their packages (query_plans_packages.sql): a set per findings set of a few hundred packages, named
+// from a shared pool, so a package name is in the sets of about kImages * kPackagesPerSet / kPackageNames images.
+constexpr int kPackagesPerSet = 300, kPackageNames = 2000;
 // A table holding more rows than this (pg_class.reltuples after ANALYZE) is big: reading all of it
 // costs in proportion to the data. A smaller one is a few pages, which a scan reads best.
 constexpr long long kBigTableRows = 10000;
@@ -46,14 +49,6 @@ const std::map<std::string_view, std::string_view> kNotPlanned = {
     {icat::admission::kAsyncCommit.name, "reads no table"},
     {icat::admission::kRecordDecision.name, "inserts one row"},
     {icat::sbom::kListSigningKeys.name, "returns every signing key, a handful by design"},
-    // Issue 31's compare and package look-up: the data set here holds no packages yet; the compare
-    // of two 5,000-package versions is measured by make bench (compare-5000-miss, docs/compare.md).
-    {icat::vulns::kCompareVersions.name, "not planned yet: measured by make bench's compare-5000-miss"},
-    {icat::vulns::kPackagesOfSet.name, "not planned yet: measured by make bench's compare-5000-miss"},
-    {icat::vulns::kFindingsOfSet.name, "not planned yet: measured by make bench's compare-5000-miss"},
-    {icat::vulns::kPackagesByPurl.name, "not planned yet: the 10x data set holds no packages"},
-    {icat::vulns::kPackagesByName.name, "not planned yet: the 10x data set holds no packages"},
-    {icat::vulns::kPackageVersionsByName.name, "not planned yet: the 10x data set holds no packages"},
 };
 
 // The stack's Postgres as `role` on `database`: ICAT_PG_ADMIN_DSN with both replaced (libpq keeps
@@ -90,6 +85,8 @@ struct Sample {
   std::string version_id, version_tag, version_digest, version_published_us, version_findings_cursor;
   std::string history_scanned_us, history_created_us, history_scan_id;
   std::string cve_id;  // the vulnerability id found in the most findings
+  // The middle image's latest scan's package and findings sets, and one package of it by name and purl.
+  std::string package_set_id, findings_set_id, package_name, package_purl;
   // An admission review's containers: ten images at their latest versions, by repository and tag.
   std::vector<std::string> review_repositories, review_tags, review_version_ids;
 };
@@ -147,12 +144,26 @@ void SampleReview(icat::Db& owner, Sample& s) {
   }
 }
 
+void SamplePackages(icat::Db& owner, Sample& s) {
+  icat::Rows sets = owner.RunSql(
+      "SELECT sc.package_set_id, sc.findings_set_id FROM images i JOIN image_versions v ON v.id = i.latest_version_id "
+      "JOIN scans sc ON sc.id = v.latest_scan_id WHERE i.id = $1",
+      {s.image_id});
+  s.package_set_id = FirstCell(sets);
+  s.findings_set_id = sets.Text(0, sets.Column("findings_set_id"));
+  icat::Rows package =
+      owner.RunSql("SELECT name, purl FROM packages WHERE set_id = $1 ORDER BY purl LIMIT 1", {s.package_set_id});
+  s.package_name = FirstCell(package);
+  s.package_purl = package.Text(0, package.Column("purl"));
+}
+
 Sample SampleOf(const std::string& owner_dsn, const std::string& tenant_id) {
   icat::Db owner(owner_dsn, {icat::vulns::kFindingsOfVersion, icat::catalog::kScanHistory});
   Sample s;
   s.tenant_id = tenant_id;
   SampleImage(owner, s);
   SampleReview(owner, s);
+  SamplePackages(owner, s);
   s.cve_id = FirstCell(
       owner.RunSql("SELECT vuln_id FROM vulnerabilities GROUP BY vuln_id ORDER BY count(*) DESC, vuln_id LIMIT 1"));
   s.latest_findings_cursor = MiddleFindingOf(
@@ -195,6 +206,9 @@ class TenTimesDatabase {
             {"psql", Dsn("icat_owner"), "-qX", "-v", "images=" + std::to_string(kImages), "-v",
              "versions=" + std::to_string(kVersionsPerImage), "-v", "findings=" + std::to_string(kFindingsPerScan),
              "-v", "days=" + std::to_string(kDays), "-v", "tenant=" + tenant_id, "-f", env.repo + "/bench/seed.sql"});
+    RunStep("query_plans_packages.sql",
+            {"psql", Dsn("icat_owner"), "-qX", "-v", "packages=" + std::to_string(kPackagesPerSet), "-v",
+             "names=" + std::to_string(kPackageNames), "-f", env.repo + "/tests/integration/query_plans_packages.sql"});
     // As autovacuum leaves a table: fresh statistics, and a visibility map that lets an index-only
     // scan skip the heap.
     icat::Db(Dsn("postgres"), {}).ExecSql("VACUUM (ANALYZE)");
@@ -268,6 +282,26 @@ std::vector<PlanCase> VulnsCases(const Sample& s) {
       {kCveLookupAll, "the most common CVE", {s.tenant_id, s.cve_id}},
       {kUnscannedLatest, "the tenant", {s.tenant_id}},
       {kUnscannedAll, "the tenant", {s.tenant_id}},
+      {kCompareVersions,
+       "the middle image's version by tag with its latest",
+       {s.tenant_id, s.image_id, none, s.version_tag, none, none, none, none, "false"}},
+      {kCompareVersions,
+       "by digest and by id",
+       {s.tenant_id, s.image_id, none, none, s.version_digest, s.version_id, none, none, "true"}},
+      {kPackagesOfSet, "a latest scan's packages", {s.package_set_id}},
+      {kFindingsOfSet, "a latest scan's findings", {s.findings_set_id}},
+      {kPackagesByPurl,
+       "a purl with its version, latest versions, first page",
+       {s.tenant_id, s.package_purl, none, none, "false", kPageRows, "true"}},
+      {kPackagesByPurl,
+       "a purl's identity, every version, a page from the middle",
+       {s.tenant_id, s.package_purl, s.image_id, s.version_id, "true", kPageRows, "false"}},
+      {kPackagesByName, "a name, latest versions, first page", {s.tenant_id, s.package_name, none, none, "false", kPageRows, none, none}},
+      {kPackagesByName,
+       "a name of type npm in two versions, every version",
+       {s.tenant_id, s.package_name, none, none, "true", kPageRows, "npm", ArrayOf({"1.0.0", "1.1.0"})}},
+      {kPackageVersionsByName, "a name, any type", {s.tenant_id, s.package_name, none}},
+      {kPackageVersionsByName, "a name of type npm", {s.tenant_id, s.package_name, "npm"}},
   };
 }
 
@@ -553,6 +587,8 @@ BOOST_AUTO_TEST_CASE(data_set_holds_ten_times_make_bench_findings) {
   BigTables big = BigTablesOf(owner);
   BOOST_TEST(big.count("vulnerabilities") == 1u, "the findings table is not big");
   BOOST_TEST(big.count("scans") == 1u, "the scans table is not big");
+  BOOST_TEST(big.count("packages") == 1u, "the packages table is not big");
+  BOOST_TEST(std::stod(FirstCell(owner.RunSql("SELECT count(*) FROM scans WHERE package_set_id IS NULL"))) == 0);
 }
 
 BOOST_AUTO_TEST_CASE(rule_names_a_seq_scan_an_index_walk_and_a_bitmap_scan_of_most_of_a_table) {

@@ -1,5 +1,7 @@
-// icatctl scans prune (the scan retention): which scans and findings sets it removes and keeps, that
-// a tenant reads what remains as before, that a dry run changes nothing, and the setting and flag.
+// icatctl scans prune (the scan retention): which scans, findings sets and package sets it removes
+// and keeps, that a tenant reads what remains as before, that a dry run changes nothing, and the
+// setting and flag.
+#include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -94,6 +96,33 @@ long long FindingsIn(const std::string& set_id) {
 }
 bool SetExists(const std::string& set_id) { return One("SELECT count(*) FROM findings_sets WHERE id = $1", set_id) == "1"; }
 
+// A scan with packages: a MSUSEL Trivy 0.29.1 run (report and its own CycloneDX SBOM, as the compare
+// suite ingests them) of version tag, scanned at `time`; without_last leaves the SBOM's last
+// component out, so the scan's package set is another one.
+constexpr const char* kMsusel = "msusel-2022-07-01/";
+std::string ScanWithPackages(const it::Image& image, const it::TempDir& dir, const std::string& stem,
+                             const std::string& tag, const std::string& time, bool without_last = false) {
+  std::string report = it::Fixture(std::string("scans/") + kMsusel + stem + ".trivy-0.29.1.json");
+  rapidjson::Document d;
+  d.Parse(it::ReadFileBytes(it::Fixture(std::string("sboms/") + kMsusel + stem + ".trivy-0.29.1.cdx-1.4.json")).c_str());
+  d["specVersion"].SetString("1.5");  // as compare_test.cpp: ingest takes 1.5 only, and refuses these two parts
+  d.RemoveMember("dependencies");
+  d.RemoveMember("vulnerabilities");
+  d["metadata"]["timestamp"].SetString(time.c_str(), d.GetAllocator());
+  if (without_last) d["components"].PopBack();
+  std::string sbom = dir.Write(tag + "-" + it::RandomSuffix(6) + ".cdx.json", CompactJson(d));
+  return it::IngestOk({image.name, tag, it::ReportDigest(report), report, std::nullopt, sbom, image.repository,
+                       std::nullopt, {}});
+}
+
+std::string PackageSetOf(const std::string& scan_id) { return One("SELECT package_set_id FROM scans WHERE id = $1", scan_id); }
+long long PackagesIn(const std::string& set_id) {
+  return std::stoll(One("SELECT count(*) FROM packages WHERE set_id = $1", set_id));
+}
+bool PackageSetExists(const std::string& set_id) {
+  return One("SELECT count(*) FROM package_sets WHERE id = $1", set_id) == "1";
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(scans_retention)
@@ -168,6 +197,61 @@ BOOST_AUTO_TEST_CASE(prune_removes_old_scans_but_the_latest_and_the_findings_set
   BOOST_TEST(SetExists(set_b));
   BOOST_TEST((ReadsOf(v, tenant, key).findings == before.findings));
   BOOST_TEST(ReadsOf(v, tenant, key).sbom == before.sbom);
+}
+
+BOOST_AUTO_TEST_CASE(prune_removes_the_package_sets_only_removed_scans_used) {
+  it::Tenant tenant;
+  std::string key = tenant.CreateKey("read:vulns");
+  it::TempDir dir;
+  it::Image image;
+  image.name = "it-retention-packages-" + it::RandomSuffix(6);
+  image.repository = "registry.example.test/it/" + image.name;
+  // Version 3.9: set FULL only by its old scan, its latest lists one package less (set TRIMMED).
+  // Version 3.15: set NEW by an old scan and by its latest, which stays.
+  std::string old_full = ScanWithPackages(image, dir, "itzg_minecraft-server_java8", "3.9", DaysAgo(50));
+  std::string old_new = ScanWithPackages(image, dir, "alpine_latest", "3.15", DaysAgo(60));
+  std::string latest_trimmed = ScanWithPackages(image, dir, "itzg_minecraft-server_java8", "3.9", DaysAgo(5), true);
+  std::string latest_new = ScanWithPackages(image, dir, "alpine_latest", "3.15", DaysAgo(10));
+  image.id = *it::PgQuery("SELECT id FROM images WHERE name = $1", {image.name}).at(0).at(0);
+  tenant.License(image);
+  std::string full = PackageSetOf(old_full), trimmed = PackageSetOf(latest_trimmed), new_set = PackageSetOf(latest_new);
+  BOOST_TEST_REQUIRE((std::set<std::string>{full, trimmed, new_set}.size() == 3u));
+  BOOST_TEST_REQUIRE(PackageSetOf(old_new) == new_set);
+  long long full_packages = PackagesIn(full), new_packages = PackagesIn(new_set);
+  BOOST_TEST_REQUIRE(full_packages > 1);
+  BOOST_TEST_REQUIRE(PackagesIn(trimmed) == full_packages - 1);
+
+  // What a tenant reads of the kept versions' packages: the compare of the two, and a look-up by name.
+  auto reads = [&] {
+    it::Response compare = it::Get("/v1/images/" + image.id + "/compare?from=3.9&to=3.15", it::Bearer(key));
+    BOOST_TEST_REQUIRE(compare.status == 200, compare.Summary());
+    it::Response look_up = it::Get("/v1/packages?name=musl-utils", it::Bearer(key));
+    BOOST_TEST_REQUIRE(look_up.status == 200, look_up.Summary());
+    return compare.body + "\n" + look_up.body;
+  };
+  std::string before = reads();
+  BOOST_TEST_REQUIRE(before.find("musl-utils") != std::string::npos, before);
+  const std::string removed_line = "1 package sets (" + std::to_string(full_packages) + " packages) of " + image.name + "\n";
+
+  std::map<std::string, long long> counts = it::TableCounts();
+  it::ProcessResult dry = Prune({"--image", image.name, "--dry-run", "--older-than-days", "20"});
+  BOOST_TEST_REQUIRE(dry.exit_code == 0, dry.err);
+  BOOST_TEST(dry.out.find("would remove " + removed_line) != std::string::npos, dry.out);
+  BOOST_TEST((it::TableCounts() == counts));
+  BOOST_TEST(PackageSetExists(full));
+
+  it::ProcessResult run = Prune({"--image", image.name, "--older-than-days", "20"});
+  BOOST_TEST_REQUIRE(run.exit_code == 0, run.err);
+  BOOST_TEST(run.out.find("removed " + removed_line) != std::string::npos, run.out);
+  BOOST_TEST(run.out.find(", 1 package sets (" + std::to_string(full_packages) + " packages); kept 0 scans") !=
+                 std::string::npos,
+             run.out);
+  BOOST_TEST(!PackageSetExists(full));
+  BOOST_TEST(PackagesIn(full) == 0);
+  BOOST_TEST(PackageSetExists(new_set));
+  BOOST_TEST(PackagesIn(new_set) == new_packages);
+  BOOST_TEST(PackageSetExists(trimmed));
+  BOOST_TEST(reads() == before);
 }
 
 BOOST_AUTO_TEST_CASE(zero_retention_keeps_every_scan_and_bad_arguments_are_refused) {

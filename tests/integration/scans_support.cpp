@@ -352,7 +352,7 @@ std::vector<ExpectedFinding> ListedFindingsAt(const std::string& key, const std:
 std::map<std::string, long long> TableCounts() {
   std::map<std::string, long long> counts;
   for (const char* table : {"images", "image_versions", "scans", "sboms", "findings_sets", "vulnerabilities",
-                            "vulnerability_first_seen", "events", "signing_keys", "attestations"}) {
+                            "vulnerability_first_seen", "events", "signing_keys", "attestations", "package_sets", "packages"}) {
     std::vector<PgRow> rows = PgQuery(std::string("SELECT count(*) FROM ") + table);
     counts[table] = std::stoll(*rows.at(0).at(0));
   }

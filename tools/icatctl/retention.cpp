@@ -1,7 +1,8 @@
 // icatctl scans prune: the scan retention (ICAT_SCAN_RETENTION_DAYS, or --older-than-days) applied:
 // the scans scanned more than N days ago go, except each version's latest, then the findings sets
-// no scan points at any more, with their findings, and the attestations of documents no longer
-// served; one transaction per batch of versions.
+// no scan points at any more, with their findings, the package sets no scan points at any more, with
+// their packages, and the attestations of documents no longer served; one transaction per batch of
+// versions.
 #include <algorithm>
 #include <iostream>
 #include <map>
@@ -33,6 +34,13 @@ constexpr std::string_view kVersionsToPrune =
     "SELECT v.id, i.name, v.tag FROM image_versions v JOIN images i ON i.id = v.image_id "
     "WHERE ($2::text IS NULL OR i.name = $2) "
     "AND EXISTS (SELECT FROM scans s WHERE s.version_id = v.id AND " ICAT_REMOVABLE_SCAN ") ORDER BY v.id";
+// A package set belongs to an image, not a version (sql/V0032), and every writer that points a scan at
+// one (scan ingest, packages backfill) holds its image's row FOR UPDATE: SHARE keeps them waiting until
+// the batch decides which sets no scan uses, and leaves the KEY SHARE of foreign keys alone. Taken
+// before the versions, in the order ingest takes its image and then its version.
+constexpr std::string_view kLockImages =
+    "SELECT id FROM images WHERE id IN (SELECT image_id FROM image_versions WHERE id = ANY($1::uuid[])) "
+    "ORDER BY id FOR SHARE";
 // Ingest locks its version FOR UPDATE: the batch waits for an ingest of one of its versions, and
 // such an ingest waits for the batch, so neither decides on a latest scan the other is changing.
 // NO KEY UPDATE leaves the foreign-key share locks alone that an ingest of another version of the
@@ -53,6 +61,14 @@ constexpr std::string_view kRemoveUnusedSets =
     "AND NOT EXISTS (SELECT FROM scans s WHERE s.findings_set_id = fs.id) RETURNING fs.id, fs.version_id) "
     "SELECT g.version_id, count(*) AS sets, sum((SELECT count(*) FROM vulnerabilities x WHERE x.set_id = g.id)) "
     "AS findings FROM gone g GROUP BY g.version_id";
+// The same rule for package sets, by image: a set the kept scans of any version of the image point at
+// stays. Their packages go with them (ON DELETE CASCADE); the statement still sees them, so it counts them.
+constexpr std::string_view kRemoveUnusedPackageSets =
+    "WITH gone AS (DELETE FROM package_sets ps WHERE ps.image_id IN "
+    "(SELECT image_id FROM image_versions WHERE id = ANY($1::uuid[])) "
+    "AND NOT EXISTS (SELECT FROM scans s WHERE s.package_set_id = ps.id) RETURNING ps.id, ps.image_id) "
+    "SELECT i.name, count(*) AS sets, sum((SELECT count(*) FROM packages p WHERE p.set_id = g.id)) AS packages "
+    "FROM gone g JOIN images i ON i.id = g.image_id GROUP BY i.name ORDER BY i.name";
 // The attestations of the batch's versions whose document is no longer served (served_attestations,
 // sql/V0028): those of the removed scans' SBOMs, and of older scans' and replaced VEX documents, which
 // no route serves either. Their bundles are left to gc, as SBOM blobs are. An attestation a running
@@ -74,12 +90,15 @@ constexpr std::string_view kKeptOldScans =
 
 struct Removed {
   long long scans = 0, sboms = 0, sets = 0, findings = 0, attestations = 0;
+  long long package_sets = 0, packages = 0;  // per image, not per version
   void Add(const Removed& other) {
     scans += other.scans;
     sboms += other.sboms;
     sets += other.sets;
     findings += other.findings;
     attestations += other.attestations;
+    package_sets += other.package_sets;
+    packages += other.packages;
   }
 };
 
@@ -116,13 +135,19 @@ std::string RemovedText(const Removed& r) {
          " attestations";
 }
 
-// One batch in one transaction: committed, or rolled back in a dry run. Prints a line per version.
+std::string PackageSetsText(const Removed& r) {
+  return std::to_string(r.package_sets) + " package sets (" + std::to_string(r.packages) + " packages)";
+}
+
+// One batch in one transaction: committed, or rolled back in a dry run. Prints a line per version,
+// then one per image that lost package sets.
 Removed PruneBatch(Db& db, const std::string& cutoff, const std::vector<Version>& batch, bool dry_run) {
   std::vector<std::string> ids;
   for (const Version& v : batch) ids.push_back(v.id);
   std::string id_array = TextArrayLiteral(ids);
   std::map<std::string, Removed> by_version;
   Transaction transaction(db);
+  db.ExecSql(kLockImages, {id_array});
   db.ExecSql(kLockVersions, {id_array});
   Rows scans = db.RunSql(kRemoveScans, {cutoff, id_array});
   for (int i = 0; i < scans.size(); ++i) {
@@ -136,6 +161,7 @@ Removed PruneBatch(Db& db, const std::string& cutoff, const std::vector<Version>
     r.sets = sets.Int(i, sets.Column("sets"));
     r.findings = sets.Int(i, sets.Column("findings"));
   }
+  Rows package_sets = db.RunSql(kRemoveUnusedPackageSets, {id_array});
   Rows attestations = db.RunSql(kRemoveUnservedAttestations, {id_array});
   for (int i = 0; i < attestations.size(); ++i) {
     by_version[std::string(attestations.Text(i, attestations.Column("version_id")))].attestations =
@@ -149,6 +175,14 @@ Removed PruneBatch(Db& db, const std::string& cutoff, const std::vector<Version>
     if (found == by_version.end()) continue;  // another run removed them after the listing
     std::cout << (dry_run ? "would remove " : "removed ") << RemovedText(found->second) << " of " << v.name << "\n";
     total.Add(found->second);
+  }
+  for (int i = 0; i < package_sets.size(); ++i) {
+    Removed image;
+    image.package_sets = package_sets.Int(i, package_sets.Column("sets"));
+    image.packages = package_sets.Int(i, package_sets.Column("packages"));
+    std::cout << (dry_run ? "would remove " : "removed ") << PackageSetsText(image) << " of "
+              << package_sets.Text(i, package_sets.Column("name")) << "\n";
+    total.Add(image);
   }
   return total;
 }
@@ -183,7 +217,7 @@ void ScansPrune(const Args& args) {
   Rows kept = session.db.RunSql(kKeptOldScans, {cutoff, image});
 
   std::cout << (dry_run ? "scans prune (dry run): would remove " : "scans prune: removed ") << RemovedText(removed)
-            << "; kept " << kept.Int(0, kept.Column("kept")) << " scans scanned before " << shown
+            << ", " << PackageSetsText(removed) << "; kept " << kept.Int(0, kept.Column("kept")) << " scans scanned before " << shown
             << " (" << days << " days), each the latest of its version; SBOM blobs no row names any more are left to "
             << "icatctl gc\n";
 }

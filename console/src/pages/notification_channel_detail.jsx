@@ -137,7 +137,12 @@ export default function NotificationChannelDetail({ params }) {
           Refresh
         </button>
       </div>
-      <DeliveryLog key={`${query.state || ""}-${logVersion}`} path={`${channelApi(channel.id)}/deliveries`} state={query.state || ""} />
+      <DeliveryLog
+        key={`${query.state || ""}-${logVersion}`}
+        path={`${channelApi(channel.id)}/deliveries`}
+        state={query.state || ""}
+        showAddress={channel.type === "email"}
+      />
     </Page>
   );
 }

@@ -120,7 +120,7 @@ function Ping({ webhook, onSent }) {
   );
 }
 
-function DeliveryRow({ delivery }) {
+function DeliveryRow({ delivery, showAddress }) {
   return (
     <tr>
       <th scope="row">
@@ -129,6 +129,7 @@ function DeliveryRow({ delivery }) {
           <code>{delivery.eventId}</code>
         </div>
       </th>
+      {showAddress && <td>{delivery.address}</td>}
       <td>
         <span class={"badge " + kStateTone[delivery.state]}>{delivery.state}</span>
       </td>
@@ -148,8 +149,9 @@ function DeliveryRow({ delivery }) {
   );
 }
 
-// A delivery log (`path`: a webhook's or a notification channel's), newest first.
-export function DeliveryLog({ path, state }) {
+// A delivery log (`path`: a webhook's or a notification channel's), newest first; showAddress: an
+// e-mail channel's, whose each delivery goes to one of its addresses.
+export function DeliveryLog({ path, state, showAddress = false }) {
   const log = usePagedList(path, { state });
   const { pages } = log;
   const pending = log.data?.deliveries.some((delivery) => delivery.state === "pending");
@@ -169,6 +171,7 @@ export function DeliveryLog({ path, state }) {
           <thead>
             <tr>
               <th scope="col">Event</th>
+              {showAddress && <th scope="col">Sent to</th>}
               <th scope="col">State</th>
               <th scope="col">Attempts</th>
               <th scope="col">Last status</th>
@@ -180,7 +183,7 @@ export function DeliveryLog({ path, state }) {
           </thead>
           <tbody>
             {deliveries.map((delivery) => (
-              <DeliveryRow key={delivery.id} delivery={delivery} />
+              <DeliveryRow key={delivery.id} delivery={delivery} showAddress={showAddress} />
             ))}
           </tbody>
         </Table>

@@ -145,7 +145,7 @@ BOOST_AUTO_TEST_CASE(the_portal_documents_enums_are_the_vocabularies) {
              boost::test_tools::per_element());
   BOOST_TEST(ParameterEnum(api, "/api/feature-requests", "type") == AsWords(icat::kRequestTypes));
   BOOST_TEST(ParameterEnum(api, "/api/feature-requests", "status") == AsWords(icat::kRequestStatuses));
-  BOOST_TEST(EnumAt(api, "/components/schemas/Delivery/properties/state") == AsWords(icat::kDeliveryStates),
+  BOOST_TEST(EnumAt(api, "/components/schemas/DeliveryAttempts/properties/state") == AsWords(icat::kDeliveryStates),
              boost::test_tools::per_element());
   BOOST_TEST(ParameterEnum(api, "/api/webhooks/{id}/deliveries", "state") == AsWords(icat::kDeliveryStates));
   for (const char* schema : {"AdmissionPolicy", "AdmissionDecision"}) {

@@ -1,6 +1,7 @@
 // The links of e-mail channels' mails (docs/notifications.md): confirming an address and one-click
 // unsubscribe (RFC 8058). No session: the token in the path is the credential. Only its SHA-256 is
 // stored (sql/V0035); the dispatcher makes the tokens and sends them (services/dispatcher).
+#include "icat/audit.hpp"
 #include "icat/crypto.hpp"
 #include "icat/errors.hpp"
 #include "icat/json.hpp"
@@ -29,6 +30,14 @@ std::string TenantOf(Context& ctx, std::string_view kind, const std::string& tok
   return *tenant;
 }
 
+// The audit log's record of a link used (a row of auth_confirm_address or auth_unsubscribe_address):
+// no session, so its actor is "anonymous" (whoever holds the mail); the target is the channel.
+void AuditLink(Context& ctx, std::string_view action, const Rows& rows) {
+  Audit(ctx, action, rows.Text(0, rows.Column("channel_id")),
+        StringObjectJson({{"address", std::string(rows.Text(0, rows.Column("address")))},
+                          {"channel", std::string(rows.Text(0, rows.Column("channel")))}}));
+}
+
 // RFC 8058: the one-click POST carries List-Unsubscribe=One-Click as a form; an empty body (the
 // console's button) will do too.
 void RequireOneClickBody(const Request& request) {
@@ -46,6 +55,7 @@ Reply ConfirmAddress(Context& ctx) {
   TenantTransaction transaction(ctx, TenantOf(ctx, "confirm", token_hash));
   Rows rows = ctx.db.Run(kConfirmAddress, {ctx.principal.tenant_id, token_hash});
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such link, or it was used.");
+  AuditLink(ctx, "notification_address.confirmed", rows);
   transaction.Commit();
   return Reply::Json(200, StringObjectJson({{"address", std::string(rows.Text(0, rows.Column("address")))},
                                           {"channel", std::string(rows.Text(0, rows.Column("channel")))},
@@ -61,8 +71,10 @@ Reply UnsubscribeAddress(Context& ctx) {
   TenantTransaction transaction(ctx, TenantOf(ctx, "unsubscribe", token_hash));
   Rows rows = ctx.db.Run(kUnsubscribeAddress, {ctx.principal.tenant_id, token_hash});
   if (rows.empty()) throw ApiError(Error::kNOT_FOUND, "No such link, or it was used.");
+  AuditLink(ctx, "notification_address.unsubscribed", rows);
   transaction.Commit();
-  return Reply::Json(200, StringObjectJson({{"address", std::string(rows.Text(0, 0))}, {"state", "unsubscribed"}}));
+  return Reply::Json(200, StringObjectJson({{"address", std::string(rows.Text(0, rows.Column("address")))},
+                                          {"state", "unsubscribed"}}));
 }
 
 // GET /api/notification-addresses/unsubscribe/:token   (public)

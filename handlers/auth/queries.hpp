@@ -156,11 +156,12 @@ inline constexpr Statement kConfirmAddress{"auth_confirm_address",
     "UPDATE notification_addresses a SET state = 'confirmed', confirmed_at = now(), confirm_token_sha256 = NULL "
     "FROM notification_channels c WHERE a.tenant_id = $1 AND a.confirm_token_sha256 = $2::bytea "
     "AND a.state = 'pending' AND a.confirm_expires_at > now() AND c.id = a.channel_id "
-    "RETURNING a.address, c.name AS channel"};
+    "RETURNING a.address, c.name AS channel, c.id AS channel_id"};
 inline constexpr Statement kUnsubscribeAddress{"auth_unsubscribe_address",
-    "UPDATE notification_addresses SET state = 'unsubscribed', unsubscribed_at = now(), "
-    "unsubscribe_token_sha256 = NULL WHERE tenant_id = $1 AND unsubscribe_token_sha256 = $2::bytea "
-    "AND state = 'confirmed' RETURNING address"};
+    "UPDATE notification_addresses a SET state = 'unsubscribed', unsubscribed_at = now(), "
+    "unsubscribe_token_sha256 = NULL FROM notification_channels c WHERE a.tenant_id = $1 "
+    "AND a.unsubscribe_token_sha256 = $2::bytea AND a.state = 'confirmed' AND c.id = a.channel_id "
+    "RETURNING a.address, c.name AS channel, c.id AS channel_id"};
 
 // The group's statements, each prepared when a worker connects.
 inline const std::vector<Statement> kStatements = {

@@ -103,6 +103,21 @@ std::string ConfirmationLink(const PortalTenant& t, const std::string& address) 
 
 std::string TokenOf(const std::string& link) { return link.substr(link.rfind('/') + 1); }
 
+// A link used once is one audit record: no session, so the actor is anonymous; the target the
+// channel, the detail the address and the channel's name.
+void ExpectLinkAudited(const PortalTenant& t, std::string_view action, const std::string& channel_id,
+                       const std::string& address) {
+  std::vector<PgRow> rows = AuditRows(t.id(), action);
+  BOOST_TEST_REQUIRE(rows.size() == 1u, action);
+  BOOST_TEST(rows[0][0].value_or("") == "anonymous");
+  BOOST_TEST(rows[0][1].value_or("") == channel_id);
+  rapidjson::Document detail;
+  detail.Parse(rows[0][4].value_or("").c_str());
+  BOOST_TEST_REQUIRE(detail.IsObject());
+  BOOST_TEST(StringMember(detail, "address") == address);
+  BOOST_TEST(StringMember(detail, "channel") == "security mail");
+}
+
 }  // namespace
 
 BOOST_AUTO_TEST_SUITE(email_channels)
@@ -110,7 +125,7 @@ BOOST_AUTO_TEST_SUITE(email_channels)
 BOOST_AUTO_TEST_CASE(an_address_gets_its_confirmation_only_then_events_then_nothing_after_one_click_unsubscribe) {
   PortalTenant t;
   const std::string address = FreshAddress(), stored = Stored(address);
-  CreateEmailChannel(t, {address});
+  const std::string channel_id = CreateEmailChannel(t, {address});
   BOOST_TEST(AddressStates(t)[stored] == "pending");
 
   // Its one mail is the confirmation; an event before the confirmation sends it nothing.
@@ -129,6 +144,7 @@ BOOST_AUTO_TEST_CASE(an_address_gets_its_confirmation_only_then_events_then_noth
   BOOST_TEST(StringMember(c, "state") == "confirmed");
   ExpectError(Send("POST", "/api/notification-addresses/confirm/" + TokenOf(confirm), {}, ""), 404, "NOT_FOUND");
   BOOST_TEST(AddressStates(t)[stored] == "confirmed");
+  ExpectLinkAudited(t, "notification_address.confirmed", channel_id, stored);
 
   // The event's mail: text and HTML, one-click unsubscribe to the tenant's host.
   Emit(t.tenant, "vulnerability.detected");
@@ -160,6 +176,7 @@ BOOST_AUTO_TEST_CASE(an_address_gets_its_confirmation_only_then_events_then_noth
   BOOST_TEST(StringMember(JsonOf(gone), "address") == stored);
   ExpectError(Send("POST", PathOf(unsubscribe), form, "List-Unsubscribe=One-Click"), 404, "NOT_FOUND");
   BOOST_TEST(AddressStates(t)[stored] == "unsubscribed");
+  ExpectLinkAudited(t, "notification_address.unsubscribed", channel_id, stored);
 
   // Nothing more.
   Emit(t.tenant, "vulnerability.detected");

@@ -2,9 +2,7 @@
 // redis-server that speaks only TLS, with a CA and a server certificate made for the test: commands
 // and pipelines go through, large values too; an unknown CA or a certificate for another name is
 // refused; a restarted server is reached again.
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,22 +18,6 @@ namespace it = icat::test;
 using namespace std::chrono_literals;
 
 namespace {
-
-// Whether nothing holds the port on 127.0.0.1: it can be bound (with SO_REUSEADDR, as redis-server
-// binds it, so connections of the last run waiting out TIME_WAIT do not count).
-bool PortFree(int port) {
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
-  int on = 1;
-  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bool bound = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-  close(fd);
-  return bound;
-}
 
 // redis-server on 127.0.0.1, TLS only, asking for a password. Every wait is for what the next step
 // needs (the port free, the server answering), bounded generously for a loaded machine.
@@ -54,7 +36,7 @@ class TlsRedis {
 
   // Starts it again on the same port once that port is free.
   void Restart() {
-    BOOST_TEST_REQUIRE(it::WaitFor([&] { return PortFree(port_); }, 30s), "port " << port_ << " stays taken");
+    BOOST_TEST_REQUIRE(it::WaitFor([&] { return it::PortFree(port_); }, 30s), "port " << port_ << " stays taken");
     TryStart();
     BOOST_TEST_REQUIRE(pid_ > 0, "redis-server did not start again on port " << port_ << "; its log: " << LogTail());
   }

@@ -2,11 +2,13 @@
 #include "support.hpp"
 
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <libpq-fe.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <strings.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -893,6 +895,35 @@ int FreePort() {
   ProcessResult r = RunProcess({GetEnv().repo + "/tools/stack", "free-port"});
   if (r.exit_code != 0) throw std::runtime_error("tools/stack free-port: " + r.err);
   return std::stoi(r.out);
+}
+
+namespace {
+// A TCP socket and 127.0.0.1:port, for the probes below; the socket is closed after `probe`.
+bool ProbeLoopback(int port, const std::function<bool(int, const sockaddr*, socklen_t)>& probe) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bool result = probe(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address);
+  close(fd);
+  return result;
+}
+}  // namespace
+
+bool PortFree(int port) {
+  return ProbeLoopback(port, [](int fd, const sockaddr* address, socklen_t length) {
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    return bind(fd, address, length) == 0;
+  });
+}
+
+bool Listens(int port) {
+  return ProbeLoopback(port, [](int fd, const sockaddr* address, socklen_t length) {
+    return connect(fd, address, length) == 0;
+  });
 }
 
 }  // namespace icat::test

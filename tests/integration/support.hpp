@@ -370,6 +370,11 @@ class Tenant {
 // (server.pem, server.key), and an unrelated CA (other-ca.pem): for TLS servers the tests start.
 // A loopback TCP port nothing listens on (tools/stack free-port).
 int FreePort();
+// Whether nothing holds the port on 127.0.0.1: it can be bound (with SO_REUSEADDR, as servers bind
+// it, so connections of an earlier run waiting out TIME_WAIT do not count).
+bool PortFree(int port);
+// Whether something accepts connections on 127.0.0.1:port.
+bool Listens(int port);
 
 struct TestCertificates {
   std::string dir;

@@ -128,8 +128,8 @@ std::string Headline(std::string_view type, const rapidjson::Value& data, const 
 
 // ---------------------------------------------------------------- Slack
 
-// Slack's mrkdwn treats these three as control characters.
-std::string SlackEscape(std::string_view text) {
+// & < > as entities, and " too when `quote` (HTML attribute values).
+std::string EscapeEntities(std::string_view text, bool quote) {
   std::string out;
   for (char c : text) {
     if (c == '&')
@@ -138,11 +138,16 @@ std::string SlackEscape(std::string_view text) {
       out += "&lt;";
     else if (c == '>')
       out += "&gt;";
+    else if (c == '"' && quote)
+      out += "&quot;";
     else
       out += c;
   }
   return out;
 }
+
+// Slack's mrkdwn treats these three as control characters, and shows any other entity as typed.
+std::string SlackEscape(std::string_view text) { return EscapeEntities(text, false); }
 
 void WritePlainText(JsonWriter& w, std::string_view key, std::string_view text) {
   WriteKey(w, key);
@@ -399,29 +404,14 @@ std::string TeamsMessage(const Notice& n) {
   return buffer.GetString();
 }
 
-std::string HtmlEscape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '&')
-      out += "&amp;";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '"')
-      out += "&quot;";
-    else
-      out += c;
-  }
-  return out;
-}
+std::string HtmlEscape(std::string_view text) { return EscapeEntities(text, true); }
 
-// Why the mail came: a subscription, which one click ends; or, without an unsubscribe link, the
-// confirmation an address gets before anything else.
 std::string Plural(long long count, std::string_view one, std::string_view many) {
   return std::to_string(count) + " " + std::string(count == 1 ? one : many);
 }
 
+// Why the mail came: a subscription, which one click ends; or, without an unsubscribe link, the
+// confirmation an address gets before anything else.
 std::string MailText(std::string_view body, const MailEnvelope& e) {
   if (e.unsubscribe_url.empty()) {
     return std::string(body) + "\nYou get this mail because " + e.to +
